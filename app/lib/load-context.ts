@@ -1,0 +1,24 @@
+import type { LocaleResources } from '#contract/i18n.ts';
+import type { Locale } from '#contract/locales.ts';
+
+export type ApiResult<T = unknown> = {
+  status: number;
+  ok: boolean;
+  data: T;
+  /** Set-Cookie headers of the answer, for an action to hand on to the browser. */
+  setCookies: string[];
+};
+
+export type ApiRequest = { method?: 'GET' | 'POST' | 'PUT' | 'DELETE'; body?: unknown };
+
+/** Calls the JSON API as the visitor (same cookies, host and language), in-process on the server. */
+export type ApiCaller = <T = unknown>(path: string, request?: ApiRequest) => Promise<ApiResult<T>>;
+
+declare module 'react-router' {
+  interface AppLoadContext {
+    api: ApiCaller;
+    locale: Locale;
+    /** The request locale's catalogs, handed to the browser with the root loader's data. */
+    resources: LocaleResources;
+  }
+}

@@ -1,0 +1,69 @@
+export const locales = ['en', 'nl', 'de', 'it', 'fr', 'es', 'pl', 'da', 'fi', 'no', 'sv'] as const;
+export type Locale = (typeof locales)[number];
+export const defaultLocale: Locale = 'en';
+/** Spec §1: the default date locale is nl. */
+export const defaultDateLocale: Locale = 'nl';
+export const localeCookieName = 'locale';
+export const localeCookieMaxAgeSeconds = 365 * 24 * 60 * 60;
+
+/** Each locale's name in its own language, for the language switcher. */
+export const localeNames: Record<Locale, string> = {
+  en: 'English',
+  nl: 'Nederlands',
+  de: 'Deutsch',
+  it: 'Italiano',
+  fr: 'Français',
+  es: 'Español',
+  pl: 'Polski',
+  da: 'Dansk',
+  fi: 'Suomi',
+  no: 'Norsk',
+  sv: 'Svenska',
+};
+
+export function isLocale(value: unknown): value is Locale {
+  return typeof value === 'string' && (locales as readonly string[]).includes(value);
+}
+
+/** Norwegian arrives as nb or nn as often as no. */
+const aliases: Record<string, Locale> = { nb: 'no', nn: 'no' };
+
+export function localeFromTag(tag: string): Locale | undefined {
+  const primary = tag.trim().toLowerCase().split(/[-_]/)[0] ?? '';
+  if (isLocale(primary)) return primary;
+  return aliases[primary];
+}
+
+/** The first supported language of an Accept-Language header, by quality. */
+export function localeFromAcceptLanguage(header: string | undefined | null): Locale | undefined {
+  if (!header) return undefined;
+  const ranked = header
+    .split(',')
+    .map((part, order) => {
+      const [tag = '', ...params] = part.trim().split(';');
+      const qParam = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+      const quality = qParam ? Number(qParam.slice(2)) : 1;
+      return { tag, quality: Number.isFinite(quality) ? quality : 0, order };
+    })
+    .filter((entry) => entry.tag && entry.quality > 0)
+    .sort((a, b) => b.quality - a.quality || a.order - b.order);
+  for (const entry of ranked) {
+    const locale = localeFromTag(entry.tag);
+    if (locale) return locale;
+  }
+  return undefined;
+}
+
+/** The order of the API contract: cookie, then Accept-Language, then the site's domain_language, then en. */
+export function negotiateLocale(input: {
+  cookie?: string | undefined;
+  acceptLanguage?: string | undefined;
+  domainLanguage?: string | undefined;
+}): Locale {
+  if (isLocale(input.cookie)) return input.cookie;
+  return (
+    localeFromAcceptLanguage(input.acceptLanguage) ??
+    (isLocale(input.domainLanguage) ? input.domainLanguage : undefined) ??
+    defaultLocale
+  );
+}

@@ -1,0 +1,159 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import fastifyCompress from '@fastify/compress';
+import fastifyCookie from '@fastify/cookie';
+import fastifyRateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { Redis } from 'ioredis';
+import type { Locale } from '#contract/locales.ts';
+import type { Config } from './config.ts';
+import { type Database, type DatabaseHandle, openDatabase } from './db/client.ts';
+import type { SiteRow } from './db/schema/sites.ts';
+import { registerErrorHandler } from './lib/error-handler.ts';
+import { RateLimitedError } from './lib/errors.ts';
+import { createLocalBus, createRedisBus, type EventBus } from './lib/event-bus.ts';
+import { createTranslator, type Translator } from './lib/i18n.ts';
+import { registerRequestContext } from './lib/request-context.ts';
+import { loadSecrets, type Secrets } from './lib/secrets.ts';
+import { createLocalStorage, type MediaStorage, mediaRoutePrefix } from './lib/storage.ts';
+import type { ZodApp } from './lib/zod-app.ts';
+import { seedDemo } from './modules/demo/demo.seed.ts';
+import { healthRoutes } from './modules/health/health.routes.ts';
+import { sitesRoutes } from './modules/sites/sites.routes.ts';
+import { SiteDirectory } from './modules/sites/sites.service.ts';
+import { registerWeb, type WebMode } from './web/ssr.ts';
+
+export type AppDeps = {
+  config: Config;
+  db: Database;
+  databaseKind: DatabaseHandle['kind'];
+  bus: EventBus;
+  redis: Redis | null;
+  sites: SiteDirectory;
+  translator: Translator;
+  secrets: Secrets;
+  storage: MediaStorage;
+};
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    deps: AppDeps;
+  }
+  interface FastifyRequest {
+    site: SiteRow;
+    locale: Locale;
+    /** The visitor's country by GeoIP, null when unknown (e.g. a private address). */
+    clientCountry: string | null;
+  }
+}
+
+export type BuildOptions = {
+  /** An open database (tests hand one in); otherwise opened from the config. */
+  database?: DatabaseHandle;
+  /** Serve pages: the production build, Vite in development, or none (API only). */
+  web?: WebMode | false;
+  /** Key prefix for Redis channels and counters, so test runs never meet. */
+  redisPrefix?: string;
+  translator?: Translator;
+};
+
+/** A hop count: trust that many proxies in front of this server (as proxy-addr does for a number). */
+function trustHops(hops: number) {
+  return (_address: string, hop: number) => hop < hops;
+}
+
+export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger:
+      config.LOG_LEVEL === 'silent'
+        ? false
+        : {
+            level: config.LOG_LEVEL,
+            redact: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
+          },
+    trustProxy: typeof config.TRUST_PROXY === 'number' ? trustHops(config.TRUST_PROXY) : config.TRUST_PROXY,
+    bodyLimit: 1024 * 1024,
+    requestIdHeader: false,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const database =
+    options.database ??
+    (await openDatabase({
+      databaseUrl: config.DATABASE_URL,
+      dataDir: config.DATA_DIR,
+      poolSize: config.DATABASE_POOL_SIZE,
+    }));
+  await database.migrate();
+  const redisPrefix = options.redisPrefix ?? 'dating:';
+  const bus = config.REDIS_URL ? await createRedisBus(config.REDIS_URL, redisPrefix) : createLocalBus();
+  const redis = config.REDIS_URL
+    ? new Redis(config.REDIS_URL, { keyPrefix: redisPrefix, maxRetriesPerRequest: 3 })
+    : null;
+
+  if (config.SEED_DEMO) await seedDemo(database.db, { profiles: config.DEMO_PROFILES });
+
+  const deps: AppDeps = {
+    config,
+    db: database.db,
+    databaseKind: database.kind,
+    bus,
+    redis,
+    sites: new SiteDirectory(database.db, bus),
+    translator: options.translator ?? createTranslator(),
+    secrets: await loadSecrets(database.db, config.SESSION_SECRET),
+    storage: createLocalStorage(path.join(config.DATA_DIR, 'media')),
+  };
+  app.decorate('deps', deps);
+  app.addHook('onClose', async () => {
+    deps.sites.close();
+    await bus.close();
+    await redis?.quit().catch(() => undefined);
+    await database.close();
+  });
+
+  await app.register(fastifyCookie, { secret: deps.secrets.sessionSecret });
+  await app.register(fastifyCompress, { global: true, threshold: 1024 });
+  await app.register(fastifyRateLimit, {
+    global: false,
+    ...(redis ? { redis, nameSpace: 'rate-limit:' } : {}),
+    errorResponseBuilder: (_request, context) => new RateLimitedError(Math.ceil(context.ttl / 1000)),
+  });
+  registerRequestContext(app);
+  registerErrorHandler(app);
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: {
+        title: 'Dating platform API',
+        description: 'The JSON API of the web UI, the installed app and outside clients (api-contract.md).',
+        version: '1',
+      },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+
+  const mediaDir = path.join(config.DATA_DIR, 'media');
+  mkdirSync(mediaDir, { recursive: true });
+  await app.register(fastifyStatic, {
+    root: mediaDir,
+    prefix: mediaRoutePrefix,
+    decorateReply: false,
+    immutable: true,
+    maxAge: '365d',
+  });
+
+  const api = app.withTypeProvider() as unknown as ZodApp;
+  await api.register(healthRoutes);
+  await api.register(sitesRoutes);
+
+  if (options.web) await registerWeb(app, options.web);
+
+  return app;
+}

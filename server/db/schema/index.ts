@@ -1,0 +1,6 @@
+// The drizzle schema of every area, gathered for the client and drizzle-kit.
+export * from './catalog.ts';
+export * from './members.ts';
+export * from './photos.ts';
+export * from './sites.ts';
+export * from './system.ts';

@@ -1,0 +1,96 @@
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  check,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { sites } from './sites.ts';
+
+export const userStatuses = ['not_confirmed', 'active', 'pending_deletion'] as const;
+export const userRoles = ['member', 'moderator', 'admin'] as const;
+
+export type TrafficSource = {
+  network?: string;
+  ref?: string;
+  sub1?: string;
+  sub2?: string;
+  sub3?: string;
+};
+
+export const users = pgTable(
+  'users',
+  {
+    id: serial().primaryKey(),
+    siteId: integer()
+      .notNull()
+      .references(() => sites.id),
+    /** Null for fictional members, who never log in. */
+    email: text(),
+    passwordHash: text(),
+    status: text({ enum: userStatuses }).notNull().default('not_confirmed'),
+    role: text({ enum: userRoles }).notNull().default('member'),
+    credits: integer().notNull().default(0),
+    paidUser: boolean().notNull().default(false),
+    trafficsource: jsonb().$type<TrafficSource>(),
+    language: text().notNull().default('en'),
+    notificationsDisabled: jsonb().$type<string[]>().notNull().default([]),
+    signupDate: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('users_site_email_unique').on(table.siteId, sql`lower(${table.email})`),
+    check('users_credits_not_negative', sql`${table.credits} >= 0`),
+  ],
+);
+
+export const genders = ['male', 'female'] as const;
+export const sexualities = ['hetero', 'gay', 'lesbian', 'bi'] as const;
+export const profileStatuses = ['active', 'disabled'] as const;
+
+export const profiles = pgTable(
+  'profiles',
+  {
+    id: serial().primaryKey(),
+    userId: integer()
+      .notNull()
+      .unique()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text().notNull(),
+    gender: text({ enum: genders }).notNull(),
+    sexuality: text({ enum: sexualities }).notNull().default('hetero'),
+    birthdate: date({ mode: 'string' }).notNull(),
+    country: text().notNull(),
+    countryregion: text(),
+    bodyType: text(),
+    hair: text(),
+    eyeColour: text(),
+    relationshipStatus: text(),
+    tattoos: text(),
+    interests: jsonb().$type<string[]>().notNull().default([]),
+    about: text(),
+    status: text({ enum: profileStatuses }).notNull().default('active'),
+    fictional: boolean().notNull().default(false),
+    lastActiveAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index('profiles_search_idx').on(
+      table.country,
+      table.gender,
+      table.birthdate,
+      table.lastActiveAt.desc(),
+      table.id,
+    ),
+    index('profiles_region_idx').on(table.country, table.countryregion),
+  ],
+);
+
+export type UserRow = typeof users.$inferSelect;
+export type ProfileRow = typeof profiles.$inferSelect;

@@ -1,0 +1,28 @@
+import { index, integer, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
+import { profiles } from './members.ts';
+
+/**
+ * A photo exists only as re-encoded variants (EXIF stripped); the upload itself is never kept.
+ * Photos after the first one (by position) are premium photos: their blurred variants are what
+ * a viewer who is not premium gets.
+ */
+export const photos = pgTable(
+  'photos',
+  {
+    id: serial().primaryKey(),
+    profileId: integer()
+      .notNull()
+      .references(() => profiles.id, { onDelete: 'cascade' }),
+    position: integer().notNull().default(0),
+    mainKey: text().notNull(),
+    thumbKey: text().notNull(),
+    blurredKey: text().notNull(),
+    blurredThumbKey: text().notNull(),
+    width: integer().notNull(),
+    height: integer().notNull(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('photos_profile_idx').on(table.profileId, table.position)],
+);
+
+export type PhotoRow = typeof photos.$inferSelect;

@@ -1,0 +1,72 @@
+import { sql } from 'drizzle-orm';
+import { boolean, check, date, integer, jsonb, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
+
+export type MinimumMessageCost = { costs: number; currency: string };
+
+export const companies = pgTable('companies', {
+  id: integer().primaryKey(),
+  name: text().notNull(),
+  address: text().notNull(),
+  kvk: text().notNull(),
+  city: text().notNull(),
+  country: text().notNull(),
+  tradenames: jsonb().$type<string[]>().notNull().default([]),
+  vatNumbers: jsonb().$type<string[]>().notNull().default([]),
+  supportPhone: text().notNull(),
+  /** Percentage offered to a member who is about to delete the account. */
+  deleteDiscount: integer().notNull().default(0),
+  added: date({ mode: 'string' }).notNull(),
+});
+
+export const signupModes = ['all', 'with_trafficsource', 'none'] as const;
+export type SignupMode = (typeof signupModes)[number];
+
+export const sites = pgTable(
+  'sites',
+  {
+    id: serial().primaryKey(),
+    domain: text().notNull().unique(),
+    isDefault: boolean().notNull().default(false),
+    name: text().notNull(),
+    indexTitle: text().notNull(),
+    description: text().notNull(),
+    countries: jsonb().$type<string[]>().notNull(),
+    domainLanguage: text().notNull().default('en'),
+    timezone: text().notNull().default('Europe/Amsterdam'),
+    visibleProfileFields: jsonb().$type<string[]>().notNull().default([]),
+    visibleProfileNotes: jsonb().$type<string[]>().notNull().default([]),
+    searchFields: jsonb().$type<string[]>().notNull().default([]),
+    cdnPrefix: text().notNull().default(''),
+    messageCredits: integer().notNull().default(1),
+    photoCredits: integer().notNull().default(2),
+    giftCredits: integer().notNull().default(3),
+    signupCredits: integer().notNull().default(0),
+    messageLength: integer().notNull().default(1000),
+    minimumMessageCosts: jsonb().$type<Record<string, MinimumMessageCost>>().notNull().default({}),
+    minAge: integer().notNull().default(18),
+    supportEmail: text().notNull(),
+    supportPhone: text().notNull().default(''),
+    enableSiteEntryPopup: boolean().notNull().default(true),
+    usFooter: boolean().notNull().default(false),
+    fictionalWarning: text().notNull().default(''),
+    fictionalSingular: text().notNull().default(''),
+    fictionalPlural: text().notNull().default(''),
+    refundDays: integer().notNull().default(14),
+    signups: text({ enum: signupModes }).notNull().default('all'),
+    loggedOutSearch: boolean().notNull().default(false),
+    loggedOutSearchTrafficsource: boolean().notNull().default(false),
+    memberResell: boolean().notNull().default(false),
+    niche: integer().notNull().default(1),
+    companyId: integer()
+      .notNull()
+      .references(() => companies.id),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    check('sites_niche_range', sql`${table.niche} between 1 and 7`),
+    check('sites_min_age', sql`${table.minAge} >= 18`),
+  ],
+);
+
+export type SiteRow = typeof sites.$inferSelect;
+export type CompanyRow = typeof companies.$inferSelect;

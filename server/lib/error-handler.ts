@@ -1,0 +1,70 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { defaultLocale } from '#contract/locales.ts';
+import { AppError, NotFoundError, RateLimitedError } from './errors.ts';
+
+type FieldIssue = { instancePath?: string; params?: { issue?: { code?: string; path?: PropertyKey[] } } };
+
+function fieldsOf(issues: FieldIssue[]): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const issue of issues) {
+    const path =
+      issue.params?.issue?.path?.map(String).join('.') || issue.instancePath?.replace(/^\//, '') || '_';
+    fields[path] ??= issue.params?.issue?.code ?? 'invalid';
+  }
+  return fields;
+}
+
+/** Fastify's own client errors, by code, as the contract's error codes. */
+const fastifyClientErrors: Record<string, [number, string]> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: [400, 'invalid_json'],
+  FST_ERR_CTP_EMPTY_JSON_BODY: [400, 'invalid_json'],
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, 'unsupported_media_type'],
+  FST_ERR_CTP_BODY_TOO_LARGE: [413, 'payload_too_large'],
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, 'bad_request'],
+};
+
+/** One place maps every error to the contract's body; a 5xx never carries the internal message. */
+export function registerErrorHandler(app: FastifyInstance): void {
+  const send = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    status: number,
+    code: string,
+    details: Record<string, unknown> = {},
+  ) => {
+    const locale = request.locale ?? defaultLocale;
+    const message = app.deps.translator.t(locale, `errors:${code}`, details);
+    return reply
+      .status(status)
+      .type('application/json; charset=utf-8')
+      .send({ error: code, message, ...details });
+  };
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof RateLimitedError) {
+      reply.header('retry-after', String(error.retryAfterSeconds));
+      return send(request, reply, 429, error.code);
+    }
+    if (error instanceof AppError) return send(request, reply, error.status, error.code, error.details);
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      return send(request, reply, 422, 'validation_failed', {
+        fields: fieldsOf(error.validation as FieldIssue[]),
+      });
+    }
+    const known = error.code ? fastifyClientErrors[error.code] : undefined;
+    if (known) return send(request, reply, known[0], known[1]);
+    if (error instanceof SyntaxError && error.statusCode === 400)
+      return send(request, reply, 400, 'invalid_json');
+    if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+      return send(request, reply, error.statusCode, 'bad_request');
+    }
+    request.log.error({ err: error }, 'request failed');
+    return send(request, reply, 500, 'internal_error');
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const error = new NotFoundError();
+    return send(request, reply, error.status, error.code);
+  });
+}

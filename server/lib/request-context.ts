@@ -1,0 +1,41 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { localeCookieName, negotiateLocale } from '#contract/locales.ts';
+import { CsrfError } from './errors.ts';
+import { countryForIp } from './geoip.ts';
+
+const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Before any handler: the site from the host, the visitor's language and country, and the
+ * CSRF rule of the contract for calls that change data with a cookie.
+ */
+export function registerRequestContext(app: FastifyInstance): void {
+  app.decorateRequest('site', null as never);
+  app.decorateRequest('locale', null as never);
+  app.decorateRequest('clientCountry', null);
+
+  app.addHook('onRequest', async (request) => {
+    request.site = await app.deps.sites.resolve(request.host);
+    request.locale = negotiateLocale({
+      cookie: request.cookies[localeCookieName],
+      acceptLanguage: request.headers['accept-language'],
+      domainLanguage: request.site.domainLanguage,
+    });
+    request.clientCountry = countryForIp(request.ip);
+    checkCsrf(request);
+  });
+}
+
+/** Contract: a call that changes data with a cookie is JSON or multipart, and never from a foreign Origin. */
+function checkCsrf(request: FastifyRequest): void {
+  if (safeMethods.has(request.method) || !request.url.startsWith('/api/')) return;
+  if (!request.headers.cookie) return;
+  const contentType = request.headers['content-type'] ?? '';
+  const hasBody =
+    request.headers['transfer-encoding'] !== undefined ||
+    (request.headers['content-length'] !== undefined && request.headers['content-length'] !== '0');
+  if (hasBody && !/^(application\/json|multipart\/form-data)\b/i.test(contentType)) throw new CsrfError();
+  const origin = request.headers.origin;
+  if (origin === undefined) return;
+  if (!URL.canParse(origin) || new URL(origin).host !== request.host) throw new CsrfError();
+}

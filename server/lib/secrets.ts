@@ -1,0 +1,28 @@
+import { randomBytes } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import webpush from 'web-push';
+import type { Database } from '#server/db/client.ts';
+import { appSecrets } from '#server/db/schema/system.ts';
+
+/** The first instance to start generates a secret; every later one (and every restart) reads the same. */
+async function getOrCreateSecret(db: Database, key: string, generate: () => string): Promise<string> {
+  await db.insert(appSecrets).values({ key, value: generate() }).onConflictDoNothing();
+  const [row] = await db.select().from(appSecrets).where(eq(appSecrets.key, key));
+  if (!row) throw new Error(`Secret ${key} could not be stored`);
+  return row.value;
+}
+
+export type Secrets = {
+  sessionSecret: string;
+  vapid: { publicKey: string; privateKey: string };
+};
+
+export async function loadSecrets(db: Database, sessionSecret?: string): Promise<Secrets> {
+  const storedSessionSecret = await getOrCreateSecret(db, 'session_secret', () =>
+    randomBytes(32).toString('base64url'),
+  );
+  const vapid = JSON.parse(
+    await getOrCreateSecret(db, 'vapid_keys', () => JSON.stringify(webpush.generateVAPIDKeys())),
+  ) as Secrets['vapid'];
+  return { sessionSecret: sessionSecret ?? storedSessionSecret, vapid };
+}

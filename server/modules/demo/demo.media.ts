@@ -1,0 +1,143 @@
+import { avataaars } from '@dicebear/collection';
+import { createAvatar } from '@dicebear/core';
+import sharp from 'sharp';
+import type { Database } from '#server/db/client.ts';
+import type { MediaStorage } from '#server/lib/storage.ts';
+import { processPhoto } from '#server/modules/photos/photo-processing.ts';
+import { fictionalProfilesWithoutPhotos, insertPhotos } from './demo.repository.ts';
+import { demoGiftSlugs, seededRandom } from './demo.seed.ts';
+
+const backgrounds = ['b6e3f4', 'c0aede', 'd1d4f9', 'ffd5dc', 'ffdfbf', 'e0f2f1', 'fde68a'];
+const femaleTops = [
+  'bigHair',
+  'bob',
+  'bun',
+  'curly',
+  'curvy',
+  'frida',
+  'longButNotTooLong',
+  'miaWallace',
+  'straight01',
+  'straight02',
+  'straightAndStrand',
+] as const;
+const maleTops = [
+  'shortCurly',
+  'shortFlat',
+  'shortRound',
+  'shortWaved',
+  'sides',
+  'theCaesar',
+  'theCaesarAndSidePart',
+  'dreads01',
+  'frizzle',
+  'shaggy',
+] as const;
+
+/** A cartoon portrait rendered to PNG: made here, nothing is downloaded. */
+async function renderAvatar(seed: string, gender: 'male' | 'female', variant: number): Promise<Buffer> {
+  const svg = createAvatar(avataaars, {
+    seed: `${seed}-${variant}`,
+    size: 512,
+    backgroundColor: backgrounds,
+    top: gender === 'female' ? [...femaleTops] : [...maleTops],
+    facialHairProbability: gender === 'female' ? 0 : 35,
+    accessoriesProbability: 15,
+    mouth: ['smile', 'default', 'twinkle'],
+    eyes: ['default', 'happy', 'wink', 'squint'],
+    eyebrows: ['default', 'defaultNatural', 'raisedExcited', 'raisedExcitedNatural'],
+    clothing: [
+      'blazerAndShirt',
+      'blazerAndSweater',
+      'collarAndSweater',
+      'hoodie',
+      'shirtCrewNeck',
+      'shirtScoopNeck',
+      'shirtVNeck',
+    ],
+  }).toString();
+  return sharp(Buffer.from(svg)).png().toBuffer();
+}
+
+const giftColours: Record<(typeof demoGiftSlugs)[number], string> = {
+  rose: '#e11d48',
+  heart: '#db2777',
+  champagne: '#ca8a04',
+  chocolate: '#7c2d12',
+  teddy: '#a16207',
+  ring: '#0ea5e9',
+  kiss: '#be123c',
+  star: '#f59e0b',
+};
+
+function giftSvg(slug: (typeof demoGiftSlugs)[number]): string {
+  const colour = giftColours[slug];
+  const heart =
+    'M128 214 C 40 150 20 100 50 70 C 80 40 118 55 128 80 C 138 55 176 40 206 70 C 236 100 216 150 128 214 Z';
+  const star = 'M128 30 L154 100 L228 100 L168 144 L190 216 L128 172 L66 216 L88 144 L28 100 L102 100 Z';
+  const shape = slug === 'star' || slug === 'champagne' ? star : heart;
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="256" height="256" viewBox="0 0 256 256">
+    <circle cx="128" cy="128" r="124" fill="#fff5f7"/><path d="${shape}" fill="${colour}"/></svg>`;
+}
+
+/**
+ * Photos for fictional members that have none (1 to 4 each; the ones after the first are premium
+ * photos), and the gift images. Runs after the server listens, in batches, so a first start is quick.
+ */
+export async function generateDemoMedia(
+  db: Database,
+  storage: MediaStorage,
+  options: { batchSize?: number; maxProfiles?: number } = {},
+): Promise<number> {
+  for (const slug of demoGiftSlugs) {
+    const key = `gifts/${slug}.webp`;
+    if (!(await storage.get(key))) {
+      await storage.put(
+        key,
+        await sharp(Buffer.from(giftSvg(slug)))
+          .webp({ quality: 85 })
+          .toBuffer(),
+      );
+    }
+  }
+  const batchSize = options.batchSize ?? 20;
+  let done = 0;
+  while (options.maxProfiles === undefined || done < options.maxProfiles) {
+    const limit = Math.min(batchSize, (options.maxProfiles ?? Number.POSITIVE_INFINITY) - done);
+    const profiles = await fictionalProfilesWithoutPhotos(db, limit);
+    if (profiles.length === 0) break;
+    const rows = await Promise.all(
+      profiles.map(async (profile) => {
+        const random = seededRandom(profile.id);
+        const count = 1 + Math.floor(random() * 4);
+        return Promise.all(
+          Array.from({ length: count }, async (_, position) => {
+            const processed = await processPhoto(
+              await renderAvatar(`${profile.id}-${profile.name}`, profile.gender, position),
+            );
+            const base = `photos/${profile.id}/demo-${position}`;
+            await Promise.all([
+              storage.put(`${base}.webp`, processed.main),
+              storage.put(`${base}-thumb.webp`, processed.thumb),
+              storage.put(`${base}-blur.webp`, processed.blurred),
+              storage.put(`${base}-blur-thumb.webp`, processed.blurredThumb),
+            ]);
+            return {
+              profileId: profile.id,
+              position,
+              mainKey: `${base}.webp`,
+              thumbKey: `${base}-thumb.webp`,
+              blurredKey: `${base}-blur.webp`,
+              blurredThumbKey: `${base}-blur-thumb.webp`,
+              width: processed.width,
+              height: processed.height,
+            };
+          }),
+        );
+      }),
+    );
+    await insertPhotos(db, rows.flat());
+    done += profiles.length;
+  }
+  return done;
+}

@@ -1,0 +1,152 @@
+import type { CompanyInfo, Settings } from '#contract/sites.ts';
+import type { Database } from '#server/db/client.ts';
+import type { CompanyRow, SiteRow } from '#server/db/schema/sites.ts';
+import type { EventBus } from '#server/lib/event-bus.ts';
+import { listCompanies, listSites, type SitePatch, updateSite } from './sites.repository.ts';
+
+const sitesChangedChannel = 'sites.changed';
+
+type Snapshot = {
+  byDomain: Map<string, SiteRow>;
+  byId: Map<number, SiteRow>;
+  defaultSite: SiteRow;
+  companies: Map<number, CompanyRow>;
+};
+
+export class NoSiteConfiguredError extends Error {
+  override name = 'NoSiteConfiguredError';
+  constructor() {
+    super('The database holds no site. Start once with SEED_DEMO=1 or add a row to the sites table.');
+  }
+}
+
+/** Lower case, without port, trailing dot or a leading www. */
+export function normalizeHost(host: string | undefined): string {
+  if (!host) return '';
+  let name = host.trim().toLowerCase();
+  if (name.startsWith('[')) name = name.slice(0, name.indexOf(']') + 1);
+  else name = name.split(':')[0] ?? '';
+  return name.replace(/\.$/, '').replace(/^www\./, '');
+}
+
+/**
+ * The sites and companies, read once per process and kept until a site changes anywhere:
+ * a change is announced on the event bus, so every instance drops its copy.
+ */
+export class SiteDirectory {
+  private snapshot: Promise<Snapshot> | undefined;
+  private readonly unsubscribe: () => void;
+
+  constructor(
+    private readonly db: Database,
+    private readonly bus: EventBus,
+  ) {
+    this.unsubscribe = bus.subscribe(sitesChangedChannel, () => this.invalidate());
+  }
+
+  invalidate(): void {
+    this.snapshot = undefined;
+  }
+
+  close(): void {
+    this.unsubscribe();
+  }
+
+  private load(): Promise<Snapshot> {
+    this.snapshot ??= (async () => {
+      const [siteRows, companyRows] = await Promise.all([listSites(this.db), listCompanies(this.db)]);
+      const defaultSite = siteRows.find((site) => site.isDefault) ?? siteRows[0];
+      if (!defaultSite) throw new NoSiteConfiguredError();
+      return {
+        byDomain: new Map(siteRows.map((site) => [site.domain, site])),
+        byId: new Map(siteRows.map((site) => [site.id, site])),
+        defaultSite,
+        companies: new Map(companyRows.map((company) => [company.id, company])),
+      };
+    })().catch((error: unknown) => {
+      this.snapshot = undefined;
+      throw error;
+    });
+    return this.snapshot;
+  }
+
+  /** The site for a request host; an unknown host gets the default site. */
+  async resolve(host: string | undefined): Promise<SiteRow> {
+    const snapshot = await this.load();
+    return snapshot.byDomain.get(normalizeHost(host)) ?? snapshot.defaultSite;
+  }
+
+  async byId(id: number): Promise<SiteRow | undefined> {
+    return (await this.load()).byId.get(id);
+  }
+
+  async company(site: SiteRow): Promise<CompanyRow | undefined> {
+    return (await this.load()).companies.get(site.companyId);
+  }
+
+  async update(id: number, patch: SitePatch): Promise<SiteRow | undefined> {
+    const row = await updateSite(this.db, id, patch);
+    this.invalidate();
+    await this.bus.publish(sitesChangedChannel, { id });
+    return row;
+  }
+}
+
+export function toSettings(
+  site: SiteRow,
+  context: { geoipCountry: string | null; pushPublicKey: string },
+): Settings {
+  const served = context.geoipCountry !== null && site.countries.includes(context.geoipCountry);
+  return {
+    domain: site.domain,
+    name: site.name,
+    index_title: site.indexTitle,
+    description: site.description,
+    countries: site.countries,
+    domain_language: site.domainLanguage,
+    timezone: site.timezone,
+    geoip_country: context.geoipCountry,
+    geoip_selected_country: served ? (context.geoipCountry as string) : (site.countries[0] ?? 'NL'),
+    visible_profile_fields: site.visibleProfileFields,
+    visible_profile_notes: site.visibleProfileNotes,
+    search_fields: site.searchFields,
+    cdn_prefix: site.cdnPrefix,
+    message_credits: site.messageCredits,
+    photo_credits: site.photoCredits,
+    gift_credits: site.giftCredits,
+    signup_credits: site.signupCredits,
+    message_length: site.messageLength,
+    minimum_message_costs: site.minimumMessageCosts,
+    min_age: site.minAge,
+    support_email: site.supportEmail,
+    support_phone: site.supportPhone,
+    enable_site_entry_popup: site.enableSiteEntryPopup,
+    us_footer: site.usFooter,
+    push_public_key: context.pushPublicKey,
+    fictional_warning: site.fictionalWarning,
+    fictional_singular: site.fictionalSingular,
+    fictional_plural: site.fictionalPlural,
+    refund_days: site.refundDays,
+    signups: site.signups,
+    logged_out_search: site.loggedOutSearch,
+    logged_out_search_trafficsource: site.loggedOutSearchTrafficsource,
+    member_resell: site.memberResell,
+    niche: site.niche,
+    company_id: site.companyId,
+  };
+}
+
+export function toCompanyInfo(company: CompanyRow): CompanyInfo {
+  return {
+    name: company.name,
+    address: company.address,
+    kvk: company.kvk,
+    city: company.city,
+    country: company.country,
+    tradenames: company.tradenames,
+    vat_numbers: company.vatNumbers,
+    support_phone: company.supportPhone,
+    delete_discount: company.deleteDiscount,
+    added: company.added,
+  };
+}

@@ -1,0 +1,139 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import fastifyStatic from '@fastify/static';
+import { createReadableStreamFromReadable } from '@react-router/node';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { createRequestHandler, type ServerBuild } from 'react-router';
+import type { ApiCaller } from '#app/lib/load-context.ts';
+
+export const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
+export const buildDir = path.join(projectRoot, 'build');
+export const serverBuildFile = path.join(buildDir, 'server', 'index.js');
+
+export type WebMode = 'production' | 'development';
+
+const forwardedHeaders = [
+  'cookie',
+  'host',
+  'accept-language',
+  'user-agent',
+  'x-forwarded-for',
+  'x-forwarded-host',
+  'x-forwarded-proto',
+] as const;
+
+/** The loaders' API client: the same JSON API a browser calls, run in-process with the visitor's headers. */
+function apiCallerFor(app: FastifyInstance, request: FastifyRequest): ApiCaller {
+  return async (url, init = {}) => {
+    const headers: Record<string, string> = {};
+    for (const name of forwardedHeaders) {
+      const value = request.headers[name];
+      if (typeof value === 'string') headers[name] = value;
+    }
+    if (init.body !== undefined) headers['content-type'] = 'application/json';
+    const response = await app.inject({
+      method: init.method ?? 'GET',
+      url,
+      headers,
+      remoteAddress: request.socket.remoteAddress ?? '127.0.0.1',
+      ...(init.body !== undefined ? { payload: JSON.stringify(init.body) } : {}),
+    });
+    const setCookie = response.headers['set-cookie'];
+    const data: unknown = response.body ? JSON.parse(response.body) : null;
+    return {
+      status: response.statusCode,
+      ok: response.statusCode < 400,
+      data: data as never,
+      setCookies: setCookie === undefined ? [] : Array.isArray(setCookie) ? setCookie : [setCookie],
+    };
+  };
+}
+
+async function sendWebResponse(reply: FastifyReply, response: Response): Promise<FastifyReply> {
+  reply.status(response.status);
+  for (const [name, value] of response.headers) {
+    if (name !== 'set-cookie') reply.header(name, value);
+  }
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length > 0) reply.header('set-cookie', cookies);
+  if (!response.body) return reply.send();
+  return reply.send(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream));
+}
+
+/**
+ * Every URL that no API route claims is a page: React Router renders it on the server, and its
+ * own route matching answers 404 for an unknown page.
+ */
+export async function registerWeb(app: FastifyInstance, mode: WebMode): Promise<void> {
+  let loadBuild: () => Promise<ServerBuild>;
+
+  if (mode === 'development') {
+    const { createServer } = await import('vite');
+    const middie = (await import('@fastify/middie')).default;
+    const vite = await createServer({ server: { middlewareMode: true }, appType: 'custom' });
+    await app.register(middie);
+    app.use((req, res, next) => {
+      if (req.url?.startsWith('/api/') || req.url?.startsWith('/media/')) return next();
+      vite.middlewares(req, res, next);
+    });
+    app.addHook('onClose', () => vite.close());
+    loadBuild = () => vite.ssrLoadModule('virtual:react-router/server-build') as Promise<ServerBuild>;
+  } else {
+    if (!existsSync(serverBuildFile)) {
+      throw new Error(
+        `No build at ${serverBuildFile}: run "npm run build" first (npm start does it for you).`,
+      );
+    }
+    const build = (await import(serverBuildFile)) as ServerBuild;
+    loadBuild = async () => build;
+    await app.register(fastifyStatic, {
+      root: path.join(buildDir, 'client'),
+      prefix: '/',
+      wildcard: false,
+      index: false,
+      setHeaders(res, filePath) {
+        const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
+        res.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'public, max-age=3600');
+      },
+    });
+  }
+
+  const handle = createRequestHandler(loadBuild, mode);
+
+  await app.register(async (pages) => {
+    // Page actions read their own form bodies; hand them the raw stream.
+    pages.removeAllContentTypeParsers();
+    pages.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
+
+    pages.route({
+      method: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+      url: '/*',
+      schema: { hide: true },
+      handler: async (request, reply) => {
+        const controller = new AbortController();
+        reply.raw.on('close', () => controller.abort());
+        const url = new URL(request.url, `${request.protocol}://${request.host}`);
+        const headers = new Headers();
+        for (const [name, value] of Object.entries(request.headers)) {
+          if (typeof value === 'string') headers.set(name, value);
+          else if (Array.isArray(value)) for (const item of value) headers.append(name, item);
+        }
+        const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
+        const webRequest = new Request(url, {
+          method: request.method,
+          headers,
+          signal: controller.signal,
+          ...(hasBody ? { body: createReadableStreamFromReadable(request.raw), duplex: 'half' } : {}),
+        } as RequestInit);
+        const response = await handle(webRequest, {
+          api: apiCallerFor(app, request),
+          locale: request.locale,
+          resources: app.deps.translator.translations[request.locale],
+        });
+        return sendWebResponse(reply, response);
+      },
+    });
+  });
+}

@@ -1,0 +1,17 @@
+import { expect, test } from '@playwright/test';
+
+test('the home page is server-rendered with the site name in the title', async ({ page, request }) => {
+  const html = await (await request.get('/')).text();
+  expect(html).toContain('<title>Amora – meet singles near you</title>');
+  await page.goto('/');
+  await expect(page).toHaveTitle(/Amora/);
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('Amora');
+});
+
+test('a missing page answers 404 with a link back home', async ({ page }) => {
+  const response = await page.goto('/no-such-page');
+  expect(response?.status()).toBe(404);
+  await expect(page.getByRole('heading', { name: 'This page could not be found' })).toBeVisible();
+  await page.getByRole('link', { name: 'Back to the home page' }).click();
+  await expect(page).toHaveURL(/\/$/);
+});

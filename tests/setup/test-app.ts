@@ -1,0 +1,54 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { inject } from 'vitest';
+import { buildApp } from '../../server/app.ts';
+import { type Config, loadConfig } from '../../server/config.ts';
+import type { DatabaseHandle } from '../../server/db/client.ts';
+import { createTestDatabase } from './test-database.ts';
+
+export type TestApp = {
+  app: FastifyInstance;
+  database: DatabaseHandle;
+  config: Config;
+  /** The file's own database URL on PostgreSQL (undefined on PGlite). */
+  databaseUrl: string | undefined;
+  close(): Promise<void>;
+};
+
+let instances = 0;
+
+/**
+ * Builds the app as production does, on a database of the test file's own (PGlite by default,
+ * PostgreSQL and Redis when DATABASE_URL and REDIS_URL are set), without pages.
+ */
+export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const info = inject('testDatabase');
+  const database = await createTestDatabase(info);
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'dating-app-'));
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    DATA_DIR: dataDir,
+    SEED_DEMO: '0',
+    ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
+    ...env,
+  });
+  const app = await buildApp(config, {
+    database: database.handle,
+    web: false,
+    redisPrefix: `test:${info.runId}:${process.pid}:${++instances}:`,
+  });
+  return {
+    app,
+    database: database.handle,
+    config,
+    databaseUrl: database.url,
+    async close() {
+      await app.close();
+      await database.drop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
