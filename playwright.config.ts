@@ -8,9 +8,13 @@ import { defineConfig, devices } from '@playwright/test';
 function chromiumPath(): string {
   if (process.env.CHROMIUM_PATH) return process.env.CHROMIUM_PATH;
   try {
-    return execSync('which chromium || which chromium-browser', { encoding: 'utf8' }).trim().split('\n')[0] ?? '';
+    return (
+      execSync('which chromium || which chromium-browser', { encoding: 'utf8' }).trim().split('\n')[0] ?? ''
+    );
   } catch {
-    throw new Error('Chromium not found: install it with "apt-get install -y chromium" or set CHROMIUM_PATH.');
+    throw new Error(
+      'Chromium not found: install it with "apt-get install -y chromium" or set CHROMIUM_PATH.',
+    );
   }
 }
 
@@ -29,12 +33,16 @@ export default defineConfig({
     trace: 'off',
     launchOptions: {
       executablePath: chromiumPath(),
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-dev-shm-usage'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-dev-shm-usage',
+      ],
     },
   },
-  projects: [
-    { name: 'desktop', use: { ...devices['Desktop Chrome'], channel: undefined } },
-  ],
+  projects: [{ name: 'desktop', use: { ...devices['Desktop Chrome'], channel: undefined } }],
   webServer: {
     command: 'node --import tsx server/main.ts',
     url: `http://localhost:${port}/api/health`,
