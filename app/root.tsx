@@ -1,5 +1,5 @@
-import { useMemo } from 'react';
-import { I18nextProvider } from 'react-i18next';
+import { Component, type ReactNode, useEffect, useMemo } from 'react';
+import { I18nextProvider, useTranslation } from 'react-i18next';
 import {
   isRouteErrorResponse,
   Links,
@@ -7,18 +7,44 @@ import {
   Outlet,
   Scripts,
   ScrollRestoration,
+  useLocation,
   useRouteLoaderData,
 } from 'react-router';
 import { defaultLocale } from '#contract/locales.ts';
-import type { Settings } from '#contract/sites.ts';
+import type { CompanyInfo, Settings } from '#contract/sites.ts';
+import type { UserResponse } from '#contract/users.ts';
 import type { Route } from './+types/root';
 import { ErrorScreen } from './components/error-screen.tsx';
+import { ProgressBar } from './components/progress-bar.tsx';
+import { parseCookies } from './lib/cookies.ts';
 import { createI18n } from './lib/i18n.ts';
+import { languageAlternates } from './lib/meta.ts';
+import { isChunkLoadError, shouldReloadForChunk, siteEntrySkipCookie } from './lib/shell-rules.ts';
+import { LiveStateProvider } from './state/live-state.tsx';
 import './styles/app.scss';
 
-export async function loader({ context }: Route.LoaderArgs) {
-  const settings = await context.api<Settings>('/api/settings.php');
-  return { locale: context.locale, resources: context.resources, settings: settings.data };
+export const trackingCookie = 'tracking';
+
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const [settings, company, me] = await Promise.all([
+    context.api<Settings>('/api/settings.php'),
+    context.api<CompanyInfo>('/api/companyinfo.php'),
+    context.api<UserResponse>('/api/user.php'),
+  ]);
+  const cookies = parseCookies(request.headers.get('cookie'));
+  const user = me.ok ? me.data.user : null;
+  const url = new URL(request.url);
+  return {
+    locale: context.locale,
+    resources: context.resources,
+    settings: settings.data,
+    company: company.ok ? company.data : null,
+    user,
+    hasTrafficSource: Boolean(user?.trafficsource) || Boolean(cookies[trackingCookie]),
+    siteEntrySkipped: cookies[siteEntrySkipCookie] === '1',
+    origin: url.origin,
+    pathname: url.pathname,
+  };
 }
 
 export function meta({ data }: Route.MetaArgs) {
@@ -26,10 +52,15 @@ export function meta({ data }: Route.MetaArgs) {
   return [
     { title: data.settings.index_title || data.settings.name },
     { name: 'description', content: data.settings.description },
+    ...languageAlternates(data),
   ];
 }
 
-export function Layout({ children }: { children: React.ReactNode }) {
+export function links() {
+  return [{ rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' }];
+}
+
+export function Layout({ children }: { children: ReactNode }) {
   const data = useRouteLoaderData<typeof loader>('root');
   const locale = data?.locale ?? defaultLocale;
   const i18n = useMemo(() => createI18n(locale, data?.resources ?? {}), [locale, data?.resources]);
@@ -38,10 +69,11 @@ export function Layout({ children }: { children: React.ReactNode }) {
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#c2185b" />
         <Meta />
         <Links />
       </head>
-      <body>
+      <body className="d-flex flex-column min-vh-100">
         <I18nextProvider i18n={i18n}>{children}</I18nextProvider>
         <ScrollRestoration />
         <Scripts />
@@ -50,13 +82,87 @@ export function Layout({ children }: { children: React.ReactNode }) {
   );
 }
 
-export default function App() {
-  return <Outlet />;
+/** POST /api/page-hidden.php by beacon when the page is hidden; ?lb turns on bounce logging (spec §7, §9). */
+function usePageHiddenBeacon() {
+  const location = useLocation();
+  const bounceLogging = new URLSearchParams(location.search).has('lb');
+  useEffect(() => {
+    const onHidden = () => {
+      if (document.visibilityState !== 'hidden') return;
+      navigator.sendBeacon(`/api/page-hidden.php${bounceLogging ? '?lb=1' : ''}`);
+    };
+    document.addEventListener('visibilitychange', onHidden);
+    return () => document.removeEventListener('visibilitychange', onHidden);
+  }, [bounceLogging]);
+}
+
+const chunkReloadKey = 'chunk-reload-at';
+
+/** A missing chunk (a deploy replaced the assets) reloads the page once, at most once per 60 s. */
+function reloadForMissingChunk(): boolean {
+  try {
+    const last = Number(window.sessionStorage.getItem(chunkReloadKey)) || null;
+    if (!shouldReloadForChunk(last, Date.now())) return false;
+    window.sessionStorage.setItem(chunkReloadKey, String(Date.now()));
+  } catch {
+    return false;
+  }
+  window.location.reload();
+  return true;
+}
+
+export default function App({ loaderData }: Route.ComponentProps) {
+  usePageHiddenBeacon();
+  useEffect(() => {
+    const onPreloadError = (event: Event) => {
+      if (reloadForMissingChunk()) event.preventDefault();
+    };
+    window.addEventListener('vite:preloadError', onPreloadError);
+    return () => window.removeEventListener('vite:preloadError', onPreloadError);
+  }, []);
+  return (
+    <LiveStateProvider initialUser={loaderData.user}>
+      <ProgressBar />
+      <Outlet />
+    </LiveStateProvider>
+  );
+}
+
+/** If the error page itself fails, this last line still offers the way home (spec §8). */
+class ErrorPageGuard extends Component<{ children: ReactNode; fallback: ReactNode }, { failed: boolean }> {
+  override state = { failed: false };
+  static getDerivedStateFromError() {
+    return { failed: true };
+  }
+  override render() {
+    return this.state.failed ? this.props.fallback : this.props.children;
+  }
+}
+
+function ErrorPageFallback() {
+  const { t } = useTranslation();
+  return (
+    <main className="container py-5 text-center" id="main">
+      <h1 className="h4">
+        {t('error.fallback', { defaultValue: 'An error occurred while showing the error page' })}
+      </h1>
+      <a href="/" className="btn btn-primary">
+        {t('error.goHome', { defaultValue: 'Go back to home' })}
+      </a>
+    </main>
+  );
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  if (isRouteErrorResponse(error)) {
-    return <ErrorScreen status={error.status} />;
-  }
-  return <ErrorScreen status={500} />;
+  useEffect(() => {
+    if (isChunkLoadError(error)) reloadForMissingChunk();
+  }, [error]);
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  const message =
+    isRouteErrorResponse(error) && typeof error.data === 'string' && error.data ? error.data : undefined;
+  return (
+    <ErrorPageGuard fallback={<ErrorPageFallback />}>
+      <ErrorScreen status={status} {...(message ? { message } : {})} />
+    </ErrorPageGuard>
+  );
 }

@@ -1,7 +1,54 @@
-import { index, type RouteConfig, route } from '@react-router/dev/routes';
+import { index, layout, type RouteConfig, route } from '@react-router/dev/routes';
 
-// Route ids are the route names of spec §2.
+// Route ids are the route names of spec §2, so this table reads like the spec.
+const section = 'routes/section.tsx';
+const infoPage = 'routes/info-page.tsx';
+
 export default [
-  index('routes/home.tsx', { id: 'index' }),
+  layout('layouts/default-layout.tsx', [
+    index('routes/home.tsx', { id: 'index' }),
+    route('login', section, { id: 'login' }),
+    route('signup', section, { id: 'signup' }),
+    route('reset-password', section, { id: 'reset-password' }),
+    route('reset-password/do', section, { id: 'reset-password-do' }),
+    route('activate/done', section, { id: 'activate-done' }),
+    route('activate/error', section, { id: 'activate-error' }),
+    route('mail-change/do', section, { id: 'mail-change-do' }),
+    route('account-deleted', section, { id: 'account-deleted' }),
+    route('complete-signup', section, { id: 'complete-signup' }),
+    route('pricing', section, { id: 'pricing' }),
+    route('complaints', section, { id: 'complaints' }),
+    route('pages/terms', infoPage, { id: 'pages-terms' }),
+    route('pages/privacy', infoPage, { id: 'pages-privacy' }),
+    route('pages/cookies', infoPage, { id: 'pages-cookies' }),
+    route('pages/ban', infoPage, { id: 'pages-ban' }),
+    route('pages/return-policy', infoPage, { id: 'pages-return-policy' }),
+    route('pages/faq', infoPage, { id: 'pages-faq' }),
+    route('pages/service', infoPage, { id: 'pages-service' }),
+    route('pages/compliance', infoPage, { id: 'pages-compliance' }),
+    layout('layouts/require-member.tsx', { id: 'require-member' }, [
+      route('members', section, { id: 'members' }),
+      route('members/:id', section, { id: 'members-id' }),
+      route('likes', section, { id: 'likes' }),
+      route('likes/m/:id', section, { id: 'likes-m-id' }),
+      route('likes/:type', section, { id: 'likes-type' }),
+      route('chats', section, { id: 'chats' }),
+      route('premium', section, { id: 'premium' }),
+      route('profile', section, { id: 'profile' }),
+      route('notifications', section, { id: 'notifications' }),
+      route('credits', section, { id: 'credits' }),
+      route('credits/repeat-order', section, { id: 'credits-repeat-order' }),
+      route('credits/:id/:paymentmethod?', section, { id: 'credits-id-paymentmethod' }),
+      route('directdebit', section, { id: 'directdebit' }),
+      route('transactions/:id?', section, { id: 'transactions' }),
+      route('swipe-game', section, { id: 'swipe-game' }),
+    ]),
+  ]),
+  layout('layouts/chat-layout.tsx', [
+    layout('layouts/require-member.tsx', { id: 'require-member-chat' }, [
+      route('chats/:id', section, { id: 'chats-id' }),
+    ]),
+  ]),
+  layout('layouts/lander-layout.tsx', [route('landers/tinderswipe', section, { id: 'landers-tinderswipe' })]),
   route('*', 'routes/not-found.tsx', { id: 'not-found' }),
 ] satisfies RouteConfig;

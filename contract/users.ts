@@ -41,3 +41,4 @@ export const userSchema = z.object({
 export type User = z.infer<typeof userSchema>;
 
 export const userResponseSchema = z.object({ user: userSchema.nullable() });
+export type UserResponse = z.infer<typeof userResponseSchema>;

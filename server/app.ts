@@ -14,13 +14,14 @@ import type { Config } from './config.ts';
 import { type Database, type DatabaseHandle, openDatabase } from './db/client.ts';
 import type { SiteRow } from './db/schema/sites.ts';
 import { registerErrorHandler } from './lib/error-handler.ts';
-import { RateLimitedError } from './lib/errors.ts';
+import { NotFoundError, RateLimitedError } from './lib/errors.ts';
 import { createLocalBus, createRedisBus, type EventBus } from './lib/event-bus.ts';
 import { createTranslator, type Translator } from './lib/i18n.ts';
 import { registerRequestContext } from './lib/request-context.ts';
 import { loadSecrets, type Secrets } from './lib/secrets.ts';
 import { createLocalStorage, type MediaStorage, mediaRoutePrefix } from './lib/storage.ts';
 import type { ZodApp } from './lib/zod-app.ts';
+import { assetsRoutes } from './modules/assets/assets.routes.ts';
 import { seedDemo } from './modules/demo/demo.seed.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { sitesRoutes } from './modules/sites/sites.routes.ts';
@@ -152,6 +153,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const api = app.withTypeProvider() as unknown as ZodApp;
   await api.register(healthRoutes);
   await api.register(sitesRoutes);
+  await api.register(assetsRoutes);
+  // Unknown API paths answer JSON 404 and never fall through to the page renderer.
+  app.all('/api/*', { schema: { hide: true } }, async () => {
+    throw new NotFoundError();
+  });
 
   if (options.web) await registerWeb(app, options.web);
 

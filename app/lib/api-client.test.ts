@@ -7,7 +7,7 @@ const json = (status: number, body: unknown) =>
 describe('API client', () => {
   it('retries a failing idempotent call up to 5 times with exponential delay', async () => {
     const fetchImpl = vi.fn<typeof fetch>().mockRejectedValue(new TypeError('network down'));
-    const sleep = vi.fn(async () => undefined);
+    const sleep = vi.fn(async (_ms: number) => undefined);
     await expect(apiFetch('/api/settings.php', { fetchImpl, sleep })).rejects.toThrow('network down');
     expect(fetchImpl).toHaveBeenCalledTimes(1 + maxRetries);
     expect(sleep.mock.calls.map(([ms]) => ms)).toEqual([250, 500, 1000, 2000, 4000]);

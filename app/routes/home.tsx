@@ -1,23 +1,22 @@
 import { useTranslation } from 'react-i18next';
-import { useRouteLoaderData } from 'react-router';
-import type { loader as rootLoader } from '../root.tsx';
+import { Link } from 'react-router';
+import { useRootData } from '../lib/root-data.ts';
 
 export default function Home() {
   const { t } = useTranslation();
-  const root = useRouteLoaderData<typeof rootLoader>('root');
-  const site = root?.settings.name ?? '';
+  const { settings } = useRootData();
   return (
-    <main className="container py-5" id="main">
-      <h1 className="display-5 fw-bold">{t('home.heading', { site })}</h1>
+    <section className="container py-5">
+      <h1 className="display-5 fw-bold">{t('home.heading', { site: settings.name })}</h1>
       <p className="lead">{t('home.lead')}</p>
-      <div className="d-flex gap-2">
-        <a className="btn btn-primary btn-lg" href="/signup">
+      <div className="d-flex flex-wrap gap-2">
+        <Link className="btn btn-primary btn-lg" to="/signup">
           {t('home.signup')}
-        </a>
-        <a className="btn btn-outline-primary btn-lg" href="/login">
+        </Link>
+        <Link className="btn btn-outline-primary btn-lg" to="/login">
           {t('home.login')}
-        </a>
+        </Link>
       </div>
-    </main>
+    </section>
   );
 }

@@ -14,9 +14,9 @@ describe(`migrations and demo data on ${process.env.DATABASE_URL ? 'PostgreSQL' 
 
   it('applies every migration, and applying again changes nothing', async () => {
     await t.database.migrate();
-    const result = await t.database.db.execute<{ table_name: string }>(
+    const result = (await t.database.db.execute(
       sql`select table_name from information_schema.tables where table_schema = 'public' order by table_name`,
-    );
+    )) as unknown as { rows: { table_name: string }[] };
     const tables = result.rows.map((row) => row.table_name);
     expect(tables).toEqual(
       expect.arrayContaining([

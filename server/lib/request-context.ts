@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { localeCookieName, negotiateLocale } from '#contract/locales.ts';
+import { isLocale, localeCookieName, negotiateLocale } from '#contract/locales.ts';
 import { CsrfError } from './errors.ts';
 import { countryForIp } from './geoip.ts';
 
@@ -16,8 +16,10 @@ export function registerRequestContext(app: FastifyInstance): void {
 
   app.addHook('onRequest', async (request) => {
     request.site = await app.deps.sites.resolve(request.host);
+    const query = request.query as Record<string, unknown> | undefined;
     request.locale = negotiateLocale({
-      cookie: request.cookies[localeCookieName],
+      // ?lang= previews a language for one request (hreflang alternates), without changing the cookie.
+      cookie: isLocale(query?.lang) ? query.lang : request.cookies[localeCookieName],
       acceptLanguage: request.headers['accept-language'],
       domainLanguage: request.site.domainLanguage,
     });

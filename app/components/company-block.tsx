@@ -1,0 +1,74 @@
+import { useTranslation } from 'react-i18next';
+import type { CompanyInfo } from '#contract/sites.ts';
+
+type BlockProps = { company: CompanyInfo; site: string };
+
+function Registration({ company }: { company: CompanyInfo }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      {company.kvk && <div>{t('footer.registration', { kvk: company.kvk })}</div>}
+      {company.vat_numbers.map((vat) => (
+        <div key={vat}>{t('footer.vat', { vat })}</div>
+      ))}
+    </>
+  );
+}
+
+/** Company 1: the full address with registration and VAT numbers. */
+function FullAddressBlock({ company }: BlockProps) {
+  return (
+    <address className="mb-0">
+      <strong>{company.name}</strong>
+      <div>{company.address}</div>
+      <div>
+        {company.city}, {company.country}
+      </div>
+      <Registration company={company} />
+    </address>
+  );
+}
+
+/** Company 5: operated-by line with the trade names, then the address. */
+function OperatedByBlock({ company, site }: BlockProps) {
+  const { t } = useTranslation();
+  return (
+    <address className="mb-0">
+      <div>{t('footer.operatedBy', { site, company: company.name })}</div>
+      {company.tradenames.length > 0 && <div>{company.tradenames.join(' · ')}</div>}
+      <div>
+        {company.address}, {company.city}, {company.country}
+      </div>
+      <Registration company={company} />
+    </address>
+  );
+}
+
+/** Company 6: a short block, name and town only. */
+function ShortBlock({ company }: BlockProps) {
+  return (
+    <address className="mb-0">
+      <strong>{company.name}</strong> · {company.city}, {company.country}
+    </address>
+  );
+}
+
+const blocks: Record<number, (props: BlockProps) => React.ReactNode> = {
+  1: FullAddressBlock,
+  5: OperatedByBlock,
+  6: ShortBlock,
+};
+
+/** The company address in the footer; companies 1, 5 and 6 have their own blocks (spec §6). */
+export function CompanyBlock({
+  companyId,
+  company,
+  site,
+}: {
+  companyId: number;
+  company: CompanyInfo;
+  site: string;
+}) {
+  const Block = blocks[companyId] ?? FullAddressBlock;
+  return <Block company={company} site={site} />;
+}

@@ -1,0 +1,73 @@
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { useDismissal } from '../lib/use-dismissal.ts';
+import { useLiveState } from '../state/live-state.tsx';
+
+function Banner({
+  variant,
+  children,
+  onDismiss,
+  testId,
+}: {
+  variant: 'info' | 'warning';
+  children: React.ReactNode;
+  onDismiss?: () => void;
+  testId: string;
+}) {
+  const { t } = useTranslation();
+  return (
+    <div
+      className={`alert alert-${variant} d-flex align-items-center gap-2 mb-2`}
+      role="status"
+      data-testid={testId}
+    >
+      <div className="flex-grow-1">{children}</div>
+      {onDismiss && (
+        <button type="button" className="btn-close" aria-label={t('alert.dismiss')} onClick={onDismiss} />
+      )}
+    </div>
+  );
+}
+
+/** The members' alerts (spec §3, §8): activation, missing photo, disabled notifications. */
+export function WarningBanners() {
+  const { t } = useTranslation();
+  const { user } = useLiveState();
+  const notifications = useDismissal('hide-disabled-notifications-alert');
+  if (!user) return null;
+  const banners: React.ReactNode[] = [];
+  if (user.status === 'not_confirmed') {
+    banners.push(
+      <Banner key="activation" variant="warning" testId="activation-alert">
+        {t('alert.activation', { email: user.email })}
+      </Banner>,
+    );
+  }
+  if (!user.profile.main_image) {
+    banners.push(
+      <Banner key="photo" variant="info" testId="profile-photo-alert">
+        {t('alert.profilePhoto')}{' '}
+        <Link to="/profile#photos" className="alert-link">
+          {t('alert.profilePhotoAction')}
+        </Link>
+      </Banner>,
+    );
+  }
+  if (user.notifications_disabled.length > 0 && !notifications.dismissed) {
+    banners.push(
+      <Banner
+        key="notifications"
+        variant="warning"
+        onDismiss={notifications.dismiss}
+        testId="notifications-alert"
+      >
+        {t('alert.notificationsDisabled')}{' '}
+        <Link to="/notifications" className="alert-link">
+          {t('alert.notificationsDisabledAction')}
+        </Link>
+      </Banner>,
+    );
+  }
+  if (banners.length === 0) return null;
+  return <div className="container mt-3">{banners}</div>;
+}

@@ -1,0 +1,23 @@
+import { Outlet } from 'react-router';
+import { SiteEntryWarning } from '../components/site-entry-warning.tsx';
+import { Disclaimer, SiteFooter } from '../components/site-footer.tsx';
+import { SkipLink } from '../components/skip-link.tsx';
+import { TopBar } from '../components/top-bar.tsx';
+import { WarningBanners } from '../components/warning-banners.tsx';
+
+/** Default layout (spec §2): top navigation, warning banners, footer, disclaimer. */
+export default function DefaultLayout() {
+  return (
+    <>
+      <SkipLink />
+      <TopBar />
+      <WarningBanners />
+      <main id="main" tabIndex={-1} className="flex-grow-1">
+        <Outlet />
+      </main>
+      <SiteFooter />
+      <Disclaimer />
+      <SiteEntryWarning layout="default" />
+    </>
+  );
+}

@@ -1,0 +1,14 @@
+import { Outlet } from 'react-router';
+import { SiteEntryWarning } from '../components/site-entry-warning.tsx';
+
+/** Empty layout (spec §2): the page alone. */
+export default function EmptyLayout() {
+  return (
+    <>
+      <main id="main" className="flex-grow-1">
+        <Outlet />
+      </main>
+      <SiteEntryWarning layout="empty" />
+    </>
+  );
+}

@@ -1,0 +1,50 @@
+import type { MetaDescriptor } from 'react-router';
+import { locales } from '#contract/locales.ts';
+import type { RootData } from './root-data.ts';
+
+type MatchLike = { id: string; data?: unknown; loaderData?: unknown } | undefined;
+
+function rootDataOf(matches: readonly MatchLike[]): RootData | undefined {
+  const root = matches.find((match) => match?.id === 'root');
+  return (root?.loaderData ?? root?.data) as RootData | undefined;
+}
+
+function fill(message: string, params: Record<string, string>): string {
+  return message.replace(/\{(\w+)\}/g, (whole, name: string) => params[name] ?? whole);
+}
+
+/**
+ * `<title>` "Page | Site" and the description, translated from the root's catalogs (meta functions
+ * cannot use hooks). Public pages also name their language alternates (`?lang=`).
+ */
+export function pageMeta(
+  matches: readonly MatchLike[],
+  pageKey: string,
+  options: { public?: boolean } = {},
+): MetaDescriptor[] {
+  const root = rootDataOf(matches);
+  if (!root) return [];
+  const common = root.resources.common ?? {};
+  const page = common[pageKey] ?? pageKey;
+  const title = fill(common['title.withSite'] ?? '{page} | {site}', { page, site: root.settings.name });
+  const descriptors: MetaDescriptor[] = [
+    { title },
+    { name: 'description', content: root.settings.description },
+  ];
+  if (options.public) descriptors.push(...languageAlternates(root));
+  else descriptors.push({ name: 'robots', content: 'noindex' });
+  return descriptors;
+}
+
+export function languageAlternates(root: RootData): MetaDescriptor[] {
+  const base = `${root.origin}${root.pathname}`;
+  return [
+    ...locales.map((locale) => ({
+      tagName: 'link',
+      rel: 'alternate',
+      hrefLang: locale,
+      href: `${base}?lang=${locale}`,
+    })),
+    { tagName: 'link', rel: 'alternate', hrefLang: 'x-default', href: base },
+  ];
+}

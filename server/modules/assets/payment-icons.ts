@@ -1,0 +1,6 @@
+/** Card icons of the footer and checkout (spec §7), drawn here so no third-party host is asked. */
+export const paymentIconSvgs: Record<string, string> = {
+  mastercard: `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 48 30" width="48" height="30" role="img" aria-label="Mastercard"><rect width="48" height="30" rx="4" fill="#fff" stroke="#d0d5dd"/><circle cx="19.5" cy="15" r="8" fill="#eb001b"/><circle cx="28.5" cy="15" r="8" fill="#f79e1b"/><path d="M24 8.4a8 8 0 0 1 0 13.2a8 8 0 0 1 0-13.2z" fill="#ff5f00"/></svg>`,
+  visa: `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 48 30" width="48" height="30" role="img" aria-label="Visa"><rect width="48" height="30" rx="4" fill="#fff" stroke="#d0d5dd"/><text x="24" y="20" text-anchor="middle" font-family="Arial, Helvetica, sans-serif" font-size="13" font-style="italic" font-weight="700" fill="#1a1f71">VISA</text></svg>`,
+  applepay: `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 48 30" width="48" height="30" role="img" aria-label="Apple Pay"><rect width="48" height="30" rx="4" fill="#000"/><text x="24" y="19.5" text-anchor="middle" font-family="-apple-system, Helvetica, Arial, sans-serif" font-size="11" font-weight="600" fill="#fff">Pay</text></svg>`,
+};
