@@ -19,7 +19,9 @@ function chromiumPath(): string {
 }
 
 const port = Number(process.env.E2E_PORT ?? 3210);
-const dataDir = mkdtempSync(path.join(os.tmpdir(), 'dating-e2e-'));
+// Set once in the runner and inherited by the workers, so the tests can read the server's outbox.
+process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(os.tmpdir(), 'dating-e2e-'));
+const dataDir = process.env.E2E_DATA_DIR;
 
 export default defineConfig({
   testDir: 'tests/e2e',

@@ -13,6 +13,7 @@ import type { Locale } from '#contract/locales.ts';
 import type { Config } from './config.ts';
 import { type Database, type DatabaseHandle, openDatabase } from './db/client.ts';
 import type { SiteRow } from './db/schema/sites.ts';
+import { type Clock, systemClock } from './lib/clock.ts';
 import { registerErrorHandler } from './lib/error-handler.ts';
 import { NotFoundError, RateLimitedError } from './lib/errors.ts';
 import { createLocalBus, createRedisBus, type EventBus } from './lib/event-bus.ts';
@@ -21,9 +22,18 @@ import { registerRequestContext } from './lib/request-context.ts';
 import { loadSecrets, type Secrets } from './lib/secrets.ts';
 import { createLocalStorage, type MediaStorage, mediaRoutePrefix } from './lib/storage.ts';
 import type { ZodApp } from './lib/zod-app.ts';
+import { accountsRoutes } from './modules/accounts/accounts.routes.ts';
+import { AccountsService } from './modules/accounts/accounts.service.ts';
+import { registerSessions } from './modules/accounts/sessions.ts';
 import { assetsRoutes } from './modules/assets/assets.routes.ts';
 import { seedDemo } from './modules/demo/demo.seed.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
+import { MailQueue } from './modules/mail/mail.service.ts';
+import {
+  createOutboxTransport,
+  createSmtpTransport,
+  type MailTransport,
+} from './modules/mail/mail-transport.ts';
 import { sitesRoutes } from './modules/sites/sites.routes.ts';
 import { SiteDirectory } from './modules/sites/sites.service.ts';
 import { registerWeb, type WebMode } from './web/ssr.ts';
@@ -38,6 +48,9 @@ export type AppDeps = {
   translator: Translator;
   secrets: Secrets;
   storage: MediaStorage;
+  clock: Clock;
+  mail: MailQueue;
+  accounts: AccountsService;
 };
 
 declare module 'fastify' {
@@ -60,6 +73,9 @@ export type BuildOptions = {
   /** Key prefix for Redis channels and counters, so test runs never meet. */
   redisPrefix?: string;
   translator?: Translator;
+  clock?: Clock;
+  /** Where mails go: SMTP_URL, else the outbox folder; tests hand in their own. */
+  mailTransport?: MailTransport;
 };
 
 /** A hop count: trust that many proxies in front of this server (as proxy-addr does for a number). */
@@ -99,6 +115,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   if (config.SEED_DEMO) await seedDemo(database.db, { profiles: config.DEMO_PROFILES });
 
+  const clock = options.clock ?? systemClock;
+  const storage = createLocalStorage(path.join(config.DATA_DIR, 'media'));
+  const translator = options.translator ?? createTranslator();
+  const mailTransport =
+    options.mailTransport ??
+    (config.SMTP_URL
+      ? createSmtpTransport(config.SMTP_URL)
+      : createOutboxTransport(path.join(config.DATA_DIR, 'outbox')));
+  const mail = new MailQueue(database.db, mailTransport, config.MAIL_FROM, clock, app.log);
   const deps: AppDeps = {
     config,
     db: database.db,
@@ -106,13 +131,21 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     bus,
     redis,
     sites: new SiteDirectory(database.db, bus),
-    translator: options.translator ?? createTranslator(),
+    translator,
     secrets: await loadSecrets(database.db, config.SESSION_SECRET),
-    storage: createLocalStorage(path.join(config.DATA_DIR, 'media')),
+    storage,
+    clock,
+    mail,
+    accounts: new AccountsService(database.db, clock, mail, translator, storage, {
+      maxFailures: config.LOGIN_MAX_FAILURES,
+      windowMinutes: config.LOGIN_WINDOW_MINUTES,
+      lockMinutes: config.LOGIN_LOCK_MINUTES,
+    }),
   };
   app.decorate('deps', deps);
   app.addHook('onClose', async () => {
     deps.sites.close();
+    await mail.stop();
     await bus.close();
     await redis?.quit().catch(() => undefined);
     await database.close();
@@ -126,6 +159,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     errorResponseBuilder: (_request, context) => new RateLimitedError(Math.ceil(context.ttl / 1000)),
   });
   registerRequestContext(app);
+  registerSessions(app);
   registerErrorHandler(app);
 
   await app.register(fastifySwagger, {
@@ -154,6 +188,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await api.register(healthRoutes);
   await api.register(sitesRoutes);
   await api.register(assetsRoutes);
+  await api.register(accountsRoutes);
   // Unknown API paths answer JSON 404 and never fall through to the page renderer.
   app.all('/api/*', { schema: { hide: true } }, async () => {
     throw new NotFoundError();

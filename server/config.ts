@@ -44,6 +44,9 @@ const envSchema = z.object({
   SEED_DEMO: booleanFlag.default(true),
   DEMO_PROFILES: z.coerce.number().int().min(0).max(100_000).default(320),
   SESSION_SECRET: z.string().min(32).optional(),
+  LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).max(100).default(5),
+  LOGIN_WINDOW_MINUTES: z.coerce.number().int().min(1).max(1440).default(15),
+  LOGIN_LOCK_MINUTES: z.coerce.number().int().min(1).max(1440).default(15),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

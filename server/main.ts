@@ -30,6 +30,14 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
   await app.listen({ port: config.PORT, host: config.HOST });
+  app.deps.mail.start();
+  const eraseExpired = () =>
+    app.deps.accounts
+      .eraseExpiredDeletions()
+      .then((count) => count > 0 && app.log.info({ count }, 'erased accounts after the 14 days'))
+      .catch((error: unknown) => app.log.error({ err: error }, 'erasing accounts failed'));
+  void eraseExpired();
+  setInterval(eraseExpired, 3_600_000).unref();
 
   if (config.SEED_DEMO) {
     generateDemoMedia(app.deps.db, app.deps.storage)

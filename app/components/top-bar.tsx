@@ -7,6 +7,7 @@ import { useRootData } from '../lib/root-data.ts';
 import { backButtonVisible, badgeLabel, creditsBadge } from '../lib/shell-rules.ts';
 import { useStandalone } from '../lib/use-standalone.ts';
 import { useLiveState } from '../state/live-state.tsx';
+import { useSignupModal } from './signup-modal.tsx';
 
 function CountBadge({
   count,
@@ -62,6 +63,7 @@ export function TopBar() {
   const revalidator = useRevalidator();
   const leafId = matches.at(-1)?.id;
   const credits = user ? creditsBadge(user.credits) : null;
+  const signupModal = useSignupModal();
 
   const logout = async () => {
     await apiFetch('/api/logout.php').catch(() => undefined);
@@ -143,7 +145,15 @@ export function TopBar() {
             <Link to="/login" className="btn btn-outline-primary btn-sm">
               {t('nav.login')}
             </Link>
-            <Link to="/signup" className="btn btn-primary btn-sm">
+            <Link
+              to="/signup"
+              className="btn btn-primary btn-sm"
+              onClick={(event) => {
+                if (!signupModal) return;
+                event.preventDefault();
+                signupModal.open();
+              }}
+            >
               {t('nav.signup')}
             </Link>
           </div>

@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useDismissal } from '../lib/use-dismissal.ts';
 import { useLiveState } from '../state/live-state.tsx';
+import { ActivationReminder } from './activation-reminder.tsx';
 
 function Banner({
   variant,
@@ -36,13 +37,7 @@ export function WarningBanners() {
   const notifications = useDismissal('hide-disabled-notifications-alert');
   if (!user) return null;
   const banners: React.ReactNode[] = [];
-  if (user.status === 'not_confirmed') {
-    banners.push(
-      <Banner key="activation" variant="warning" testId="activation-alert">
-        {t('alert.activation', { email: user.email })}
-      </Banner>,
-    );
-  }
+  if (user.status === 'not_confirmed') banners.push(<ActivationReminder key="activation" />);
   if (!user.profile.main_image) {
     banners.push(
       <Banner key="photo" variant="info" testId="profile-photo-alert">

@@ -1,4 +1,5 @@
 import { Outlet } from 'react-router';
+import { SignupModalProvider } from '../components/signup-modal.tsx';
 import { SiteEntryWarning } from '../components/site-entry-warning.tsx';
 import { Disclaimer, SiteFooter } from '../components/site-footer.tsx';
 import { SkipLink } from '../components/skip-link.tsx';
@@ -8,7 +9,7 @@ import { WarningBanners } from '../components/warning-banners.tsx';
 /** Default layout (spec §2): top navigation, warning banners, footer, disclaimer. */
 export default function DefaultLayout() {
   return (
-    <>
+    <SignupModalProvider>
       <SkipLink />
       <TopBar />
       <WarningBanners />
@@ -18,6 +19,6 @@ export default function DefaultLayout() {
       <SiteFooter />
       <Disclaimer />
       <SiteEntryWarning layout="default" />
-    </>
+    </SignupModalProvider>
   );
 }

@@ -3,16 +3,30 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { defaultLocale } from '#contract/locales.ts';
 import { AppError, NotFoundError, RateLimitedError } from './errors.ts';
 
-type FieldIssue = { instancePath?: string; params?: { issue?: { code?: string; path?: PropertyKey[] } } };
+/** One failed check as fastify-type-provider-zod reports it. */
+type FieldIssue = { keyword?: string; instancePath?: string; message?: string };
+
+/** Our schemas name their field errors with a code as the message; zod's own messages are sentences. */
+const fieldCode = /^[a-z][a-z_]*$/;
 
 function fieldsOf(issues: FieldIssue[]): Record<string, string> {
   const fields: Record<string, string> = {};
   for (const issue of issues) {
-    const path =
-      issue.params?.issue?.path?.map(String).join('.') || issue.instancePath?.replace(/^\//, '') || '_';
-    fields[path] ??= issue.params?.issue?.code ?? 'invalid';
+    const path = issue.instancePath?.replace(/^\//, '').replaceAll('/', '.') || '_';
+    const message = issue.message;
+    fields[path] ??= message && fieldCode.test(message) ? message : (issue.keyword ?? 'invalid');
   }
   return fields;
+}
+
+/** A validation error about one field says what is wrong with it; several fields get the general message. */
+function messageKey(code: string, details: Record<string, unknown>): string[] {
+  const fields = details.fields as Record<string, string> | undefined;
+  if (code === 'validation_failed' && fields) {
+    const codes = Object.values(fields);
+    if (codes.length === 1) return [`errors:field.${codes[0]}`, `errors:${code}`];
+  }
+  return [`errors:${code}`];
 }
 
 /** Fastify's own client errors, by code, as the contract's error codes. */
@@ -34,7 +48,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
     details: Record<string, unknown> = {},
   ) => {
     const locale = request.locale ?? defaultLocale;
-    const message = app.deps.translator.t(locale, `errors:${code}`, details);
+    const message = app.deps.translator.t(locale, messageKey(code, details), details);
     return reply
       .status(status)
       .type('application/json; charset=utf-8')

@@ -31,8 +31,8 @@ export class AuthenticationRequiredError extends AppError {
 
 export class ValidationFailedError extends AppError {
   override name = 'ValidationFailedError';
-  constructor(fields: Record<string, string>) {
-    super(422, 'validation_failed', { fields });
+  constructor(fields: Record<string, string>, params: Record<string, string | number> = {}) {
+    super(422, 'validation_failed', { fields, ...params });
   }
 }
 

@@ -28,8 +28,8 @@ export function loadTranslations(dir = localesDir): Translations {
 export type TranslateParams = Record<string, unknown>;
 export type Translator = {
   translations: Translations;
-  /** `key` is `area:key`, e.g. `errors:login_failed`. */
-  t(locale: Locale, key: string, params?: TranslateParams): string;
+  /** `key` is `area:key`, e.g. `errors:login_failed`; with several keys the first that exists wins. */
+  t(locale: Locale, key: string | string[], params?: TranslateParams): string;
 };
 
 export function createTranslator(translations: Translations = loadTranslations()): Translator {

@@ -7,6 +7,7 @@ import { createReadableStreamFromReadable } from '@react-router/node';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createRequestHandler, type ServerBuild } from 'react-router';
 import type { ApiCaller } from '#app/lib/load-context.ts';
+import { CsrfError } from '#server/lib/errors.ts';
 
 export const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
 export const buildDir = path.join(projectRoot, 'build');
@@ -112,6 +113,11 @@ export async function registerWeb(app: FastifyInstance, mode: WebMode): Promise<
       url: '/*',
       schema: { hide: true },
       handler: async (request, reply) => {
+        // Page actions change data too: a form posted from another site is refused (CSRF).
+        const origin = request.headers.origin;
+        if (request.method !== 'GET' && request.method !== 'HEAD' && origin !== undefined) {
+          if (!URL.canParse(origin) || new URL(origin).host !== request.host) throw new CsrfError();
+        }
         const controller = new AbortController();
         reply.raw.on('close', () => controller.abort());
         const url = new URL(request.url, `${request.protocol}://${request.host}`);

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 
 test('the home page is server-rendered with the site name in the title', async ({ page, request }) => {
   const html = await (await request.get('/')).text();

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { inject } from 'vitest';
-import { buildApp } from '../../server/app.ts';
+import { type BuildOptions, buildApp } from '../../server/app.ts';
 import { type Config, loadConfig } from '../../server/config.ts';
 import type { DatabaseHandle } from '../../server/db/client.ts';
 import { createTestDatabase } from './test-database.ts';
@@ -23,7 +23,10 @@ let instances = 0;
  * Builds the app as production does, on a database of the test file's own (PGlite by default,
  * PostgreSQL and Redis when DATABASE_URL and REDIS_URL are set), without pages.
  */
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(
+  env: Record<string, string> = {},
+  options: Pick<BuildOptions, 'clock' | 'mailTransport'> = {},
+): Promise<TestApp> {
   const info = inject('testDatabase');
   const database = await createTestDatabase(info);
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'dating-app-'));
@@ -39,6 +42,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     database: database.handle,
     web: false,
     redisPrefix: `test:${info.runId}:${process.pid}:${++instances}:`,
+    ...options,
   });
   return {
     app,

@@ -1,5 +1,8 @@
 // The drizzle schema of every area, gathered for the client and drizzle-kit.
+export * from './accounts.ts';
 export * from './catalog.ts';
+export * from './credits.ts';
+export * from './mail.ts';
 export * from './members.ts';
 export * from './photos.ts';
 export * from './sites.ts';

@@ -14,7 +14,8 @@ import {
 } from 'drizzle-orm/pg-core';
 import { sites } from './sites.ts';
 
-export const userStatuses = ['not_confirmed', 'active', 'pending_deletion'] as const;
+/** deleted: erased after the 14 days of pending_deletion; the row stays for the payment records. */
+export const userStatuses = ['not_confirmed', 'active', 'pending_deletion', 'deleted'] as const;
 export const userRoles = ['member', 'moderator', 'admin'] as const;
 
 export type TrafficSource = {
@@ -43,6 +44,14 @@ export const users = pgTable(
     language: text().notNull().default('en'),
     notificationsDisabled: jsonb().$type<string[]>().notNull().default([]),
     signupDate: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    signupMessage: text(),
+    failedLoginCount: integer().notNull().default(0),
+    failedLoginWindowStart: timestamp({ withTimezone: true }),
+    lockedUntil: timestamp({ withTimezone: true }),
+    lockLevel: integer().notNull().default(0),
+    deletionRequestedAt: timestamp({ withTimezone: true }),
+    lastLoginAt: timestamp({ withTimezone: true }),
+    emailConfirmedAt: timestamp({ withTimezone: true }),
   },
   (table) => [
     uniqueIndex('users_site_email_unique').on(table.siteId, sql`lower(${table.email})`),
@@ -63,7 +72,10 @@ export const profiles = pgTable(
       .unique()
       .references(() => users.id, { onDelete: 'cascade' }),
     name: text().notNull(),
-    gender: text({ enum: genders }).notNull(),
+    /** Null until the member completes the signup. */
+    gender: text({ enum: genders }),
+    /** Whom the member looks for; null until the signup is complete. */
+    seeking: text({ enum: ['male', 'female', 'both'] }),
     sexuality: text({ enum: sexualities }).notNull().default('hetero'),
     birthdate: date({ mode: 'string' }).notNull(),
     country: text().notNull(),

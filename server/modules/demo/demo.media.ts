@@ -113,7 +113,7 @@ export async function generateDemoMedia(
         return Promise.all(
           Array.from({ length: count }, async (_, position) => {
             const processed = await processPhoto(
-              await renderAvatar(`${profile.id}-${profile.name}`, profile.gender, position),
+              await renderAvatar(`${profile.id}-${profile.name}`, profile.gender ?? 'female', position),
             );
             const base = `photos/${profile.id}/demo-${position}`;
             await Promise.all([

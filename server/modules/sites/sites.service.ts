@@ -92,11 +92,17 @@ export class SiteDirectory {
   }
 }
 
+/** The visitor's country if the site serves it, else the site's first (prices, search defaults, new members). */
+export function selectedCountry(site: SiteRow, geoipCountry: string | null): string {
+  return geoipCountry !== null && site.countries.includes(geoipCountry)
+    ? geoipCountry
+    : (site.countries[0] ?? 'NL');
+}
+
 export function toSettings(
   site: SiteRow,
   context: { geoipCountry: string | null; pushPublicKey: string },
 ): Settings {
-  const served = context.geoipCountry !== null && site.countries.includes(context.geoipCountry);
   return {
     domain: site.domain,
     name: site.name,
@@ -106,7 +112,7 @@ export function toSettings(
     domain_language: site.domainLanguage,
     timezone: site.timezone,
     geoip_country: context.geoipCountry,
-    geoip_selected_country: served ? (context.geoipCountry as string) : (site.countries[0] ?? 'NL'),
+    geoip_selected_country: selectedCountry(site, context.geoipCountry),
     visible_profile_fields: site.visibleProfileFields,
     visible_profile_notes: site.visibleProfileNotes,
     search_fields: site.searchFields,

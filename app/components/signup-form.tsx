@@ -1,0 +1,79 @@
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useFetcher } from 'react-router';
+import type { FormErrors } from '../lib/form-errors.ts';
+import { useRootData } from '../lib/root-data.ts';
+import { FormAlert, FormField } from './forms/form-field.tsx';
+
+/**
+ * The signup form of the signup page and the signup modal: it posts to the /signup action, which
+ * calls the API, sets the session and continues to complete-signup.
+ */
+export function SignupForm({ onBusyChange }: { onBusyChange?: (busy: boolean) => void }) {
+  const { t } = useTranslation();
+  const { settings } = useRootData();
+  const fetcher = useFetcher<{ errors?: FormErrors }>();
+  const busy = fetcher.state !== 'idle';
+  const errors = fetcher.data?.errors;
+
+  useEffect(() => {
+    onBusyChange?.(busy);
+  }, [busy, onBusyChange]);
+
+  if (settings.signups === 'none') {
+    return <div className="alert alert-info">{t('auth:signup.closed')}</div>;
+  }
+
+  return (
+    <fetcher.Form method="post" action="/signup" noValidate aria-busy={busy}>
+      <FormAlert errors={errors} />
+      <FormField
+        name="email"
+        type="email"
+        autoComplete="email"
+        required
+        label={t('auth:field.email')}
+        errors={errors}
+      />
+      <FormField
+        name="name"
+        autoComplete="nickname"
+        required
+        minLength={2}
+        maxLength={30}
+        label={t('auth:field.name')}
+        hint={t('auth:hint.name')}
+        errors={errors}
+      />
+      <FormField
+        name="password"
+        type="password"
+        autoComplete="new-password"
+        required
+        minLength={8}
+        label={t('auth:field.password')}
+        hint={t('auth:hint.password')}
+        errors={errors}
+      />
+      <FormField
+        name="date_of_birth"
+        type="date"
+        required
+        autoComplete="bday"
+        label={t('auth:field.dateOfBirth')}
+        hint={t('auth:hint.dateOfBirth', { min_age: settings.min_age })}
+        errors={errors}
+      />
+      <p className="small text-body-secondary">
+        {t('auth:signup.terms', { min_age: settings.min_age })}{' '}
+        <Link to="/pages/terms">{t('footer.terms')}</Link> ·{' '}
+        <Link to="/pages/privacy">{t('footer.privacy')}</Link>
+      </p>
+      <div className="d-grid">
+        <button type="submit" className="btn btn-primary btn-lg" disabled={busy}>
+          {busy ? t('auth:signup.working') : t('auth:signup.submit')}
+        </button>
+      </div>
+    </fetcher.Form>
+  );
+}

@@ -1,0 +1,60 @@
+import { useTranslation } from 'react-i18next';
+import { Form, Link, useMatches } from 'react-router';
+import { FormAlert } from '../components/forms/form-field.tsx';
+import { formError } from '../lib/actions.server.ts';
+import { pageMeta } from '../lib/meta.ts';
+import { useLiveState } from '../state/live-state.tsx';
+import type { Route } from './+types/activation';
+
+export function meta({ matches }: Route.MetaArgs) {
+  return pageMeta(
+    matches,
+    matches.at(-1)?.id === 'activate-done' ? 'page.activateDone' : 'page.activateError',
+  );
+}
+
+/** "Send the link again" for a logged-in member whose link no longer works. */
+export async function action({ context }: Route.ActionArgs) {
+  const result = await context.api('/api/activation-mail.php', { method: 'POST', body: {} });
+  if (!result.ok) return formError(result);
+  return { resent: true };
+}
+
+/** /activate/done and /activate/error, where the activation link of the mail lands. */
+export default function Activation({ actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const done = useMatches().at(-1)?.id === 'activate-done';
+  const { user } = useLiveState();
+  const errors = actionData && 'errors' in actionData ? actionData.errors : undefined;
+  const resent = actionData && 'resent' in actionData;
+  return (
+    <div className="container py-4" style={{ maxWidth: 560 }}>
+      <h1 className="h3">{t(done ? 'page.activateDone' : 'page.activateError')}</h1>
+      <p>{t(done ? 'auth:activate.done' : 'auth:activate.error')}</p>
+      {done ? (
+        <Link to="/members" className="btn btn-primary">
+          {t('auth:activate.doneAction')}
+        </Link>
+      ) : user?.status === 'not_confirmed' ? (
+        <>
+          <FormAlert errors={errors} />
+          {resent ? (
+            <div className="alert alert-success" role="status">
+              {t('auth:activate.resent', { email: user.email })}
+            </div>
+          ) : (
+            <Form method="post">
+              <button type="submit" className="btn btn-primary">
+                {t('alert.activationResend')}
+              </button>
+            </Form>
+          )}
+        </>
+      ) : (
+        <Link to="/login" className="btn btn-primary">
+          {t('nav.login')}
+        </Link>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,45 @@
+import { useTranslation } from 'react-i18next';
+import { Form, Link, useNavigation, useSearchParams } from 'react-router';
+import { formText } from '../lib/actions.server.ts';
+import { pageMeta } from '../lib/meta.ts';
+import type { Route } from './+types/mail-change-do';
+
+export function meta({ matches }: Route.MetaArgs) {
+  return pageMeta(matches, 'page.mailChangeDo');
+}
+
+export async function action({ context, request }: Route.ActionArgs) {
+  const token = formText(await request.formData(), 'token');
+  const result = await context.api('/api/mail-change.php', { method: 'PUT', body: { token } });
+  return { confirmed: result.ok };
+}
+
+/** The link of the e-mail change mail. Confirming is a button, so a mail scanner's visit changes nothing. */
+export default function MailChangeDo({ actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const [params] = useSearchParams();
+  const navigation = useNavigation();
+  if (actionData) {
+    return (
+      <div className="container py-4" style={{ maxWidth: 560 }}>
+        <div className={`alert ${actionData.confirmed ? 'alert-success' : 'alert-danger'}`} role="status">
+          {t(actionData.confirmed ? 'auth:mailChange.done' : 'auth:mailChange.error')}
+        </div>
+        <Link to="/members" className="btn btn-primary">
+          {t('auth:activate.doneAction')}
+        </Link>
+      </div>
+    );
+  }
+  return (
+    <div className="container py-4" style={{ maxWidth: 560 }}>
+      <h1 className="h3">{t('auth:mailChange.heading')}</h1>
+      <Form method="post">
+        <input type="hidden" name="token" value={params.get('token') ?? ''} />
+        <button type="submit" className="btn btn-primary" disabled={navigation.state === 'submitting'}>
+          {t('auth:mailChange.confirm')}
+        </button>
+      </Form>
+    </div>
+  );
+}

@@ -1,0 +1,166 @@
+import { useTranslation } from 'react-i18next';
+import { Form, redirect, useNavigation } from 'react-router';
+import { FormAlert, FormField } from '../components/forms/form-field.tsx';
+import { LanguageSwitcher } from '../components/language-switcher.tsx';
+import { cookieHeaders, formError, formText } from '../lib/actions.server.ts';
+import type { FormErrors } from '../lib/form-errors.ts';
+import { pageMeta } from '../lib/meta.ts';
+import type { Route } from './+types/profile';
+
+export function meta({ matches }: Route.MetaArgs) {
+  return pageMeta(matches, 'page.profile');
+}
+
+type Intent = 'password' | 'email' | 'delete';
+
+export async function action({ context, request }: Route.ActionArgs) {
+  const form = await request.formData();
+  const intent = formText(form, 'intent') as Intent;
+  if (intent === 'password') {
+    const result = await context.api('/api/password.php', {
+      method: 'PUT',
+      body: {
+        old_password: formText(form, 'old_password'),
+        password: formText(form, 'password'),
+        password_confirmation: formText(form, 'password_confirmation'),
+      },
+    });
+    return result.ok ? { intent, done: true } : { intent, ...(await formError(result)).data };
+  }
+  if (intent === 'email') {
+    const email = formText(form, 'email');
+    const result = await context.api('/api/mail-change.php', {
+      method: 'POST',
+      body: { email, password: formText(form, 'password') },
+    });
+    return result.ok ? { intent, done: true, email } : { intent, ...(await formError(result)).data };
+  }
+  const result = await context.api('/api/user.php', {
+    method: 'DELETE',
+    body: { password: formText(form, 'password') },
+  });
+  if (!result.ok) return { intent: 'delete' as const, ...(await formError(result)).data };
+  throw redirect('/account-deleted', { headers: cookieHeaders(result) });
+}
+
+type ActionResult = { intent: Intent; done?: boolean; email?: string; errors?: FormErrors };
+
+function Section({ title, children }: { title: string; children: React.ReactNode }) {
+  return (
+    <section className="card mb-4">
+      <div className="card-body">
+        <h2 className="h5 card-title">{title}</h2>
+        {children}
+      </div>
+    </section>
+  );
+}
+
+/** Profile settings; the account part: language, password, e-mail address, deletion. */
+export default function Profile({ actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const navigation = useNavigation();
+  const result = actionData as ActionResult | undefined;
+  const errorsFor = (intent: Intent) => (result?.intent === intent ? result.errors : undefined);
+  const doneFor = (intent: Intent) => result?.intent === intent && result.done;
+  const busy = navigation.state === 'submitting';
+  return (
+    <div className="container py-4" style={{ maxWidth: 640 }}>
+      <h1 className="h3 mb-4">{t('page.profile')}</h1>
+
+      <Section title={t('auth:language.heading')}>
+        <LanguageSwitcher />
+      </Section>
+
+      <Section title={t('auth:password.heading')}>
+        {doneFor('password') && (
+          <div className="alert alert-success" role="status">
+            {t('auth:password.done')}
+          </div>
+        )}
+        <FormAlert errors={errorsFor('password')} />
+        <Form method="post" noValidate>
+          <input type="hidden" name="intent" value="password" />
+          <FormField
+            name="old_password"
+            type="password"
+            autoComplete="current-password"
+            required
+            label={t('auth:field.oldPassword')}
+            errors={errorsFor('password')}
+          />
+          <FormField
+            name="password"
+            type="password"
+            autoComplete="new-password"
+            required
+            label={t('auth:field.newPassword')}
+            hint={t('auth:hint.password')}
+            errors={errorsFor('password')}
+          />
+          <FormField
+            name="password_confirmation"
+            type="password"
+            autoComplete="new-password"
+            required
+            label={t('auth:field.passwordConfirmation')}
+            errors={errorsFor('password')}
+          />
+          <button type="submit" className="btn btn-primary" disabled={busy}>
+            {t('auth:password.submit')}
+          </button>
+        </Form>
+      </Section>
+
+      <Section title={t('auth:mailChange.heading')}>
+        {doneFor('email') && (
+          <div className="alert alert-success" role="status">
+            {t('auth:mailChange.sent', { email: result?.email })}
+          </div>
+        )}
+        <FormAlert errors={errorsFor('email')} />
+        <Form method="post" noValidate>
+          <input type="hidden" name="intent" value="email" />
+          <FormField
+            name="email"
+            type="email"
+            autoComplete="email"
+            required
+            label={t('auth:field.newEmail')}
+            errors={errorsFor('email')}
+          />
+          <FormField
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            required
+            label={t('auth:field.password')}
+            errors={errorsFor('email')}
+          />
+          <button type="submit" className="btn btn-primary" disabled={busy}>
+            {t('auth:mailChange.submit')}
+          </button>
+        </Form>
+      </Section>
+
+      <Section title={t('auth:delete.heading')}>
+        <p>{t('auth:delete.lead')}</p>
+        <FormAlert errors={errorsFor('delete')} />
+        <Form method="post" noValidate>
+          <input type="hidden" name="intent" value="delete" />
+          <FormField
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            required
+            label={t('auth:delete.confirm')}
+            errors={errorsFor('delete')}
+          />
+          <button type="submit" className="btn btn-outline-danger" disabled={busy}>
+            {t('auth:delete.submit')}
+          </button>
+        </Form>
+      </Section>
+    </div>
+  );
+}

@@ -1,0 +1,48 @@
+import { useTranslation } from 'react-i18next';
+import { Link, redirect } from 'react-router';
+import type { UserResponse } from '#contract/users.ts';
+import { SignupForm } from '../components/signup-form.tsx';
+import { formError, formText, redirectWithCookies } from '../lib/actions.server.ts';
+import { pageMeta } from '../lib/meta.ts';
+import type { Route } from './+types/signup';
+
+export function meta({ matches }: Route.MetaArgs) {
+  return pageMeta(matches, 'page.signup', { public: true });
+}
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const me = await context.api<UserResponse>('/api/user.php');
+  if (me.ok && me.data.user) throw redirect('/members');
+  return null;
+}
+
+export async function action({ context, request }: Route.ActionArgs) {
+  const form = await request.formData();
+  const message = formText(form, 'signup_message');
+  const result = await context.api('/api/signup.php', {
+    method: 'POST',
+    body: {
+      email: formText(form, 'email'),
+      name: formText(form, 'name'),
+      password: formText(form, 'password'),
+      date_of_birth: formText(form, 'date_of_birth'),
+      ...(message ? { signup_message: message } : {}),
+    },
+  });
+  if (!result.ok) return formError(result);
+  return redirectWithCookies('/complete-signup', result);
+}
+
+export default function Signup() {
+  const { t } = useTranslation();
+  return (
+    <div className="container py-4" style={{ maxWidth: 520 }}>
+      <h1 className="h3">{t('auth:signup.heading')}</h1>
+      <p className="text-body-secondary">{t('auth:signup.lead')}</p>
+      <SignupForm />
+      <p className="mt-3">
+        {t('auth:signup.haveAccount')} <Link to="/login">{t('auth:signup.loginLink')}</Link>
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,27 @@
+import { index, integer, jsonb, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
+
+export const mailStatuses = ['pending', 'sent', 'failed'] as const;
+
+/**
+ * The durable mail queue: a mail is a row first and is sent by a worker, so an SMTP server that is
+ * down delays a mail and never loses it.
+ */
+export const mailJobs = pgTable(
+  'mail_jobs',
+  {
+    id: serial().primaryKey(),
+    to: text().notNull(),
+    subject: text().notNull(),
+    html: text().notNull(),
+    text: text().notNull(),
+    headers: jsonb().$type<Record<string, string>>().notNull().default({}),
+    kind: text().notNull(),
+    status: text({ enum: mailStatuses }).notNull().default('pending'),
+    attempts: integer().notNull().default(0),
+    runAt: timestamp({ withTimezone: true }).notNull(),
+    lastError: text(),
+    createdAt: timestamp({ withTimezone: true }).notNull(),
+    sentAt: timestamp({ withTimezone: true }),
+  },
+  (table) => [index('mail_jobs_due_idx').on(table.status, table.runAt)],
+);

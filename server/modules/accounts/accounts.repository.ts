@@ -1,0 +1,251 @@
+import { and, asc, eq, gt, isNull, lt, ne, sql } from 'drizzle-orm';
+import type { Executor } from '#server/db/client.ts';
+import { type EmailTokenPurpose, emailTokens, sessions } from '#server/db/schema/accounts.ts';
+import { profiles, type TrafficSource, users } from '#server/db/schema/members.ts';
+import { photos } from '#server/db/schema/photos.ts';
+
+export type UserUpdate = Partial<typeof users.$inferInsert>;
+
+export async function findUserByEmail(db: Executor, siteId: number, email: string) {
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(and(eq(users.siteId, siteId), sql`lower(${users.email}) = ${email.toLowerCase()}`))
+    .limit(1);
+  return row;
+}
+
+export async function findUserById(db: Executor, id: number) {
+  const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
+  return row;
+}
+
+export async function lockUser(db: Executor, id: number) {
+  const [row] = await db.select().from(users).where(eq(users.id, id)).for('update');
+  return row;
+}
+
+export async function insertMember(
+  db: Executor,
+  member: {
+    siteId: number;
+    email: string;
+    passwordHash: string;
+    language: string;
+    trafficsource: TrafficSource | null;
+    signupMessage: string | null;
+    at: Date;
+    profile: { name: string; birthdate: string; country: string };
+  },
+) {
+  const [user] = await db
+    .insert(users)
+    .values({
+      siteId: member.siteId,
+      email: member.email,
+      passwordHash: member.passwordHash,
+      status: 'not_confirmed',
+      language: member.language,
+      trafficsource: member.trafficsource,
+      signupMessage: member.signupMessage,
+      signupDate: member.at,
+    })
+    .returning();
+  await db.insert(profiles).values({
+    userId: user!.id,
+    name: member.profile.name,
+    birthdate: member.profile.birthdate,
+    country: member.profile.country,
+    status: 'disabled',
+    lastActiveAt: member.at,
+    createdAt: member.at,
+  });
+  return user!;
+}
+
+export async function updateUser(db: Executor, id: number, update: UserUpdate): Promise<void> {
+  await db.update(users).set(update).where(eq(users.id, id));
+}
+
+export async function updateProfileOfUser(
+  db: Executor,
+  userId: number,
+  update: Partial<typeof profiles.$inferInsert>,
+): Promise<void> {
+  await db.update(profiles).set(update).where(eq(profiles.userId, userId));
+}
+
+/** The member's profile with the main photo (the first by position), if any. */
+export async function findProfileWithMainPhoto(db: Executor, userId: number) {
+  const [profile] = await db.select().from(profiles).where(eq(profiles.userId, userId)).limit(1);
+  if (!profile) return undefined;
+  const [mainPhoto] = await db
+    .select()
+    .from(photos)
+    .where(eq(photos.profileId, profile.id))
+    .orderBy(asc(photos.position), asc(photos.id))
+    .limit(1);
+  return { profile, mainPhoto };
+}
+
+export async function insertSession(
+  db: Executor,
+  session: { tokenHash: string; userId: number; at: Date; expiresAt: Date; userAgent: string | null },
+): Promise<void> {
+  await db.insert(sessions).values({
+    tokenHash: session.tokenHash,
+    userId: session.userId,
+    createdAt: session.at,
+    lastSeenAt: session.at,
+    expiresAt: session.expiresAt,
+    userAgent: session.userAgent,
+  });
+}
+
+export async function findSession(db: Executor, tokenHash: string, now: Date) {
+  const [row] = await db
+    .select({ session: sessions, user: users })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(and(eq(sessions.tokenHash, tokenHash), gt(sessions.expiresAt, now)))
+    .limit(1);
+  return row;
+}
+
+export async function touchSession(
+  db: Executor,
+  tokenHash: string,
+  at: Date,
+  expiresAt: Date,
+): Promise<void> {
+  await db.update(sessions).set({ lastSeenAt: at, expiresAt }).where(eq(sessions.tokenHash, tokenHash));
+}
+
+export async function deleteSession(db: Executor, tokenHash: string): Promise<void> {
+  await db.delete(sessions).where(eq(sessions.tokenHash, tokenHash));
+}
+
+export async function deleteSessionsOfUser(
+  db: Executor,
+  userId: number,
+  exceptTokenHash?: string,
+): Promise<void> {
+  await db
+    .delete(sessions)
+    .where(
+      exceptTokenHash
+        ? and(eq(sessions.userId, userId), ne(sessions.tokenHash, exceptTokenHash))
+        : eq(sessions.userId, userId),
+    );
+}
+
+export async function insertEmailToken(
+  db: Executor,
+  token: {
+    userId: number;
+    purpose: EmailTokenPurpose;
+    tokenHash: string;
+    at: Date;
+    expiresAt: Date;
+    newEmail?: string;
+  },
+): Promise<void> {
+  await db.insert(emailTokens).values({
+    userId: token.userId,
+    purpose: token.purpose,
+    tokenHash: token.tokenHash,
+    createdAt: token.at,
+    expiresAt: token.expiresAt,
+    newEmail: token.newEmail ?? null,
+  });
+}
+
+/** Marks a valid token used and returns it; an expired, used or unknown token returns undefined. */
+export async function consumeEmailToken(
+  db: Executor,
+  purpose: EmailTokenPurpose,
+  tokenHash: string,
+  now: Date,
+) {
+  const [row] = await db
+    .update(emailTokens)
+    .set({ usedAt: now })
+    .where(
+      and(
+        eq(emailTokens.tokenHash, tokenHash),
+        eq(emailTokens.purpose, purpose),
+        isNull(emailTokens.usedAt),
+        gt(emailTokens.expiresAt, now),
+      ),
+    )
+    .returning();
+  return row;
+}
+
+export async function countEmailTokensSince(
+  db: Executor,
+  userId: number,
+  purpose: EmailTokenPurpose,
+  since: Date,
+): Promise<number> {
+  const [row] = await db
+    .select({ value: sql<number>`count(*)::int` })
+    .from(emailTokens)
+    .where(
+      and(eq(emailTokens.userId, userId), eq(emailTokens.purpose, purpose), gt(emailTokens.createdAt, since)),
+    );
+  return row?.value ?? 0;
+}
+
+export async function invalidateEmailTokens(
+  db: Executor,
+  userId: number,
+  purpose: EmailTokenPurpose,
+  at: Date,
+) {
+  await db
+    .update(emailTokens)
+    .set({ usedAt: at })
+    .where(and(eq(emailTokens.userId, userId), eq(emailTokens.purpose, purpose), isNull(emailTokens.usedAt)));
+}
+
+export async function usersDueForErasure(db: Executor, requestedBefore: Date, limit: number) {
+  return db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.status, 'pending_deletion'), lt(users.deletionRequestedAt, requestedBefore)))
+    .limit(limit)
+    .for('update', { skipLocked: true });
+}
+
+/** Erases a member's personal data; the user row stays (anonymous) for the payment records. */
+export async function eraseMember(db: Executor, userId: number): Promise<void> {
+  await db.delete(profiles).where(eq(profiles.userId, userId));
+  await db.delete(sessions).where(eq(sessions.userId, userId));
+  await db.delete(emailTokens).where(eq(emailTokens.userId, userId));
+  await db
+    .update(users)
+    .set({
+      status: 'deleted',
+      email: null,
+      passwordHash: null,
+      signupMessage: null,
+      trafficsource: null,
+      notificationsDisabled: [],
+    })
+    .where(eq(users.id, userId));
+}
+
+export async function photoKeysOfUser(db: Executor, userId: number): Promise<string[]> {
+  const rows = await db
+    .select({
+      main: photos.mainKey,
+      thumb: photos.thumbKey,
+      blurred: photos.blurredKey,
+      blurredThumb: photos.blurredThumbKey,
+    })
+    .from(photos)
+    .innerJoin(profiles, eq(profiles.id, photos.profileId))
+    .where(eq(profiles.userId, userId));
+  return rows.flatMap((row) => [row.main, row.thumb, row.blurred, row.blurredThumb]);
+}

@@ -1,0 +1,391 @@
+import { z } from 'zod';
+import {
+  changePasswordBodySchema,
+  completeSignupBodySchema,
+  deleteAccountBodySchema,
+  languageBodySchema,
+  loginBodySchema,
+  mailChangeRequestSchema,
+  passwordResetBodySchema,
+  passwordResetRequestSchema,
+  reactivateBodySchema,
+  signupBodySchema,
+  tokenBodySchema,
+  tokenQuerySchema,
+} from '#contract/accounts.ts';
+import { errorBodySchema, okSchema } from '#contract/common.ts';
+import { userResponseSchema, userSchema } from '#contract/users.ts';
+import type { ZodApp } from '#server/lib/zod-app.ts';
+import {
+  clearSessionCookie,
+  requestContext,
+  requireMember,
+  sessionCookieName,
+  setSessionCookie,
+} from './sessions.ts';
+
+const errors = {
+  400: errorBodySchema,
+  401: errorBodySchema,
+  403: errorBodySchema,
+  404: errorBodySchema,
+  409: errorBodySchema,
+  410: errorBodySchema,
+  422: errorBodySchema,
+  429: errorBodySchema,
+};
+const perIp = (max: number, timeWindow: string) => ({ rateLimit: { max, timeWindow } });
+const userBody = z.object({ user: userSchema });
+
+export async function accountsRoutes(app: ZodApp): Promise<void> {
+  const accounts = app.deps.accounts;
+
+  app.get(
+    '/api/user.php',
+    {
+      schema: {
+        tags: ['accounts'],
+        summary: 'The logged-in member, or null',
+        response: { 200: userResponseSchema },
+      },
+    },
+    async (request) => ({
+      user: request.member ? await accounts.toUser(request.member, request.site) : null,
+    }),
+  );
+
+  app.post(
+    '/api/user.php',
+    {
+      config: perIp(20, '15 minutes'),
+      schema: {
+        tags: ['accounts'],
+        summary: 'Log in: sets the session cookie. 401 login_failed; 429 account_locked with minutes',
+        body: loginBodySchema,
+        response: { 200: userBody, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { user, sessionToken } = await accounts.login(
+        requestContext(request),
+        request.body.email,
+        request.body.password,
+        request.cookies[sessionCookieName],
+      );
+      setSessionCookie(request, reply, sessionToken);
+      return { user: await accounts.toUser(user, request.site) };
+    },
+  );
+
+  app.put(
+    '/api/user.php',
+    {
+      schema: {
+        tags: ['accounts'],
+        summary: "Sets the member's language (mails go out in it)",
+        body: languageBodySchema,
+        response: { 200: userBody, ...errors },
+      },
+    },
+    async (request) => {
+      const user = await accounts.setLanguage(requireMember(request), request.body.language);
+      return { user: await accounts.toUser(user, request.site) };
+    },
+  );
+
+  app.delete(
+    '/api/user.php',
+    {
+      config: perIp(10, '1 hour'),
+      schema: {
+        tags: ['accounts'],
+        summary: 'Deletes the account after 14 days; a reactivation mail is sent and the session ends',
+        body: deleteAccountBodySchema,
+        response: { 200: userBody, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const user = await accounts.requestDeletion(
+        requestContext(request),
+        requireMember(request),
+        request.body.password,
+      );
+      clearSessionCookie(reply);
+      return { user: await accounts.toUser(user, request.site) };
+    },
+  );
+
+  app.get(
+    '/api/logout.php',
+    { schema: { tags: ['accounts'], summary: 'Ends the session', response: { 200: okSchema } } },
+    async (request, reply) => {
+      const token = request.cookies[sessionCookieName];
+      if (token) await accounts.logout(token);
+      clearSessionCookie(reply);
+      return { ok: true as const };
+    },
+  );
+
+  app.post(
+    '/api/signup.php',
+    {
+      config: perIp(10, '1 hour'),
+      schema: {
+        tags: ['accounts'],
+        summary: 'Creates an account, logs in and sends the activation mail',
+        body: signupBodySchema,
+        response: { 201: userBody, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { user, sessionToken } = await accounts.signup(requestContext(request), {
+        ...request.body,
+        tracking: request.body.tracking ?? trackingFromCookie(request.cookies.tracking),
+      });
+      setSessionCookie(request, reply, sessionToken);
+      reply.status(201);
+      return { user: await accounts.toUser(user, request.site) };
+    },
+  );
+
+  app.post(
+    '/api/complete-signup.php',
+    {
+      schema: {
+        tags: ['accounts'],
+        summary: 'The second signup step: gender, whom the member seeks, region',
+        body: completeSignupBodySchema,
+        response: { 200: userBody, ...errors },
+      },
+    },
+    async (request) => {
+      const member = requireMember(request);
+      await accounts.completeSignup(member, request.body);
+      return { user: await accounts.toUser(member, request.site) };
+    },
+  );
+
+  app.get(
+    '/api/activate.php',
+    {
+      schema: {
+        tags: ['accounts'],
+        summary: 'The activation link: redirects to /activate/done or /activate/error',
+        querystring: tokenQuerySchema,
+      },
+    },
+    async (request, reply) => {
+      const ok = request.query.token ? await accounts.activate(request.query.token) : false;
+      return reply.redirect(ok ? '/activate/done' : '/activate/error', 302);
+    },
+  );
+
+  app.post(
+    '/api/activation-mail.php',
+    {
+      config: {
+        rateLimit: {
+          max: 3,
+          timeWindow: '1 hour',
+          keyGenerator: (request) => `activation:${request.member?.id ?? request.ip}`,
+        },
+      },
+      schema: {
+        tags: ['accounts'],
+        summary: 'Sends the activation link again',
+        response: { 200: okSchema, ...errors },
+      },
+    },
+    async (request) => {
+      await accounts.resendActivation(requestContext(request), requireMember(request));
+      return { ok: true as const };
+    },
+  );
+
+  app.post(
+    '/api/password-reset.php',
+    {
+      config: perIp(10, '1 hour'),
+      schema: {
+        tags: ['accounts'],
+        summary: 'Mails a password reset link (at most 3 a day). 404 email_not_found; 429 reset_limit',
+        body: passwordResetRequestSchema,
+        response: { 200: okSchema, ...errors },
+      },
+    },
+    async (request) => {
+      await accounts.requestPasswordReset(requestContext(request), request.body.email);
+      return { ok: true as const };
+    },
+  );
+
+  app.put(
+    '/api/password-reset.php',
+    {
+      config: perIp(20, '1 hour'),
+      schema: {
+        tags: ['accounts'],
+        summary: 'Sets a new password with a reset link; ends other sessions and logs in. 410 link_invalid',
+        body: passwordResetBodySchema,
+        response: { 200: userBody, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { user, sessionToken } = await accounts.resetPassword(
+        requestContext(request),
+        request.body.token,
+        request.body.password,
+        request.body.password_confirmation,
+      );
+      setSessionCookie(request, reply, sessionToken);
+      return { user: await accounts.toUser(user, request.site) };
+    },
+  );
+
+  app.put(
+    '/api/password.php',
+    {
+      config: perIp(10, '15 minutes'),
+      schema: {
+        tags: ['accounts'],
+        summary: 'Changes the password; the old one is checked and other sessions end',
+        body: changePasswordBodySchema,
+        response: { 200: okSchema, ...errors },
+      },
+    },
+    async (request) => {
+      await accounts.changePassword(
+        requireMember(request),
+        request.cookies[sessionCookieName] ?? '',
+        request.body.old_password,
+        request.body.password,
+        request.body.password_confirmation,
+      );
+      return { ok: true as const };
+    },
+  );
+
+  app.post(
+    '/api/mail-change.php',
+    {
+      config: perIp(10, '1 hour'),
+      schema: {
+        tags: ['accounts'],
+        summary: 'Mails a confirmation link to a new address (the old one gets a notice)',
+        body: mailChangeRequestSchema,
+        response: { 200: okSchema, ...errors },
+      },
+    },
+    async (request) => {
+      await accounts.requestMailChange(
+        requestContext(request),
+        requireMember(request),
+        request.body.email,
+        request.body.password,
+      );
+      return { ok: true as const };
+    },
+  );
+
+  app.put(
+    '/api/mail-change.php',
+    {
+      schema: {
+        tags: ['accounts'],
+        summary: 'Confirms the new address with the link from the mail. 410 link_invalid',
+        body: tokenBodySchema,
+        response: { 200: okSchema, ...errors },
+      },
+    },
+    async (request) => {
+      await accounts.confirmMailChange(request.body.token);
+      return { ok: true as const };
+    },
+  );
+
+  app.get(
+    '/api/reactivate.php',
+    {
+      schema: {
+        tags: ['accounts'],
+        summary: 'The link of the deletion mail (14 days): keeps the account, logs in, redirects',
+        querystring: tokenQuerySchema,
+      },
+    },
+    async (request, reply) => {
+      try {
+        const { sessionToken } = await accounts.reactivateByToken(
+          request.query.token ?? '',
+          request.headers['user-agent'] ?? null,
+        );
+        setSessionCookie(request, reply, sessionToken);
+        return reply.redirect('/members?reactivated=1', 302);
+      } catch {
+        return reply.redirect('/activate/error?reason=reactivation', 302);
+      }
+    },
+  );
+
+  app.post(
+    '/api/reactivate.php',
+    {
+      config: perIp(20, '15 minutes'),
+      schema: {
+        tags: ['accounts'],
+        summary: 'Keeps an account pending deletion by logging in with it',
+        body: reactivateBodySchema,
+        response: { 200: userBody, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { user, sessionToken } = await accounts.reactivateByLogin(
+        requestContext(request),
+        request.body.email,
+        request.body.password,
+      );
+      setSessionCookie(request, reply, sessionToken);
+      const fresh = (await accounts.reload(user.id)) ?? user;
+      return { user: await accounts.toUser(fresh, request.site) };
+    },
+  );
+
+  app.post(
+    '/api/page-hidden.php',
+    {
+      config: perIp(120, '1 minute'),
+      schema: {
+        tags: ['accounts'],
+        summary: 'Beacon when a page is hidden (empty body); lb=1 logs a page bounce',
+        querystring: z.object({ lb: z.string().max(5).optional() }),
+      },
+    },
+    async (request, reply) => {
+      if (request.query.lb !== undefined) {
+        request.log.info(
+          { site: request.site.domain, member: request.member?.id ?? null, referer: request.headers.referer },
+          'page bounce',
+        );
+      }
+      if (request.member) await accounts.touchActivity(request.member.id);
+      return reply.status(204).send();
+    },
+  );
+}
+
+function trackingFromCookie(value: string | undefined) {
+  if (!value) return undefined;
+  try {
+    const parsed = JSON.parse(value) as Record<string, unknown>;
+    const pick = (key: string) =>
+      typeof parsed[key] === 'string' ? (parsed[key] as string).slice(0, 200) : undefined;
+    return {
+      network: pick('network'),
+      ref: pick('ref'),
+      sub1: pick('sub1'),
+      sub2: pick('sub2'),
+      sub3: pick('sub3'),
+    };
+  } catch {
+    return undefined;
+  }
+}

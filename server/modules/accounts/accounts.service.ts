@@ -1,0 +1,637 @@
+import { isLocale, type Locale } from '#contract/locales.ts';
+import type { User } from '#contract/users.ts';
+import type { Database, Executor } from '#server/db/client.ts';
+import type { EmailTokenPurpose } from '#server/db/schema/accounts.ts';
+import type { TrafficSource, UserRow } from '#server/db/schema/members.ts';
+import type { SiteRow } from '#server/db/schema/sites.ts';
+import { addDays, addMinutes, type Clock } from '#server/lib/clock.ts';
+import { ValidationFailedError } from '#server/lib/errors.ts';
+import type { Translator } from '#server/lib/i18n.ts';
+import type { MediaStorage } from '#server/lib/storage.ts';
+import { hashToken, newToken } from '#server/lib/tokens.ts';
+import { changeCredits } from '#server/modules/credits/credits.service.ts';
+import type { MailQueue } from '#server/modules/mail/mail.service.ts';
+import { renderMail } from '#server/modules/mail/mail-templates.ts';
+import {
+  AccountLockedError,
+  EmailExistsError,
+  EmailNotFoundError,
+  LinkInvalidError,
+  LoginFailedError,
+  PendingDeletionError,
+  ResetLimitError,
+  SignupsClosedError,
+} from './accounts.errors.ts';
+import * as repo from './accounts.repository.ts';
+import { hashPassword, isCommonPassword, verifyPassword } from './passwords.ts';
+
+export const sessionDays = 30;
+export const deletionGraceDays = 14;
+const activationDays = 7;
+const resetLinkMinutes = 60;
+const mailChangeHours = 24;
+export const maxResetMailsPerDay = 3;
+
+/** Who asks, on which site, in which language: what every use case needs from the request. */
+export type RequestContext = {
+  site: SiteRow;
+  locale: Locale;
+  baseUrl: string;
+  /** The country for a new member: the visitor's if the site serves it, else the site's first. */
+  country: string;
+  userAgent: string | null;
+};
+
+export type LockoutPolicy = { maxFailures: number; windowMinutes: number; lockMinutes: number };
+
+export type SignupInput = {
+  email: string;
+  name: string;
+  password: string;
+  date_of_birth: string;
+  signup_message?: string | undefined;
+  tracking?: TrafficSource | undefined;
+};
+
+function ageOn(birthdate: string, today: Date): number {
+  const [year, month, day] = birthdate.split('-').map(Number) as [number, number, number];
+  let age = today.getUTCFullYear() - year;
+  const beforeBirthday =
+    today.getUTCMonth() + 1 < month || (today.getUTCMonth() + 1 === month && today.getUTCDate() < day);
+  if (beforeBirthday) age--;
+  return age;
+}
+
+function cleanTracking(tracking: TrafficSource | undefined): TrafficSource | null {
+  if (!tracking) return null;
+  const entries = Object.entries(tracking).filter(
+    ([, value]) => typeof value === 'string' && value.trim() !== '',
+  );
+  return entries.length > 0 ? (Object.fromEntries(entries) as TrafficSource) : null;
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  const code =
+    (error as { code?: string; cause?: { code?: string } })?.code ??
+    (error as { cause?: { code?: string } })?.cause?.code;
+  return code === '23505';
+}
+
+export class AccountsService {
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock,
+    private readonly mail: MailQueue,
+    private readonly translator: Translator,
+    private readonly storage: MediaStorage,
+    private readonly lockout: LockoutPolicy,
+  ) {}
+
+  // ---- the member as the API shows them
+
+  async toUser(user: UserRow, site: SiteRow): Promise<User> {
+    const found = await repo.findProfileWithMainPhoto(this.db, user.id);
+    const photo = found?.mainPhoto;
+    return {
+      id: user.id,
+      email: user.email ?? '',
+      status: user.status === 'deleted' ? 'pending_deletion' : user.status,
+      credits: user.credits,
+      paid_user: user.paidUser,
+      trafficsource: user.trafficsource ?? null,
+      signup_date: user.signupDate.toISOString(),
+      fictional_icon: true,
+      language: user.language,
+      notifications_disabled: user.notificationsDisabled,
+      profile: {
+        id: found?.profile.id ?? 0,
+        name: found?.profile.name ?? '',
+        country: found?.profile.country ?? site.countries[0] ?? '',
+        status: found?.profile.status ?? 'disabled',
+        main_image: photo
+          ? {
+              filename: this.storage.url(photo.mainKey, site.cdnPrefix),
+              thumb_filename: this.storage.url(photo.thumbKey, site.cdnPrefix),
+              match: this.storage.url(photo.mainKey, site.cdnPrefix),
+            }
+          : null,
+      },
+    };
+  }
+
+  // ---- sessions
+
+  private async createSession(db: Executor, userId: number, userAgent: string | null): Promise<string> {
+    const token = newToken();
+    const now = this.clock.now();
+    await repo.insertSession(db, {
+      tokenHash: hashToken(token),
+      userId,
+      at: now,
+      expiresAt: addDays(now, sessionDays),
+      userAgent: userAgent?.slice(0, 300) ?? null,
+    });
+    return token;
+  }
+
+  /** The member behind a session cookie; the session's 30 days start again at most once an hour. */
+  async resolveSession(token: string): Promise<UserRow | null> {
+    const now = this.clock.now();
+    const tokenHash = hashToken(token);
+    const found = await repo.findSession(this.db, tokenHash, now);
+    if (!found || found.user.status === 'deleted' || found.user.status === 'pending_deletion') return null;
+    if (now.getTime() - found.session.lastSeenAt.getTime() > 3_600_000) {
+      await repo.touchSession(this.db, tokenHash, now, addDays(now, sessionDays));
+    }
+    return found.user;
+  }
+
+  async logout(token: string): Promise<void> {
+    await repo.deleteSession(this.db, hashToken(token));
+  }
+
+  // ---- mail
+
+  private async sendMail(
+    db: Executor,
+    ctx: { site: SiteRow; baseUrl: string },
+    to: { email: string; language: string; name?: string },
+    kind: string,
+    options: { actionUrl?: string; params?: Record<string, string | number>; paragraphs?: string[] } = {},
+  ): Promise<void> {
+    const locale: Locale = isLocale(to.language) ? to.language : 'en';
+    const rendered = renderMail(
+      this.translator,
+      locale,
+      { name: ctx.site.name, supportEmail: ctx.site.supportEmail, baseUrl: ctx.baseUrl },
+      {
+        kind,
+        ...(options.actionUrl ? { actionUrl: options.actionUrl } : {}),
+        ...(options.params ? { params: options.params } : {}),
+        ...(options.paragraphs ? { paragraphs: options.paragraphs } : {}),
+        ...(to.name ? { recipientName: to.name } : {}),
+      },
+    );
+    await this.mail.enqueue(db, { to: to.email, kind, ...rendered });
+  }
+
+  private async issueToken(
+    db: Executor,
+    userId: number,
+    purpose: EmailTokenPurpose,
+    expiresAt: Date,
+    newEmail?: string,
+  ): Promise<string> {
+    const token = newToken();
+    await repo.insertEmailToken(db, {
+      userId,
+      purpose,
+      tokenHash: hashToken(token),
+      at: this.clock.now(),
+      expiresAt,
+      ...(newEmail ? { newEmail } : {}),
+    });
+    return token;
+  }
+
+  private async profileName(db: Executor, userId: number): Promise<string | undefined> {
+    return (await repo.findProfileWithMainPhoto(db, userId))?.profile.name;
+  }
+
+  // ---- signup and activation
+
+  private validateSignup(ctx: RequestContext, input: SignupInput): void {
+    const fields: Record<string, string> = {};
+    const name = input.name.trim();
+    if (name.toLowerCase() === input.email.trim().toLowerCase()) fields.name = 'name_is_email';
+    else if (name.startsWith('@')) fields.name = 'name_starts_with_at';
+    else if (!/^[\p{L}\p{N} ._-]+$/u.test(name)) fields.name = 'invalid_characters';
+    if (isCommonPassword(input.password, [input.email, name, input.email.split('@')[0] ?? ''])) {
+      fields.password = 'common_password';
+    }
+    if (ageOn(input.date_of_birth, this.clock.now()) < ctx.site.minAge) fields.date_of_birth = 'min_age';
+    if (Object.keys(fields).length > 0) throw new ValidationFailedError(fields, { min_age: ctx.site.minAge });
+  }
+
+  async signup(ctx: RequestContext, input: SignupInput): Promise<{ user: UserRow; sessionToken: string }> {
+    const tracking = cleanTracking(input.tracking);
+    if (ctx.site.signups === 'none' || (ctx.site.signups === 'with_trafficsource' && !tracking)) {
+      throw new SignupsClosedError();
+    }
+    this.validateSignup(ctx, input);
+    const existing = await repo.findUserByEmail(this.db, ctx.site.id, input.email);
+    if (existing?.status === 'pending_deletion') throw new PendingDeletionError();
+    if (existing) throw new EmailExistsError();
+
+    const passwordHash = await hashPassword(input.password);
+    const now = this.clock.now();
+    try {
+      return await this.db.transaction(async (tx) => {
+        const user = await repo.insertMember(tx, {
+          siteId: ctx.site.id,
+          email: input.email.trim(),
+          passwordHash,
+          language: ctx.locale,
+          trafficsource: tracking,
+          signupMessage: input.signup_message?.trim() || null,
+          at: now,
+          profile: { name: input.name.trim(), birthdate: input.date_of_birth, country: ctx.country },
+        });
+        let credits = user.credits;
+        if (ctx.site.signupCredits > 0) {
+          credits =
+            (await changeCredits(tx, {
+              userId: user.id,
+              delta: ctx.site.signupCredits,
+              reason: 'signup',
+              reference: `signup:${user.id}`,
+              at: now,
+            })) ?? credits;
+        }
+        const token = await this.issueToken(tx, user.id, 'activation', addDays(now, activationDays));
+        await this.sendMail(
+          tx,
+          ctx,
+          { email: user.email!, language: ctx.locale, name: input.name.trim() },
+          'activation',
+          { actionUrl: `${ctx.baseUrl}/api/activate.php?token=${token}` },
+        );
+        const sessionToken = await this.createSession(tx, user.id, ctx.userAgent);
+        return { user: { ...user, credits }, sessionToken };
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new EmailExistsError();
+      throw error;
+    }
+  }
+
+  /** The activation link: the member becomes active and the profile visible. */
+  async activate(token: string): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      const used = await repo.consumeEmailToken(tx, 'activation', hashToken(token), this.clock.now());
+      if (!used) return false;
+      const user = await repo.lockUser(tx, used.userId);
+      if (!user || user.status === 'deleted') return false;
+      const now = this.clock.now();
+      await repo.updateUser(tx, user.id, {
+        emailConfirmedAt: user.emailConfirmedAt ?? now,
+        ...(user.status === 'not_confirmed' ? { status: 'active' as const } : {}),
+      });
+      await repo.updateProfileOfUser(tx, user.id, { status: 'active' });
+      return true;
+    });
+  }
+
+  async resendActivation(ctx: RequestContext, user: UserRow): Promise<void> {
+    if (user.status !== 'not_confirmed' || !user.email) return;
+    await this.db.transaction(async (tx) => {
+      const now = this.clock.now();
+      await repo.invalidateEmailTokens(tx, user.id, 'activation', now);
+      const token = await this.issueToken(tx, user.id, 'activation', addDays(now, activationDays));
+      await this.sendMail(
+        tx,
+        ctx,
+        { email: user.email!, language: user.language, name: await this.profileName(tx, user.id) },
+        'activation',
+        { actionUrl: `${ctx.baseUrl}/api/activate.php?token=${token}` },
+      );
+    });
+  }
+
+  async completeSignup(
+    user: UserRow,
+    input: {
+      gender: 'male' | 'female';
+      seeking: 'male' | 'female' | 'both';
+      countryregion?: string | undefined;
+    },
+  ): Promise<void> {
+    const sexuality =
+      input.seeking === 'both'
+        ? 'bi'
+        : input.seeking === input.gender
+          ? input.gender === 'male'
+            ? 'gay'
+            : 'lesbian'
+          : 'hetero';
+    await repo.updateProfileOfUser(this.db, user.id, {
+      gender: input.gender,
+      seeking: input.seeking,
+      sexuality,
+      ...(input.countryregion ? { countryregion: input.countryregion } : {}),
+    });
+  }
+
+  // ---- login
+
+  async login(
+    ctx: RequestContext,
+    email: string,
+    password: string,
+    previousSessionToken?: string,
+  ): Promise<{ user: UserRow; sessionToken: string }> {
+    const user = await repo.findUserByEmail(this.db, ctx.site.id, email);
+    if (!user || user.status === 'deleted') {
+      await verifyPassword(null, password);
+      throw new LoginFailedError();
+    }
+    const now = this.clock.now();
+    if (user.lockedUntil && user.lockedUntil > now) {
+      throw new AccountLockedError(Math.ceil((user.lockedUntil.getTime() - now.getTime()) / 60_000));
+    }
+    if (!(await verifyPassword(user.passwordHash, password))) {
+      const lockedFor = await this.recordFailedLogin(user.id);
+      if (lockedFor) throw new AccountLockedError(lockedFor);
+      throw new LoginFailedError();
+    }
+    if (user.status === 'pending_deletion') throw new PendingDeletionError(403);
+    return this.db.transaction(async (tx) => {
+      await repo.updateUser(tx, user.id, {
+        failedLoginCount: 0,
+        failedLoginWindowStart: null,
+        lockedUntil: null,
+        lockLevel: 0,
+        lastLoginAt: now,
+      });
+      // A new session id on every login: a session fixed before login is worth nothing after it.
+      if (previousSessionToken) await repo.deleteSession(tx, hashToken(previousSessionToken));
+      const sessionToken = await this.createSession(tx, user.id, ctx.userAgent);
+      return { user, sessionToken };
+    });
+  }
+
+  /** Counts a wrong password; the 5th within 15 minutes locks the account (15 min, doubling on repeat). */
+  private async recordFailedLogin(userId: number): Promise<number | null> {
+    return this.db.transaction(async (tx) => {
+      const user = await repo.lockUser(tx, userId);
+      if (!user) return null;
+      const now = this.clock.now();
+      const windowOpen =
+        user.failedLoginWindowStart !== null &&
+        now.getTime() - user.failedLoginWindowStart.getTime() < this.lockout.windowMinutes * 60_000;
+      const count = windowOpen ? user.failedLoginCount + 1 : 1;
+      if (count >= this.lockout.maxFailures) {
+        const minutes = this.lockout.lockMinutes * 2 ** user.lockLevel;
+        await repo.updateUser(tx, userId, {
+          failedLoginCount: 0,
+          failedLoginWindowStart: null,
+          lockedUntil: addMinutes(now, minutes),
+          lockLevel: user.lockLevel + 1,
+        });
+        return minutes;
+      }
+      await repo.updateUser(tx, userId, {
+        failedLoginCount: count,
+        failedLoginWindowStart: windowOpen ? user.failedLoginWindowStart : now,
+      });
+      return null;
+    });
+  }
+
+  async setLanguage(user: UserRow, language: string): Promise<UserRow> {
+    if (!isLocale(language)) throw new ValidationFailedError({ language: 'invalid' });
+    await repo.updateUser(this.db, user.id, { language });
+    return { ...user, language };
+  }
+
+  // ---- password reset and change
+
+  async requestPasswordReset(ctx: RequestContext, email: string): Promise<void> {
+    const user = await repo.findUserByEmail(this.db, ctx.site.id, email);
+    if (!user || user.status === 'deleted' || !user.email) throw new EmailNotFoundError();
+    const now = this.clock.now();
+    await this.db.transaction(async (tx) => {
+      await repo.lockUser(tx, user.id);
+      const sent = await repo.countEmailTokensSince(tx, user.id, 'password_reset', addDays(now, -1));
+      if (sent >= maxResetMailsPerDay) throw new ResetLimitError();
+      const token = await this.issueToken(tx, user.id, 'password_reset', addMinutes(now, resetLinkMinutes));
+      await this.sendMail(
+        tx,
+        ctx,
+        { email: user.email!, language: user.language, name: await this.profileName(tx, user.id) },
+        'passwordReset',
+        {
+          actionUrl: `${ctx.baseUrl}/reset-password/do?token=${token}`,
+          paragraphs: ['passwordReset.ignore'],
+        },
+      );
+    });
+  }
+
+  private checkNewPassword(password: string, confirmation: string, user: UserRow): void {
+    if (password !== confirmation)
+      throw new ValidationFailedError({ password_confirmation: 'passwords_mismatch' });
+    if (isCommonPassword(password, [user.email ?? '', (user.email ?? '').split('@')[0] ?? ''])) {
+      throw new ValidationFailedError({ password: 'common_password' });
+    }
+  }
+
+  /** A valid reset link sets the password, lifts a lock, ends every other session and logs in here. */
+  async resetPassword(
+    ctx: RequestContext,
+    token: string,
+    password: string,
+    confirmation: string,
+  ): Promise<{ user: UserRow; sessionToken: string }> {
+    if (password !== confirmation)
+      throw new ValidationFailedError({ password_confirmation: 'passwords_mismatch' });
+    const passwordHash = await hashPassword(password);
+    return this.db.transaction(async (tx) => {
+      const used = await repo.consumeEmailToken(tx, 'password_reset', hashToken(token), this.clock.now());
+      if (!used) throw new LinkInvalidError();
+      const user = await repo.lockUser(tx, used.userId);
+      if (!user || user.status === 'deleted') throw new LinkInvalidError();
+      this.checkNewPassword(password, confirmation, user);
+      await repo.updateUser(tx, user.id, {
+        passwordHash,
+        failedLoginCount: 0,
+        failedLoginWindowStart: null,
+        lockedUntil: null,
+        lockLevel: 0,
+      });
+      await repo.invalidateEmailTokens(tx, user.id, 'password_reset', this.clock.now());
+      await repo.deleteSessionsOfUser(tx, user.id);
+      const sessionToken = await this.createSession(tx, user.id, ctx.userAgent);
+      return { user, sessionToken };
+    });
+  }
+
+  async changePassword(
+    user: UserRow,
+    currentSessionToken: string,
+    oldPassword: string,
+    password: string,
+    confirmation: string,
+  ): Promise<void> {
+    if (!(await verifyPassword(user.passwordHash, oldPassword))) {
+      throw new ValidationFailedError({ old_password: 'old_password_wrong' });
+    }
+    this.checkNewPassword(password, confirmation, user);
+    const passwordHash = await hashPassword(password);
+    await this.db.transaction(async (tx) => {
+      await repo.updateUser(tx, user.id, { passwordHash });
+      await repo.deleteSessionsOfUser(tx, user.id, hashToken(currentSessionToken));
+    });
+  }
+
+  // ---- e-mail change
+
+  async requestMailChange(
+    ctx: RequestContext,
+    user: UserRow,
+    newEmail: string,
+    password: string,
+  ): Promise<void> {
+    if (!(await verifyPassword(user.passwordHash, password))) {
+      throw new ValidationFailedError({ password: 'old_password_wrong' });
+    }
+    const existing = await repo.findUserByEmail(this.db, ctx.site.id, newEmail);
+    if (existing?.status === 'pending_deletion') throw new PendingDeletionError();
+    if (existing) throw new EmailExistsError();
+    const now = this.clock.now();
+    await this.db.transaction(async (tx) => {
+      await repo.invalidateEmailTokens(tx, user.id, 'mail_change', now);
+      const token = await this.issueToken(
+        tx,
+        user.id,
+        'mail_change',
+        addMinutes(now, mailChangeHours * 60),
+        newEmail,
+      );
+      const name = await this.profileName(tx, user.id);
+      await this.sendMail(tx, ctx, { email: newEmail, language: user.language, name }, 'mailChange', {
+        actionUrl: `${ctx.baseUrl}/mail-change/do?token=${token}`,
+      });
+      if (user.email) {
+        await this.sendMail(
+          tx,
+          ctx,
+          { email: user.email, language: user.language, name },
+          'mailChangeNotice',
+          {
+            params: { email: newEmail },
+          },
+        );
+      }
+    });
+  }
+
+  async confirmMailChange(token: string): Promise<void> {
+    try {
+      await this.db.transaction(async (tx) => {
+        const used = await repo.consumeEmailToken(tx, 'mail_change', hashToken(token), this.clock.now());
+        if (!used?.newEmail) throw new LinkInvalidError();
+        const user = await repo.lockUser(tx, used.userId);
+        if (!user || user.status === 'deleted') throw new LinkInvalidError();
+        const taken = await repo.findUserByEmail(tx, user.siteId, used.newEmail);
+        if (taken && taken.id !== user.id) throw new EmailExistsError();
+        // Whoever can read the new mailbox has confirmed it as well.
+        await repo.updateUser(tx, user.id, {
+          email: used.newEmail,
+          emailConfirmedAt: this.clock.now(),
+          ...(user.status === 'not_confirmed' ? { status: 'active' as const } : {}),
+        });
+        if (user.status === 'not_confirmed')
+          await repo.updateProfileOfUser(tx, user.id, { status: 'active' });
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new EmailExistsError();
+      throw error;
+    }
+  }
+
+  // ---- deletion and reactivation
+
+  async requestDeletion(ctx: RequestContext, user: UserRow, password: string): Promise<UserRow> {
+    if (!(await verifyPassword(user.passwordHash, password))) {
+      throw new ValidationFailedError({ password: 'old_password_wrong' });
+    }
+    const now = this.clock.now();
+    return this.db.transaction(async (tx) => {
+      await repo.updateUser(tx, user.id, { status: 'pending_deletion', deletionRequestedAt: now });
+      await repo.updateProfileOfUser(tx, user.id, { status: 'disabled' });
+      await repo.deleteSessionsOfUser(tx, user.id);
+      const token = await this.issueToken(tx, user.id, 'reactivation', addDays(now, deletionGraceDays));
+      if (user.email) {
+        await this.sendMail(
+          tx,
+          ctx,
+          { email: user.email, language: user.language, name: await this.profileName(tx, user.id) },
+          'deletion',
+          { actionUrl: `${ctx.baseUrl}/api/reactivate.php?token=${token}` },
+        );
+      }
+      return { ...user, status: 'pending_deletion' as const, deletionRequestedAt: now };
+    });
+  }
+
+  private async restore(tx: Executor, user: UserRow, ctx: { userAgent: string | null }) {
+    const confirmed = user.emailConfirmedAt !== null;
+    await repo.updateUser(tx, user.id, {
+      status: confirmed ? 'active' : 'not_confirmed',
+      deletionRequestedAt: null,
+    });
+    if (confirmed) await repo.updateProfileOfUser(tx, user.id, { status: 'active' });
+    await repo.invalidateEmailTokens(tx, user.id, 'reactivation', this.clock.now());
+    return this.createSession(tx, user.id, ctx.userAgent);
+  }
+
+  /** The link in the deletion mail, valid for 14 days. */
+  async reactivateByToken(
+    token: string,
+    userAgent: string | null,
+  ): Promise<{ user: UserRow; sessionToken: string }> {
+    return this.db.transaction(async (tx) => {
+      const used = await repo.consumeEmailToken(tx, 'reactivation', hashToken(token), this.clock.now());
+      if (!used) throw new LinkInvalidError();
+      const user = await repo.lockUser(tx, used.userId);
+      if (user?.status !== 'pending_deletion') throw new LinkInvalidError();
+      const sessionToken = await this.restore(tx, user, { userAgent });
+      return { user, sessionToken };
+    });
+  }
+
+  /** Logging in during the 14 days offers this: the same credentials keep the account. */
+  async reactivateByLogin(
+    ctx: RequestContext,
+    email: string,
+    password: string,
+  ): Promise<{ user: UserRow; sessionToken: string }> {
+    const user = await repo.findUserByEmail(this.db, ctx.site.id, email);
+    if (user?.status !== 'pending_deletion' || !(await verifyPassword(user.passwordHash, password))) {
+      throw new LoginFailedError();
+    }
+    return this.db.transaction(async (tx) => {
+      const sessionToken = await this.restore(tx, user, ctx);
+      return { user, sessionToken };
+    });
+  }
+
+  /** The deletion job: members pending deletion for over 14 days lose their personal data and photos. */
+  async eraseExpiredDeletions(): Promise<number> {
+    const before = addDays(this.clock.now(), -deletionGraceDays);
+    let erased = 0;
+    for (;;) {
+      const keys: string[] = [];
+      const count = await this.db.transaction(async (tx) => {
+        const due = await repo.usersDueForErasure(tx, before, 50);
+        for (const { id } of due) {
+          keys.push(...(await repo.photoKeysOfUser(tx, id)));
+          await repo.eraseMember(tx, id);
+        }
+        return due.length;
+      });
+      await Promise.all(keys.map((key) => this.storage.remove(key)));
+      erased += count;
+      if (count === 0) return erased;
+    }
+  }
+
+  async touchActivity(userId: number): Promise<void> {
+    await repo.updateProfileOfUser(this.db, userId, { lastActiveAt: this.clock.now() });
+  }
+
+  async reload(userId: number): Promise<UserRow | undefined> {
+    return repo.findUserById(this.db, userId);
+  }
+}

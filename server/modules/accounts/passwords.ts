@@ -1,0 +1,33 @@
+import { hash, verify } from '@node-rs/argon2';
+import { dictionary } from '@zxcvbn-ts/language-common';
+
+/** OWASP's argon2id baseline: 19 MiB, 2 passes, 1 lane. */
+// algorithm 2 is Argon2id (the package's const enum cannot be imported under verbatimModuleSyntax).
+const argon2Id = 2;
+const argon2Options = { algorithm: argon2Id, memoryCost: 19456, timeCost: 2, parallelism: 1 };
+
+export function hashPassword(password: string): Promise<string> {
+  return hash(password, argon2Options);
+}
+
+export async function verifyPassword(passwordHash: string | null, password: string): Promise<boolean> {
+  if (!passwordHash) {
+    // Spend the same time as a real check, so a wrong address cannot be told from a wrong password.
+    await hash(password, argon2Options);
+    return false;
+  }
+  try {
+    return await verify(passwordHash, password);
+  } catch {
+    return false;
+  }
+}
+
+let commonPasswords: Set<string> | undefined;
+
+/** One of the ~50,000 most common passwords (zxcvbn's list), or the member's own e-mail or name. */
+export function isCommonPassword(password: string, personal: string[] = []): boolean {
+  commonPasswords ??= new Set(dictionary['passwords-common'] as string[]);
+  const lower = password.toLowerCase();
+  return commonPasswords.has(lower) || personal.some((value) => value && lower === value.toLowerCase());
+}

@@ -1,0 +1,43 @@
+import type { Transaction } from '#server/db/client.ts';
+import type { CreditReason } from '#server/db/schema/credits.ts';
+import { AppError } from '#server/lib/errors.ts';
+import { bookLedgerEntry, ledgerEntryExists, lockBalance } from './credits.repository.ts';
+
+export class InsufficientCreditsError extends AppError {
+  override name = 'InsufficientCreditsError';
+  constructor(details: { required: number; credits: number }) {
+    super(402, 'insufficient_credits', details);
+  }
+}
+
+export type CreditChange = {
+  userId: number;
+  /** Positive adds credits, negative spends them. */
+  delta: number;
+  reason: CreditReason;
+  /** Makes the change idempotent: a second change with the same reason and reference books nothing. */
+  reference?: string;
+  at: Date;
+};
+
+/**
+ * Changes a balance through the ledger, inside the caller's transaction and under a row lock, so
+ * parallel spends never overdraw and a reference (a payment id, say) is never booked twice.
+ * Returns the new balance, or null when the reference was booked before.
+ */
+export async function changeCredits(tx: Transaction, change: CreditChange): Promise<number | null> {
+  const credits = await lockBalance(tx, change.userId);
+  if (credits === undefined) throw new Error(`No user ${change.userId}`);
+  if (change.reference && (await ledgerEntryExists(tx, change.reason, change.reference))) return null;
+  const balanceAfter = credits + change.delta;
+  if (balanceAfter < 0) throw new InsufficientCreditsError({ required: -change.delta, credits });
+  await bookLedgerEntry(tx, {
+    userId: change.userId,
+    delta: change.delta,
+    balanceAfter,
+    reason: change.reason,
+    reference: change.reference ?? null,
+    at: change.at,
+  });
+  return balanceAfter;
+}

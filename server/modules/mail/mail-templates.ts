@@ -1,0 +1,77 @@
+import type { Locale } from '#contract/locales.ts';
+import type { Translator } from '#server/lib/i18n.ts';
+
+export type MailSite = { name: string; supportEmail: string; baseUrl: string };
+
+export type MailContent = {
+  kind: string;
+  /** mail catalog keys: `<kind>.subject`, `<kind>.body`, optional `<kind>.action` and extra paragraphs. */
+  paragraphs?: string[];
+  actionUrl?: string;
+  params?: Record<string, string | number>;
+  recipientName?: string;
+};
+
+export function escapeHtml(value: string): string {
+  return value
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
+}
+
+const paragraphHtml = (text: string) =>
+  `<p style="margin:0 0 16px;line-height:1.5">${escapeHtml(text).replace(/\n/g, '<br>')}</p>`;
+
+/** One mail in the member's language, with the site's name and support address, as HTML and text. */
+export function renderMail(
+  translator: Translator,
+  locale: Locale,
+  site: MailSite,
+  content: MailContent,
+): { subject: string; html: string; text: string } {
+  const params = { site: site.name, support: site.supportEmail, ...content.params };
+  const t = (key: string) => translator.t(locale, `mail:${key}`, params);
+  const paragraphs = [
+    ...(content.recipientName
+      ? [translator.t(locale, 'mail:greeting', { name: content.recipientName })]
+      : []),
+    t(`${content.kind}.body`),
+    ...(content.paragraphs ?? []).map((key) => t(key)),
+  ];
+  const action = content.actionUrl
+    ? { label: t(`${content.kind}.action`), url: content.actionUrl }
+    : undefined;
+  const signature = t('signature');
+  const footer = t('footer');
+
+  const html = `<!doctype html>
+<html lang="${locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(t(`${content.kind}.subject`))}</title></head>
+<body style="margin:0;padding:0;background:#f6f6f8;font-family:Arial,Helvetica,sans-serif;color:#212529">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0"><tr><td align="center" style="padding:24px">
+<table role="presentation" width="100%" style="max-width:560px;background:#ffffff;border-radius:8px" cellpadding="0" cellspacing="0">
+<tr><td style="padding:24px 24px 0;font-size:22px;font-weight:bold;color:#c2185b">${escapeHtml(site.name)}</td></tr>
+<tr><td style="padding:24px;font-size:16px">
+${paragraphs.map(paragraphHtml).join('\n')}
+${
+  action
+    ? `<p style="margin:24px 0"><a href="${escapeHtml(action.url)}" style="background:#c2185b;color:#ffffff;padding:12px 20px;border-radius:6px;text-decoration:none;font-weight:bold;display:inline-block">${escapeHtml(action.label)}</a></p>
+<p style="margin:0 0 16px;font-size:13px;color:#5c6b7a">${escapeHtml(t('buttonFallback'))}<br><a href="${escapeHtml(action.url)}" style="color:#c2185b;word-break:break-all">${escapeHtml(action.url)}</a></p>`
+    : ''
+}
+${paragraphHtml(signature)}
+</td></tr>
+<tr><td style="padding:0 24px 24px;font-size:12px;color:#5c6b7a">${escapeHtml(footer)}</td></tr>
+</table></td></tr></table></body></html>`;
+
+  const text = [
+    ...paragraphs,
+    ...(action ? [`${action.label}: ${action.url}`] : []),
+    signature,
+    '--',
+    footer,
+  ].join('\n\n');
+
+  return { subject: t(`${content.kind}.subject`), html, text };
+}

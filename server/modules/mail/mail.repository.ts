@@ -1,0 +1,59 @@
+import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
+import type { Executor } from '#server/db/client.ts';
+import { mailJobs } from '#server/db/schema/mail.ts';
+
+export type NewMail = {
+  to: string;
+  subject: string;
+  html: string;
+  text: string;
+  kind: string;
+  headers?: Record<string, string>;
+};
+
+export async function insertMail(db: Executor, mail: NewMail, at: Date): Promise<number> {
+  const [row] = await db
+    .insert(mailJobs)
+    .values({ ...mail, headers: mail.headers ?? {}, runAt: at, createdAt: at })
+    .returning({ id: mailJobs.id });
+  return row!.id;
+}
+
+/**
+ * Claims due mails for one worker: their run time moves a lease ahead, so another worker (or
+ * instance) skips them, and a worker that dies mid-send leaves them to be retried after the lease.
+ */
+export async function claimDueMails(db: Executor, now: Date, leaseUntil: Date, limit: number) {
+  const due = db
+    .select({ id: mailJobs.id })
+    .from(mailJobs)
+    .where(and(eq(mailJobs.status, 'pending'), lte(mailJobs.runAt, now)))
+    .orderBy(asc(mailJobs.runAt))
+    .limit(limit)
+    .for('update', { skipLocked: true });
+  return db
+    .update(mailJobs)
+    .set({ attempts: sql`${mailJobs.attempts} + 1`, runAt: leaseUntil })
+    .where(inArray(mailJobs.id, due))
+    .returning();
+}
+
+export async function markMailSent(db: Executor, id: number, at: Date): Promise<void> {
+  await db.update(mailJobs).set({ status: 'sent', sentAt: at, lastError: null }).where(eq(mailJobs.id, id));
+}
+
+export async function markMailFailed(
+  db: Executor,
+  id: number,
+  error: string,
+  retryAt: Date | null,
+): Promise<void> {
+  await db
+    .update(mailJobs)
+    .set(retryAt ? { runAt: retryAt, lastError: error } : { status: 'failed', lastError: error })
+    .where(eq(mailJobs.id, id));
+}
+
+export async function listMails(db: Executor, limit = 50) {
+  return db.select().from(mailJobs).orderBy(sql`${mailJobs.id} desc`).limit(limit);
+}

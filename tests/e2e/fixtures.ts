@@ -1,0 +1,42 @@
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { test as base, expect } from '@playwright/test';
+
+export { expect };
+
+/** Pages where the 18+ notice was already accepted, as for a returning visitor. */
+export const test = base.extend({
+  context: async ({ context, baseURL }, use) => {
+    await context.addCookies([{ name: 'skip_site_entry', value: '1', url: baseURL ?? 'http://localhost' }]);
+    await use(context);
+  },
+});
+
+type OutboxMail = { to: string; subject: string; text: string };
+
+/** Waits for a mail to the address in the server's outbox folder (no SMTP_URL in the e2e server). */
+export async function waitForMail(to: string, containing: string, timeoutMs = 15_000): Promise<OutboxMail> {
+  const dir = path.join(process.env.E2E_DATA_DIR ?? '', 'outbox');
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const files = await readdir(dir).catch(() => [] as string[]);
+    for (const file of files.filter((name) => name.endsWith('.json'))) {
+      const mail = JSON.parse(await readFile(path.join(dir, file), 'utf8')) as OutboxMail;
+      if (mail.to === to && mail.text.includes(containing)) return mail;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`No mail to ${to} containing ${containing}`);
+}
+
+export function linkFrom(mail: OutboxMail, pathPart: string): string {
+  const match = mail.text.match(new RegExp(`https?://\\S*${pathPart.replace(/[.?]/g, '\\$&')}\\S*`));
+  if (!match) throw new Error(`No link with ${pathPart} in ${mail.text}`);
+  return match[0];
+}
+
+let counter = 0;
+export function e2eEmail(): string {
+  counter++;
+  return `e2e.${Date.now().toString(36)}.${counter}@example.com`;
+}

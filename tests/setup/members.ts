@@ -1,0 +1,44 @@
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+
+let ipCounter = 0;
+
+/** A fresh client address per call, so per-IP rate limits of one test never hit another. */
+export function nextIp(): string {
+  ipCounter++;
+  return `10.${(ipCounter >> 16) & 255}.${(ipCounter >> 8) & 255}.${ipCounter & 255}`;
+}
+
+/** "sid=…" from a Set-Cookie answer, ready for a Cookie header. */
+export function sessionCookie(response: LightMyRequestResponse): string {
+  const header = response.headers['set-cookie'];
+  const cookies = Array.isArray(header) ? header : header ? [header] : [];
+  const sid = cookies.find((cookie) => cookie.startsWith('sid=') && !cookie.startsWith('sid=;'));
+  if (!sid) throw new Error(`No session cookie in ${JSON.stringify(cookies)}`);
+  return sid.split(';')[0]!;
+}
+
+let emailCounter = 0;
+
+export function uniqueEmail(prefix = 'member'): string {
+  emailCounter++;
+  return `${prefix}.${process.pid}.${emailCounter}.${Date.now().toString(36)}@example.com`;
+}
+
+export const goodPassword = 'velvet-Harbor-41';
+
+export async function signupMember(
+  app: FastifyInstance,
+  overrides: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+): Promise<{ cookie: string; email: string; response: LightMyRequestResponse; userId: number }> {
+  const email = (overrides.email as string | undefined) ?? uniqueEmail();
+  const response = await app.inject({
+    method: 'POST',
+    url: '/api/signup.php',
+    remoteAddress: nextIp(),
+    headers,
+    payload: { email, name: 'Robin', password: goodPassword, date_of_birth: '1990-05-17', ...overrides },
+  });
+  if (response.statusCode !== 201) throw new Error(`signup failed: ${response.statusCode} ${response.body}`);
+  return { cookie: sessionCookie(response), email, response, userId: response.json().user.id };
+}
