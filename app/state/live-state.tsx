@@ -27,14 +27,17 @@ export function useLiveState(): LiveState {
 /** What the top bar, title and app badge show, kept fresh by polling (spec §7) and later live events. */
 export function LiveStateProvider({
   initialUser,
+  initialCounts,
   children,
 }: {
   initialUser: User | null;
+  /** Unread messages and new likes as the server knew them when it rendered the page. */
+  initialCounts?: { unreadMessages: number; newLikes: number };
   children: ReactNode;
 }) {
   const [user, setUser] = useState(initialUser);
-  const [unreadMessages, setUnreadMessages] = useState(0);
-  const [newLikes, setNewLikes] = useState(0);
+  const [unreadMessages, setUnreadMessages] = useState(initialCounts?.unreadMessages ?? 0);
+  const [newLikes, setNewLikes] = useState(initialCounts?.newLikes ?? 0);
   const [pushSubscribed, setPushSubscribed] = useState(false);
   const location = useLocation();
   const matches = useMatches();

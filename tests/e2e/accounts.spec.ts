@@ -18,7 +18,10 @@ test('sign up on the signup page, activate from the mail, log out and log in', a
   await expect(page.getByTestId('activation-alert')).toBeVisible();
 
   const mail = await waitForMail(email, '/api/activate.php');
-  await page.goto(new URL(linkFrom(mail, '/api/activate.php')).pathname + new URL(linkFrom(mail, '/api/activate.php')).search);
+  await page.goto(
+    new URL(linkFrom(mail, '/api/activate.php')).pathname +
+      new URL(linkFrom(mail, '/api/activate.php')).search,
+  );
   await expect(page).toHaveURL(/\/activate\/done$/);
   await expect(page.getByRole('heading', { name: 'Your account is activated' })).toBeVisible();
 

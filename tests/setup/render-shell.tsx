@@ -1,0 +1,121 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { render } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { I18nextProvider } from 'react-i18next';
+import { createRoutesStub } from 'react-router';
+import { createI18n } from '../../app/lib/i18n.ts';
+import { LiveStateProvider } from '../../app/state/live-state.tsx';
+import type { LocaleResources } from '../../contract/i18n.ts';
+import type { Settings } from '../../contract/sites.ts';
+import type { User } from '../../contract/users.ts';
+
+/** The English catalogs, read from the project folder (the browser-like test environment has no file URLs). */
+function englishCatalogs(): LocaleResources {
+  const dir = path.resolve(process.cwd(), 'locales', 'en');
+  return Object.fromEntries(
+    readdirSync(dir)
+      .filter((file) => file.endsWith('.json'))
+      .map((file) => [file.slice(0, -5), JSON.parse(readFileSync(path.join(dir, file), 'utf8'))]),
+  );
+}
+
+export const testSettings = {
+  domain: 'localhost',
+  name: 'Amora',
+  index_title: 'Amora',
+  description: 'Dating',
+  countries: ['NL', 'DE', 'GB'],
+  domain_language: 'en',
+  timezone: 'Europe/Amsterdam',
+  geoip_country: 'GB',
+  geoip_selected_country: 'GB',
+  visible_profile_fields: [],
+  visible_profile_notes: [],
+  search_fields: [],
+  cdn_prefix: '',
+  message_credits: 1,
+  photo_credits: 2,
+  gift_credits: 3,
+  signup_credits: 10,
+  message_length: 1000,
+  minimum_message_costs: {},
+  min_age: 18,
+  support_email: 'help@amora.test',
+  support_phone: '+31 20-123 45 67',
+  enable_site_entry_popup: true,
+  us_footer: false,
+  push_public_key: 'key',
+  fictional_warning: '',
+  fictional_singular: '',
+  fictional_plural: '',
+  refund_days: 14,
+  signups: 'all',
+  logged_out_search: false,
+  logged_out_search_trafficsource: false,
+  member_resell: false,
+  niche: 1,
+  company_id: 1,
+} satisfies Settings;
+
+export function testUser(overrides: Partial<User> = {}): User {
+  return {
+    id: 1,
+    email: 'robin@example.com',
+    status: 'active',
+    credits: 25,
+    paid_user: true,
+    trafficsource: null,
+    signup_date: '2026-01-01T00:00:00.000Z',
+    fictional_icon: true,
+    language: 'en',
+    notifications_disabled: [],
+    profile: { id: 1, name: 'Robin', country: 'NL', status: 'active', main_image: null },
+    ...overrides,
+  };
+}
+
+type ShellOptions = {
+  user?: User | null;
+  settings?: Partial<Settings>;
+  unreadMessages?: number;
+  newLikes?: number;
+  siteEntrySkipped?: boolean;
+  path?: string;
+  routeId?: string;
+};
+
+/** Renders a piece of the shell inside a root route with the data the root loader would give. */
+export function renderShell(ui: ReactNode, options: ShellOptions = {}) {
+  const resources = englishCatalogs();
+  const rootData = {
+    locale: 'en' as const,
+    resources,
+    settings: { ...testSettings, ...options.settings },
+    company: null,
+    user: options.user ?? null,
+    hasTrafficSource: false,
+    siteEntrySkipped: options.siteEntrySkipped ?? false,
+    origin: 'http://localhost',
+    pathname: options.path ?? '/',
+  };
+  const Stub = createRoutesStub([
+    {
+      id: 'root',
+      path: '/',
+      loader: () => rootData,
+      HydrateFallback: () => null,
+      Component: () => (
+        <I18nextProvider i18n={createI18n('en', resources)}>
+          <LiveStateProvider
+            initialUser={options.user ?? null}
+            initialCounts={{ unreadMessages: options.unreadMessages ?? 0, newLikes: options.newLikes ?? 0 }}
+          >
+            {ui}
+          </LiveStateProvider>
+        </I18nextProvider>
+      ),
+    },
+  ]);
+  return render(<Stub initialEntries={['/']} />);
+}
