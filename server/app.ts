@@ -28,6 +28,7 @@ import { registerSessions } from './modules/accounts/sessions.ts';
 import { assetsRoutes } from './modules/assets/assets.routes.ts';
 import { seedDemo } from './modules/demo/demo.seed.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
+import { devOutboxRoutes } from './modules/mail/dev-outbox.routes.ts';
 import { MailQueue } from './modules/mail/mail.service.ts';
 import {
   createOutboxTransport,
@@ -189,6 +190,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await api.register(sitesRoutes);
   await api.register(assetsRoutes);
   await api.register(accountsRoutes);
+  if (config.NODE_ENV === 'development') await api.register(devOutboxRoutes);
   // Unknown API paths answer JSON 404 and never fall through to the page renderer.
   app.all('/api/*', { schema: { hide: true } }, async () => {
     throw new NotFoundError();

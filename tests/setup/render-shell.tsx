@@ -7,7 +7,7 @@ import { createRoutesStub } from 'react-router';
 import { createI18n } from '../../app/lib/i18n.ts';
 import { LiveStateProvider } from '../../app/state/live-state.tsx';
 import type { LocaleResources } from '../../contract/i18n.ts';
-import type { Settings } from '../../contract/sites.ts';
+import type { CompanyInfo, Settings } from '../../contract/sites.ts';
 import type { User } from '../../contract/users.ts';
 
 /** The English catalogs, read from the project folder (the browser-like test environment has no file URLs). */
@@ -81,6 +81,9 @@ type ShellOptions = {
   unreadMessages?: number;
   newLikes?: number;
   siteEntrySkipped?: boolean;
+  hasTrafficSource?: boolean;
+  company?: CompanyInfo | null;
+  locale?: 'en';
   path?: string;
   routeId?: string;
 };
@@ -92,9 +95,9 @@ export function renderShell(ui: ReactNode, options: ShellOptions = {}) {
     locale: 'en' as const,
     resources,
     settings: { ...testSettings, ...options.settings },
-    company: null,
+    company: options.company ?? null,
     user: options.user ?? null,
-    hasTrafficSource: false,
+    hasTrafficSource: options.hasTrafficSource ?? false,
     siteEntrySkipped: options.siteEntrySkipped ?? false,
     origin: 'http://localhost',
     pathname: options.path ?? '/',

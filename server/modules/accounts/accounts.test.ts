@@ -565,6 +565,49 @@ describe('signup rules', () => {
     }
   });
 
+  it('answers each rule in the member language', async () => {
+    const { cookie } = await signupMember(t.app);
+    const cases: { response: Promise<{ json(): { message: string; error: string } }>; key: string }[] = [
+      {
+        response: signup({ password: 'password123' }, { cookie: 'locale=pl' }),
+        key: 'errors:field.common_password',
+      },
+      {
+        response: t.app.inject({
+          method: 'PUT',
+          url: '/api/password.php',
+          headers: { cookie: `${cookie}; locale=pl` },
+          payload: { old_password: 'not-mine-at-all', password: 'Fresh-passw0rd-9', password_confirmation: 'Fresh-passw0rd-9' },
+        }),
+        key: 'errors:field.old_password_wrong',
+      },
+      {
+        response: t.app.inject({
+          method: 'PUT',
+          url: '/api/password.php',
+          headers: { cookie: `${cookie}; locale=pl` },
+          payload: { old_password: goodPassword, password: 'Fresh-passw0rd-9', password_confirmation: 'Other-passw0rd-9' },
+        }),
+        key: 'errors:field.passwords_mismatch',
+      },
+      {
+        response: t.app.inject({
+          method: 'PUT',
+          url: '/api/password-reset.php',
+          remoteAddress: nextIp(),
+          headers: { cookie: 'locale=pl' },
+          payload: { token: 'no-such-token-at-all', password: 'Fresh-passw0rd-9', password_confirmation: 'Fresh-passw0rd-9' },
+        }),
+        key: 'errors:link_invalid',
+      },
+    ];
+    for (const { response, key } of cases) {
+      const body = (await response).json();
+      expect(body.message, key).toBe(t.app.deps.translator.t('pl', key));
+      expect(body.message, key).not.toBe(t.app.deps.translator.t('en', key));
+    }
+  });
+
   it('limits signups per address', async () => {
     const ip = nextIp();
     const statuses: number[] = [];
