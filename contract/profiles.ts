@@ -1,3 +1,6 @@
+import { z } from 'zod';
+import { imageSchema } from './users.ts';
+
 /** Option keys of the profile attributes (spec §3); their labels are translated in the profile catalog. */
 export const genderOptions = ['male', 'female'] as const;
 export const sexualityOptions = ['hetero', 'gay', 'lesbian', 'bi'] as const;
@@ -30,3 +33,98 @@ export const interestOptions = [
   'adventure',
   'roleplay',
 ] as const;
+
+const optionOf = <T extends readonly [string, ...string[]]>(options: T) =>
+  z.enum(options, { error: 'invalid' });
+
+/** A profile as others see it (api-contract.md Objects: Profile). */
+export const profileSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  age: z.number().int(),
+  gender: z.enum(genderOptions).nullable(),
+  seeking: z.enum(['male', 'female', 'both']).nullable(),
+  sexuality: z.enum(sexualityOptions),
+  country: z.string(),
+  countryregion: z.string().nullable(),
+  region_label: z.string().nullable(),
+  status: z.enum(['active', 'disabled']),
+  fictional: z.boolean(),
+  main_image: imageSchema.nullable(),
+  body_type: z.enum(bodyTypeOptions).nullable(),
+  hair: z.enum(hairOptions).nullable(),
+  eye_colour: z.enum(eyeColourOptions).nullable(),
+  relationship_status: z.enum(relationshipStatusOptions).nullable(),
+  tattoos: z.enum(tattooOptions).nullable(),
+  interests: z.array(z.string()),
+  about: z.string().nullable(),
+  last_active: z.string().describe('ISO 8601'),
+});
+export type Profile = z.infer<typeof profileSchema>;
+
+/** A photo; `locked` photos are server-made blurred copies for a viewer who is not premium. */
+export const photoSchema = z.object({
+  id: z.number().int(),
+  filename: z.string(),
+  thumb_filename: z.string(),
+  premium: z.boolean().describe('a photo after the first one'),
+  locked: z.boolean().describe('true when the URLs are of the blurred copy'),
+});
+export type Photo = z.infer<typeof photoSchema>;
+
+export const ownProfileSchema = profileSchema.extend({
+  birthdate: z.string(),
+  photos: z.array(photoSchema),
+  photo_limit: z.number().int(),
+});
+export type OwnProfile = z.infer<typeof ownProfileSchema>;
+
+export const profileUpdateSchema = z.object({
+  name: z.string().trim().min(2, { error: 'too_short' }).max(30, { error: 'too_long' }).optional(),
+  gender: optionOf(genderOptions).optional(),
+  seeking: optionOf(['male', 'female', 'both'] as const).optional(),
+  body_type: optionOf(bodyTypeOptions).nullable().optional(),
+  hair: optionOf(hairOptions).nullable().optional(),
+  eye_colour: optionOf(eyeColourOptions).nullable().optional(),
+  relationship_status: optionOf(relationshipStatusOptions).nullable().optional(),
+  tattoos: optionOf(tattooOptions).nullable().optional(),
+  interests: z.array(optionOf(interestOptions)).max(interestOptions.length).optional(),
+  about: z.string().trim().max(2000, { error: 'too_long' }).nullable().optional(),
+  country: z
+    .string()
+    .regex(/^[A-Z]{2}$/, { error: 'invalid' })
+    .optional(),
+  countryregion: z.string().max(10).nullable().optional(),
+});
+export type ProfileUpdate = z.infer<typeof profileUpdateSchema>;
+
+export const memberResponseSchema = z.object({
+  profile: profileSchema,
+  photos: z.array(photoSchema),
+  liked: z.boolean(),
+  blocked: z.boolean().describe('the viewer blocked this member'),
+});
+
+export const searchQuerySchema = z.object({
+  gender: z.enum(genderOptions).optional(),
+  country: z
+    .string()
+    .regex(/^[A-Z]{2}$/)
+    .optional(),
+  countryregion: z.string().max(10).optional(),
+  min_age: z.coerce.number().int().min(18).max(99).optional(),
+  max_age: z.coerce.number().int().min(18).max(99).optional(),
+  page: z.coerce.number().int().min(1).max(10_000).default(1),
+});
+export type SearchQuery = z.infer<typeof searchQuerySchema>;
+
+export const searchResponseSchema = z.object({
+  profiles: z.array(profileSchema),
+  total: z.number().int(),
+  page: z.number().int(),
+  pages: z.number().int(),
+  similar: z.array(profileSchema),
+});
+export type SearchResponse = z.infer<typeof searchResponseSchema>;
+
+export const photoLimits = { free: 3, premium: 25 } as const;

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import fastifyCompress from '@fastify/compress';
 import fastifyCookie from '@fastify/cookie';
+import fastifyMultipart from '@fastify/multipart';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
@@ -35,6 +36,13 @@ import {
   createSmtpTransport,
   type MailTransport,
 } from './modules/mail/mail-transport.ts';
+import { maxUploadBytes, photosRoutes } from './modules/photos/photos.routes.ts';
+import { PhotosService } from './modules/photos/photos.service.ts';
+import { profilesRoutes } from './modules/profiles/profiles.routes.ts';
+import { ProfilesService } from './modules/profiles/profiles.service.ts';
+import { regionsRoutes } from './modules/regions/regions.routes.ts';
+import { searchRoutes } from './modules/search/search.routes.ts';
+import { SearchService } from './modules/search/search.service.ts';
 import { sitesRoutes } from './modules/sites/sites.routes.ts';
 import { SiteDirectory } from './modules/sites/sites.service.ts';
 import { registerWeb, type WebMode } from './web/ssr.ts';
@@ -52,6 +60,9 @@ export type AppDeps = {
   clock: Clock;
   mail: MailQueue;
   accounts: AccountsService;
+  profiles: ProfilesService;
+  photos: PhotosService;
+  search: SearchService;
 };
 
 declare module 'fastify' {
@@ -142,6 +153,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       windowMinutes: config.LOGIN_WINDOW_MINUTES,
       lockMinutes: config.LOGIN_LOCK_MINUTES,
     }),
+    profiles: new ProfilesService(database.db, clock, storage),
+    photos: new PhotosService(database.db, clock, storage),
+    search: new SearchService(database.db, clock, storage),
   };
   app.decorate('deps', deps);
   app.addHook('onClose', async () => {
@@ -153,6 +167,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
 
   await app.register(fastifyCookie, { secret: deps.secrets.sessionSecret });
+  await app.register(fastifyMultipart, { limits: { fileSize: maxUploadBytes, files: 1, fields: 5 } });
   await app.register(fastifyCompress, { global: true, threshold: 1024 });
   await app.register(fastifyRateLimit, {
     global: false,
@@ -190,6 +205,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await api.register(sitesRoutes);
   await api.register(assetsRoutes);
   await api.register(accountsRoutes);
+  await api.register(profilesRoutes);
+  await api.register(photosRoutes);
+  await api.register(searchRoutes);
+  await api.register(regionsRoutes);
   if (config.NODE_ENV === 'development') await api.register(devOutboxRoutes);
   // Unknown API paths answer JSON 404 and never fall through to the page renderer.
   app.all('/api/*', { schema: { hide: true } }, async () => {

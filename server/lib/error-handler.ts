@@ -36,6 +36,9 @@ const fastifyClientErrors: Record<string, [number, string]> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, 'unsupported_media_type'],
   FST_ERR_CTP_BODY_TOO_LARGE: [413, 'payload_too_large'],
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, 'bad_request'],
+  FST_REQ_FILE_TOO_LARGE: [413, 'payload_too_large'],
+  FST_FILES_LIMIT: [413, 'payload_too_large'],
+  FST_INVALID_MULTIPART_CONTENT_TYPE: [415, 'unsupported_media_type'],
 };
 
 /** One place maps every error to the contract's body; a 5xx never carries the internal message. */

@@ -6,4 +6,5 @@ export * from './mail.ts';
 export * from './members.ts';
 export * from './photos.ts';
 export * from './sites.ts';
+export * from './social.ts';
 export * from './system.ts';

@@ -4,6 +4,7 @@ import type { Database, Executor } from '#server/db/client.ts';
 import type { EmailTokenPurpose } from '#server/db/schema/accounts.ts';
 import type { TrafficSource, UserRow } from '#server/db/schema/members.ts';
 import type { SiteRow } from '#server/db/schema/sites.ts';
+import { ageOn } from '#server/lib/age.ts';
 import { addDays, addMinutes, type Clock } from '#server/lib/clock.ts';
 import { ValidationFailedError } from '#server/lib/errors.ts';
 import type { Translator } from '#server/lib/i18n.ts';
@@ -52,15 +53,6 @@ export type SignupInput = {
   signup_message?: string | undefined;
   tracking?: TrafficSource | undefined;
 };
-
-function ageOn(birthdate: string, today: Date): number {
-  const [year, month, day] = birthdate.split('-').map(Number) as [number, number, number];
-  let age = today.getUTCFullYear() - year;
-  const beforeBirthday =
-    today.getUTCMonth() + 1 < month || (today.getUTCMonth() + 1 === month && today.getUTCDate() < day);
-  if (beforeBirthday) age--;
-  return age;
-}
 
 function cleanTracking(tracking: TrafficSource | undefined): TrafficSource | null {
   if (!tracking) return null;

@@ -1,0 +1,61 @@
+import { boolean, index, integer, pgTable, primaryKey, serial, text, timestamp } from 'drizzle-orm/pg-core';
+import { profiles, users } from './members.ts';
+
+/** A blocked member can neither see nor contact the blocker, and neither shows up for the other. */
+export const blocks = pgTable(
+  'blocks',
+  {
+    blockerProfileId: integer()
+      .notNull()
+      .references(() => profiles.id, { onDelete: 'cascade' }),
+    blockedProfileId: integer()
+      .notNull()
+      .references(() => profiles.id, { onDelete: 'cascade' }),
+    createdAt: timestamp({ withTimezone: true }).notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.blockerProfileId, table.blockedProfileId] }),
+    index('blocks_blocked_idx').on(table.blockedProfileId),
+  ],
+);
+
+/** A like from one profile to another; `isNew` until the liked member opens the liker's profile. */
+export const likes = pgTable(
+  'likes',
+  {
+    likerProfileId: integer()
+      .notNull()
+      .references(() => profiles.id, { onDelete: 'cascade' }),
+    likedProfileId: integer()
+      .notNull()
+      .references(() => profiles.id, { onDelete: 'cascade' }),
+    isNew: boolean().notNull().default(true),
+    createdAt: timestamp({ withTimezone: true }).notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.likerProfileId, table.likedProfileId] }),
+    index('likes_liked_idx').on(table.likedProfileId, table.createdAt),
+  ],
+);
+
+export const reportReasons = ['spam', 'scam', 'offensive', 'underage', 'other'] as const;
+
+/** Reports of profiles (and later messages) for the operators' moderation queue. */
+export const reports = pgTable(
+  'reports',
+  {
+    id: serial().primaryKey(),
+    reporterUserId: integer()
+      .notNull()
+      .references(() => users.id),
+    profileId: integer().references(() => profiles.id, { onDelete: 'set null' }),
+    messageId: integer(),
+    reason: text({ enum: reportReasons }).notNull(),
+    text: text(),
+    status: text({ enum: ['open', 'handled'] })
+      .notNull()
+      .default('open'),
+    createdAt: timestamp({ withTimezone: true }).notNull(),
+  },
+  (table) => [index('reports_status_idx').on(table.status, table.createdAt)],
+);

@@ -1,0 +1,164 @@
+import type { OwnProfile, ProfileUpdate } from '#contract/profiles.ts';
+import { photoLimits } from '#contract/profiles.ts';
+import type { Database } from '#server/db/client.ts';
+import type { ProfileRow, UserRow } from '#server/db/schema/members.ts';
+import type { SiteRow } from '#server/db/schema/sites.ts';
+import type { Clock } from '#server/lib/clock.ts';
+import { NotFoundError, ValidationFailedError } from '#server/lib/errors.ts';
+import type { MediaStorage } from '#server/lib/storage.ts';
+import { regionsOf } from '#server/modules/regions/regions.data.ts';
+import { toPhotos, toProfile, type ViewContext } from './profile-view.ts';
+import { BlockedError } from './profiles.errors.ts';
+import * as repo from './profiles.repository.ts';
+
+export type ReportInput = {
+  profile: number;
+  reason: 'spam' | 'scam' | 'offensive' | 'underage' | 'other';
+  text?: string | undefined;
+};
+
+const sexualityFor = (gender: string | null, seeking: string | null) =>
+  !gender || !seeking
+    ? undefined
+    : seeking === 'both'
+      ? ('bi' as const)
+      : seeking === gender
+        ? gender === 'male'
+          ? ('gay' as const)
+          : ('lesbian' as const)
+        : ('hetero' as const);
+
+export class ProfilesService {
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock,
+    private readonly storage: MediaStorage,
+  ) {}
+
+  private ctx(site: SiteRow): ViewContext {
+    return { storage: this.storage, site, today: this.clock.now() };
+  }
+
+  async profileOf(member: UserRow): Promise<ProfileRow> {
+    const profile = await repo.findProfileByUserId(this.db, member.id);
+    if (!profile) throw new NotFoundError();
+    return profile;
+  }
+
+  async own(member: UserRow, site: SiteRow): Promise<OwnProfile> {
+    const profile = await this.profileOf(member);
+    const photos = await repo.photosOf(this.db, profile.id);
+    const ctx = this.ctx(site);
+    return {
+      ...toProfile(profile, photos[0], ctx),
+      birthdate: profile.birthdate,
+      photos: toPhotos(photos, { ...ctx, canSeePremium: true }),
+      photo_limit: member.paidUser ? photoLimits.premium : photoLimits.free,
+    };
+  }
+
+  async update(member: UserRow, site: SiteRow, patch: ProfileUpdate): Promise<OwnProfile> {
+    const profile = await this.profileOf(member);
+    const country = patch.country ?? profile.country;
+    if (patch.country && !site.countries.includes(patch.country)) {
+      throw new ValidationFailedError({ country: 'invalid' });
+    }
+    const region =
+      patch.countryregion === undefined
+        ? patch.country
+          ? null
+          : profile.countryregion
+        : patch.countryregion;
+    if (region && !regionsOf(country).some((candidate) => candidate.code === region)) {
+      throw new ValidationFailedError({ countryregion: 'invalid' });
+    }
+    const gender = patch.gender ?? profile.gender;
+    const seeking = patch.seeking ?? profile.seeking;
+    await repo.updateProfile(this.db, profile.id, {
+      ...(patch.name !== undefined ? { name: patch.name } : {}),
+      ...(patch.gender !== undefined ? { gender: patch.gender } : {}),
+      ...(patch.seeking !== undefined ? { seeking: patch.seeking } : {}),
+      ...(sexualityFor(gender, seeking) ? { sexuality: sexualityFor(gender, seeking) } : {}),
+      ...(patch.body_type !== undefined ? { bodyType: patch.body_type } : {}),
+      ...(patch.hair !== undefined ? { hair: patch.hair } : {}),
+      ...(patch.eye_colour !== undefined ? { eyeColour: patch.eye_colour } : {}),
+      ...(patch.relationship_status !== undefined ? { relationshipStatus: patch.relationship_status } : {}),
+      ...(patch.tattoos !== undefined ? { tattoos: patch.tattoos } : {}),
+      ...(patch.interests !== undefined ? { interests: [...new Set(patch.interests)] } : {}),
+      ...(patch.about !== undefined ? { about: patch.about || null } : {}),
+      country,
+      countryregion: region,
+    });
+    return this.own(member, site);
+  }
+
+  /**
+   * Another member's profile (screens members-id and likes-m-id). A member who blocked the viewer
+   * is not shown; opening the profile of someone who liked you clears that like's new flag.
+   */
+  async view(viewer: UserRow | null, profileId: number, site: SiteRow) {
+    const found = await repo.findProfileWithOwner(this.db, profileId);
+    const viewerProfile = viewer ? await repo.findProfileByUserId(this.db, viewer.id) : undefined;
+    const own = viewerProfile?.id === profileId;
+    if (
+      !found ||
+      (!own &&
+        (found.profile.status !== 'active' ||
+          found.owner.status === 'deleted' ||
+          found.owner.status === 'pending_deletion'))
+    ) {
+      throw new NotFoundError();
+    }
+    let blocked = false;
+    let liked = false;
+    if (viewerProfile && !own) {
+      const between = await repo.blockBetween(this.db, viewerProfile.id, profileId);
+      if (between.bBlockedA) throw new BlockedError(found.profile.name);
+      blocked = between.aBlockedB;
+      liked = await repo.hasLiked(this.db, viewerProfile.id, profileId);
+      await repo.clearNewLike(this.db, profileId, viewerProfile.id);
+    }
+    const photos = await repo.photosOf(this.db, profileId);
+    const ctx = this.ctx(site);
+    return {
+      profile: toProfile(found.profile, photos[0], ctx),
+      photos: toPhotos(photos, { ...ctx, canSeePremium: own || (viewer?.paidUser ?? false) }),
+      liked,
+      blocked,
+    };
+  }
+
+  async block(member: UserRow, profileId: number): Promise<void> {
+    const own = await this.profileOf(member);
+    if (own.id === profileId) throw new ValidationFailedError({ profile: 'invalid' });
+    if (!(await repo.findProfileWithOwner(this.db, profileId))) throw new NotFoundError();
+    await repo.insertBlock(this.db, own.id, profileId, this.clock.now());
+  }
+
+  async unblock(member: UserRow, profileId: number): Promise<void> {
+    const own = await this.profileOf(member);
+    await repo.deleteBlock(this.db, own.id, profileId);
+  }
+
+  async blockedList(member: UserRow, site: SiteRow) {
+    const own = await this.profileOf(member);
+    const rows = await repo.blockedProfilesOf(this.db, own.id);
+    const mains = await repo.mainPhotosOf(
+      this.db,
+      rows.map((row) => row.id),
+    );
+    const ctx = this.ctx(site);
+    return rows.map((row) => toProfile(row, mains.get(row.id), ctx));
+  }
+
+  async report(member: UserRow, input: ReportInput): Promise<void> {
+    if (!(await repo.findProfileWithOwner(this.db, input.profile))) throw new NotFoundError();
+    await repo.insertReport(this.db, {
+      reporterUserId: member.id,
+      profileId: input.profile,
+      reason: input.reason,
+      text: input.text?.trim() || null,
+      createdAt: this.clock.now(),
+    });
+  }
+}

@@ -1,0 +1,107 @@
+import { iso1A2Code } from '@rapideditor/country-coder';
+import { z } from 'zod';
+import { interestOptions } from '#contract/profiles.ts';
+import type { ZodApp } from '#server/lib/zod-app.ts';
+import { regionsOf } from './regions.data.ts';
+
+/** Bootstrap Icons names for the interests, for the web UI and outside clients alike. */
+export const interestIcons: Record<(typeof interestOptions)[number], string> = {
+  travelling: 'airplane',
+  music: 'music-note-beamed',
+  sports: 'trophy',
+  wine: 'cup-straw',
+  cooking: 'egg-fried',
+  movies: 'film',
+  reading: 'book',
+  nature: 'tree',
+  dancing: 'balloon-heart',
+  fitness: 'bicycle',
+  art: 'palette',
+  gaming: 'controller',
+  romance: 'heart',
+  cuddling: 'emoji-heart-eyes',
+  adventure: 'compass',
+  roleplay: 'mask',
+};
+
+/** The region of a position: the nearest region centre of the country (offline). */
+export function nearestRegion(country: string, lat: number, lon: number) {
+  let best: { code: string; name: string } | null = null;
+  let bestDistance = Number.POSITIVE_INFINITY;
+  const cosLat = Math.cos((lat * Math.PI) / 180);
+  for (const region of regionsOf(country)) {
+    const dLat = region.latitude - lat;
+    const dLon = (region.longitude - lon) * cosLat;
+    const distance = dLat * dLat + dLon * dLon;
+    if (distance < bestDistance) {
+      bestDistance = distance;
+      best = { code: region.code, name: region.name };
+    }
+  }
+  return best;
+}
+
+const cacheForADay = 'public, max-age=86400';
+
+export async function regionsRoutes(app: ZodApp): Promise<void> {
+  app.get(
+    '/api/interests.php',
+    {
+      schema: {
+        tags: ['profiles'],
+        summary: 'The interests a profile can list, with icon names',
+        response: { 200: z.object({ interests: z.array(z.object({ id: z.string(), icon: z.string() })) }) },
+      },
+    },
+    async (_request, reply) => {
+      reply.header('cache-control', cacheForADay);
+      return { interests: interestOptions.map((id) => ({ id, icon: interestIcons[id] })) };
+    },
+  );
+
+  app.get(
+    '/api/regions.php',
+    {
+      schema: {
+        tags: ['profiles'],
+        summary: 'The administrative regions of a country (provinces, states, counties)',
+        querystring: z.object({ country: z.string().regex(/^[A-Z]{2}$/) }),
+        response: { 200: z.object({ regions: z.array(z.object({ code: z.string(), name: z.string() })) }) },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', cacheForADay);
+      const regions = regionsOf(request.query.country)
+        .map(({ code, name }) => ({ code, name }))
+        .sort((a, b) => a.name.localeCompare(b.name));
+      return { regions };
+    },
+  );
+
+  app.get(
+    '/api/geocode.php',
+    {
+      config: { rateLimit: { max: 30, timeWindow: '1 minute' } },
+      schema: {
+        tags: ['profiles'],
+        summary: 'Country and region of a position, from data shipped with the server',
+        querystring: z.object({
+          lat: z.coerce.number().min(-90).max(90),
+          lon: z.coerce.number().min(-180).max(180),
+        }),
+        response: {
+          200: z.object({
+            country: z.string().nullable(),
+            countryregion: z.string().nullable(),
+            region_label: z.string().nullable(),
+          }),
+        },
+      },
+    },
+    async (request) => {
+      const country = iso1A2Code([request.query.lon, request.query.lat]) ?? null;
+      const region = country ? nearestRegion(country, request.query.lat, request.query.lon) : null;
+      return { country, countryregion: region?.code ?? null, region_label: region?.name ?? null };
+    },
+  );
+}
