@@ -1,7 +1,10 @@
 import { useTranslation } from 'react-i18next';
 import { Form, redirect, useNavigation } from 'react-router';
+import type { OwnProfile } from '#contract/profiles.ts';
 import { FormAlert, FormField } from '../components/forms/form-field.tsx';
 import { LanguageSwitcher } from '../components/language-switcher.tsx';
+import { PhotoManager } from '../components/photo-manager.tsx';
+import { ProfileEditor } from '../components/profile-editor.tsx';
 import { cookieHeaders, formError, formText } from '../lib/actions.server.ts';
 import type { FormErrors } from '../lib/form-errors.ts';
 import { pageMeta } from '../lib/meta.ts';
@@ -11,11 +14,44 @@ export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, 'page.profile');
 }
 
-type Intent = 'password' | 'email' | 'delete';
+type Intent = 'profile' | 'password' | 'email' | 'delete';
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const own = await context.api<{ profile: OwnProfile }>('/api/profile.php');
+  if (!own.ok) throw redirect('/login?redirect=%2Fprofile');
+  const regions = await context.api<{ regions: { code: string; name: string }[] }>(
+    `/api/regions.php?country=${own.data.profile.country}`,
+  );
+  return { profile: own.data.profile, regions: regions.ok ? regions.data.regions : [] };
+}
+
+const nullable = (value: string) => (value === '' ? null : value);
 
 export async function action({ context, request }: Route.ActionArgs) {
   const form = await request.formData();
   const intent = formText(form, 'intent') as Intent;
+  if (intent === 'profile') {
+    const gender = formText(form, 'gender');
+    const seeking = formText(form, 'seeking');
+    const result = await context.api('/api/profile.php', {
+      method: 'PUT',
+      body: {
+        name: formText(form, 'name'),
+        ...(gender ? { gender } : {}),
+        ...(seeking ? { seeking } : {}),
+        body_type: nullable(formText(form, 'body_type')),
+        hair: nullable(formText(form, 'hair')),
+        eye_colour: nullable(formText(form, 'eye_colour')),
+        relationship_status: nullable(formText(form, 'relationship_status')),
+        tattoos: nullable(formText(form, 'tattoos')),
+        interests: form.getAll('interests').filter((value): value is string => typeof value === 'string'),
+        about: nullable(formText(form, 'about')),
+        country: formText(form, 'country'),
+        countryregion: nullable(formText(form, 'countryregion')),
+      },
+    });
+    return result.ok ? { intent, done: true } : { intent, ...(await formError(result)).data };
+  }
   if (intent === 'password') {
     const result = await context.api('/api/password.php', {
       method: 'PUT',
@@ -57,7 +93,7 @@ function Section({ title, children }: { title: string; children: React.ReactNode
 }
 
 /** Profile settings; the account part: language, password, e-mail address, deletion. */
-export default function Profile({ actionData }: Route.ComponentProps) {
+export default function Profile({ actionData, loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const navigation = useNavigation();
   const result = actionData as ActionResult | undefined;
@@ -67,6 +103,14 @@ export default function Profile({ actionData }: Route.ComponentProps) {
   return (
     <div className="container py-4" style={{ maxWidth: 640 }}>
       <h1 className="h3 mb-4">{t('page.profile')}</h1>
+
+      <ProfileEditor
+        profile={loaderData.profile}
+        regions={loaderData.regions}
+        errors={errorsFor('profile')}
+        saved={Boolean(doneFor('profile'))}
+      />
+      <PhotoManager profile={loaderData.profile} />
 
       <Section title={t('auth:language.heading')}>
         <LanguageSwitcher />

@@ -1,0 +1,279 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Form, useNavigation } from 'react-router';
+import {
+  bodyTypeOptions,
+  eyeColourOptions,
+  hairOptions,
+  interestOptions,
+  type OwnProfile,
+  relationshipStatusOptions,
+  tattooOptions,
+} from '#contract/profiles.ts';
+import { apiFetch } from '../lib/api-client.ts';
+import { countryName } from '../lib/countries.ts';
+import type { FormErrors } from '../lib/form-errors.ts';
+import { useRootData } from '../lib/root-data.ts';
+import { FormAlert, FormField } from './forms/form-field.tsx';
+
+type Region = { code: string; name: string };
+type LocationState = 'idle' | 'finding' | 'denied' | 'unsupported' | 'failed';
+
+function OptionSelect({
+  name,
+  label,
+  options,
+  value,
+}: {
+  name: string;
+  label: string;
+  options: readonly string[];
+  value: string | null;
+}) {
+  const { t } = useTranslation();
+  const prefix =
+    { body_type: 'bodyType', eye_colour: 'eyeColour', relationship_status: 'relationshipStatus' }[name] ??
+    name;
+  return (
+    <div className="col-sm-6 mb-3">
+      <label htmlFor={`profile-${name}`} className="form-label">
+        {label}
+      </label>
+      <select id={`profile-${name}`} name={name} className="form-select" defaultValue={value ?? ''}>
+        <option value="">{t('profile:notSaid')}</option>
+        {options.map((option) => (
+          <option key={option} value={option}>
+            {t(`profile:${prefix}.${option}`)}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+/** The profile form: details, interests, about, country and region (with "use my location"). */
+export function ProfileEditor({
+  profile,
+  regions: initialRegions,
+  errors,
+  saved,
+}: {
+  profile: OwnProfile;
+  regions: Region[];
+  errors?: FormErrors | undefined;
+  saved: boolean;
+}) {
+  const { t } = useTranslation();
+  const { settings, locale } = useRootData();
+  const navigation = useNavigation();
+  const [country, setCountry] = useState(profile.country);
+  const [region, setRegion] = useState(profile.countryregion ?? '');
+  const [regions, setRegions] = useState(initialRegions);
+  const [location, setLocation] = useState<LocationState>('idle');
+
+  const loadRegions = async (code: string) => {
+    const answer = await apiFetch<{ regions: Region[] }>(`/api/regions.php?country=${code}`).catch(() => ({
+      regions: [],
+    }));
+    setRegions(answer.regions);
+  };
+
+  const useMyLocation = () => {
+    if (!('geolocation' in navigator)) return setLocation('unsupported');
+    setLocation('finding');
+    navigator.geolocation.getCurrentPosition(
+      async (position) => {
+        try {
+          const found = await apiFetch<{ country: string | null; countryregion: string | null }>(
+            `/api/geocode.php?lat=${position.coords.latitude}&lon=${position.coords.longitude}`,
+          );
+          if (!found.country || !settings.countries.includes(found.country)) return setLocation('failed');
+          setCountry(found.country);
+          await loadRegions(found.country);
+          setRegion(found.countryregion ?? '');
+          setLocation('idle');
+        } catch {
+          setLocation('failed');
+        }
+      },
+      (error) => setLocation(error.code === error.PERMISSION_DENIED ? 'denied' : 'failed'),
+      { maximumAge: 3_600_000, timeout: 15_000 },
+    );
+  };
+
+  return (
+    <section className="card mb-4">
+      <div className="card-body">
+        <h2 className="h5 card-title">{t('profile:edit.heading')}</h2>
+        {saved && (
+          <div className="alert alert-success" role="status">
+            {t('profile:edit.saved')}
+          </div>
+        )}
+        <FormAlert errors={errors} />
+        <Form method="post" noValidate>
+          <input type="hidden" name="intent" value="profile" />
+          <FormField
+            name="name"
+            label={t('profile:field.name')}
+            defaultValue={profile.name}
+            required
+            minLength={2}
+            maxLength={30}
+            errors={errors}
+          />
+          <div className="row">
+            <OptionSelect
+              name="gender"
+              label={t('profile:field.gender')}
+              options={['male', 'female']}
+              value={profile.gender}
+            />
+            <div className="col-sm-6 mb-3">
+              <label htmlFor="profile-seeking" className="form-label">
+                {t('profile:field.seeking')}
+              </label>
+              <select
+                id="profile-seeking"
+                name="seeking"
+                className="form-select"
+                defaultValue={profile.seeking ?? ''}
+              >
+                <option value="">{t('profile:notSaid')}</option>
+                {(['female', 'male', 'both'] as const).map((option) => (
+                  <option key={option} value={option}>
+                    {t(`profile:seeking.${option}`)}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <OptionSelect
+              name="body_type"
+              label={t('profile:field.bodyType')}
+              options={bodyTypeOptions}
+              value={profile.body_type}
+            />
+            <OptionSelect
+              name="hair"
+              label={t('profile:field.hair')}
+              options={hairOptions}
+              value={profile.hair}
+            />
+            <OptionSelect
+              name="eye_colour"
+              label={t('profile:field.eyeColour')}
+              options={eyeColourOptions}
+              value={profile.eye_colour}
+            />
+            <OptionSelect
+              name="relationship_status"
+              label={t('profile:field.relationshipStatus')}
+              options={relationshipStatusOptions}
+              value={profile.relationship_status}
+            />
+            <OptionSelect
+              name="tattoos"
+              label={t('profile:field.tattoos')}
+              options={tattooOptions}
+              value={profile.tattoos}
+            />
+          </div>
+          <fieldset className="mb-3">
+            <legend className="form-label fs-6">{t('profile:field.interests')}</legend>
+            <div className="d-flex flex-wrap gap-2">
+              {interestOptions.map((interest) => (
+                <div key={interest}>
+                  <input
+                    type="checkbox"
+                    className="btn-check"
+                    id={`interest-${interest}`}
+                    name="interests"
+                    value={interest}
+                    defaultChecked={profile.interests.includes(interest)}
+                  />
+                  <label className="btn btn-sm btn-outline-primary" htmlFor={`interest-${interest}`}>
+                    {t(`profile:interest.${interest}`)}
+                  </label>
+                </div>
+              ))}
+            </div>
+          </fieldset>
+          <div className="mb-3">
+            <label htmlFor="profile-about" className="form-label">
+              {t('profile:field.about')}
+            </label>
+            <textarea
+              id="profile-about"
+              name="about"
+              className="form-control"
+              rows={4}
+              maxLength={2000}
+              defaultValue={profile.about ?? ''}
+            />
+          </div>
+          <div className="row align-items-end">
+            <div className="col-sm-5 mb-3">
+              <label htmlFor="profile-country" className="form-label">
+                {t('profile:field.country')}
+              </label>
+              <select
+                id="profile-country"
+                name="country"
+                className="form-select"
+                value={country}
+                onChange={(event) => {
+                  setCountry(event.target.value);
+                  setRegion('');
+                  void loadRegions(event.target.value);
+                }}
+              >
+                {settings.countries.map((code) => (
+                  <option key={code} value={code}>
+                    {countryName(code, locale)}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <div className="col-sm-4 mb-3">
+              <label htmlFor="profile-region" className="form-label">
+                {t('profile:field.region')}
+              </label>
+              <select
+                id="profile-region"
+                name="countryregion"
+                className="form-select"
+                value={region}
+                onChange={(event) => setRegion(event.target.value)}
+              >
+                <option value="">{t('profile:notSaid')}</option>
+                {regions.map((option) => (
+                  <option key={option.code} value={option.code}>
+                    {option.name}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <div className="col-sm-3 mb-3 d-grid">
+              <button
+                type="button"
+                className="btn btn-outline-secondary"
+                onClick={useMyLocation}
+                disabled={location === 'finding'}
+              >
+                {location === 'finding' ? t('profile:location.finding') : t('profile:location.use')}
+              </button>
+            </div>
+          </div>
+          {location !== 'idle' && location !== 'finding' && (
+            <p className="small text-body-secondary" role="status">
+              {t(`profile:location.${location}`)}
+            </p>
+          )}
+          <button type="submit" className="btn btn-primary" disabled={navigation.state === 'submitting'}>
+            {t('profile:edit.save')}
+          </button>
+        </Form>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,266 @@
+import { useState } from 'react';
+import { LockFill, StarFill } from 'react-bootstrap-icons';
+import { useTranslation } from 'react-i18next';
+import { data, Form, redirect, useNavigation } from 'react-router';
+import type { ErrorBody } from '#contract/common.ts';
+import type { Photo, Profile } from '#contract/profiles.ts';
+import { FormAlert } from '../components/forms/form-field.tsx';
+import { formError, formText } from '../lib/actions.server.ts';
+import { countryName } from '../lib/countries.ts';
+import { pageMeta } from '../lib/meta.ts';
+import { useRootData } from '../lib/root-data.ts';
+import type { Route } from './+types/member';
+
+export const handle = { membersArea: true };
+
+type MemberAnswer = { profile: Profile; photos: Photo[]; liked: boolean; blocked: boolean };
+
+export function meta({ matches, data: loaded }: Route.MetaArgs) {
+  const base = pageMeta(matches, 'page.member');
+  if (loaded && 'member' in loaded && loaded.member) {
+    const [title, ...rest] = base;
+    const text = title && 'title' in title ? String(title.title) : '';
+    return [{ title: `${loaded.member.profile.name} · ${text}` }, ...rest];
+  }
+  return base;
+}
+
+export async function loader({ context, params, request }: Route.LoaderArgs) {
+  const answer = await context.api<MemberAnswer | ErrorBody>(`/api/member.php?id=${Number(params.id) || 0}`);
+  if (answer.ok) return { member: answer.data as MemberAnswer };
+  const body = answer.data as ErrorBody;
+  if (body.error === 'blocked') return { blockedBy: String(body.name ?? '') };
+  if (body.error === 'authentication_required') {
+    throw redirect(`/login?redirect=${encodeURIComponent(new URL(request.url).pathname)}`);
+  }
+  throw data(null, { status: answer.status === 422 ? 404 : answer.status });
+}
+
+export async function action({ context, params, request }: Route.ActionArgs) {
+  const form = await request.formData();
+  const intent = formText(form, 'intent');
+  const profile = Number(params.id);
+  if (intent === 'report') {
+    const result = await context.api('/api/report.php', {
+      method: 'POST',
+      body: { profile, reason: formText(form, 'reason'), text: formText(form, 'text') || undefined },
+    });
+    return result.ok ? { reported: true } : formError(result);
+  }
+  const result = await context.api('/api/block.php', {
+    method: intent === 'unblock' ? 'DELETE' : 'POST',
+    body: { profile },
+  });
+  return result.ok ? { blockedNow: intent !== 'unblock' } : formError(result);
+}
+
+function Gallery({ profile, photos }: { profile: Profile; photos: Photo[] }) {
+  const { t } = useTranslation();
+  const [current, setCurrent] = useState(0);
+  const shown = photos[current];
+  if (!shown) return <div className="ratio ratio-1x1 bg-light rounded" aria-hidden="true" />;
+  return (
+    <div>
+      <div className="position-relative">
+        <img
+          src={shown.filename}
+          alt={t('profile:photos.of', { number: current + 1, total: photos.length })}
+          width={720}
+          height={720}
+          className="img-fluid rounded w-100 object-fit-cover"
+          data-testid="member-photo"
+        />
+        {shown.locked && (
+          <div className="position-absolute top-50 start-50 translate-middle text-center text-white bg-dark bg-opacity-75 rounded p-3">
+            <LockFill aria-hidden="true" size={28} />
+            <p className="mb-0 fw-semibold">{t('profile:photos.premiumLocked')}</p>
+            <p className="small mb-0">{t('profile:photos.premiumHint')}</p>
+          </div>
+        )}
+      </div>
+      {photos.length > 1 && (
+        <ul className="list-inline mt-2 mb-0">
+          {photos.map((photo, index) => (
+            <li key={photo.id} className="list-inline-item mb-2">
+              <button
+                type="button"
+                className={`btn p-0 border ${index === current ? 'border-primary border-2' : ''}`}
+                onClick={() => setCurrent(index)}
+                aria-label={t('profile:photos.of', { number: index + 1, total: photos.length })}
+                aria-pressed={index === current}
+              >
+                <img
+                  src={photo.thumb_filename}
+                  alt=""
+                  width={64}
+                  height={64}
+                  loading="lazy"
+                  className="rounded object-fit-cover"
+                />
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <span className="visually-hidden">{profile.name}</span>
+    </div>
+  );
+}
+
+const detailFields = [
+  ['gender', 'field.gender', 'gender'],
+  ['sexuality', 'field.sexuality', 'sexuality'],
+  ['body_type', 'field.bodyType', 'bodyType'],
+  ['hair', 'field.hair', 'hair'],
+  ['eye_colour', 'field.eyeColour', 'eyeColour'],
+  ['relationship_status', 'field.relationshipStatus', 'relationshipStatus'],
+  ['tattoos', 'field.tattoos', 'tattoos'],
+] as const;
+
+/** The member screen (members-id and likes-m-id): photos, details, block and report. */
+export default function Member({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const { settings, locale } = useRootData();
+  const navigation = useNavigation();
+  if ('blockedBy' in loaderData) {
+    return (
+      <div className="container py-5" style={{ maxWidth: 560 }}>
+        <div className="alert alert-warning" role="alert">
+          {t('errors:blocked', { name: loaderData.blockedBy })}
+        </div>
+      </div>
+    );
+  }
+  const { profile, photos, blocked } = loaderData.member;
+  const errors = actionData && 'errors' in actionData ? actionData.errors : undefined;
+  const visibleFields = settings.visible_profile_fields;
+  return (
+    <div className="container py-4">
+      <div className="row g-4">
+        <div className="col-md-5">
+          <Gallery profile={profile} photos={photos} />
+        </div>
+        <div className="col-md-7">
+          <h1 className="h3 mb-1">
+            {profile.name}, {profile.age}
+            {profile.fictional && (
+              <span className="badge text-bg-warning ms-2 align-middle fs-6" data-testid="fictional-marker">
+                <StarFill aria-hidden="true" className="me-1" />
+                {settings.fictional_singular || t('profile:member.fictional')}
+              </span>
+            )}
+          </h1>
+          <p className="text-body-secondary">
+            {[profile.region_label, countryName(profile.country, locale)].filter(Boolean).join(', ')}
+          </p>
+          {profile.fictional && settings.fictional_warning && (
+            <p className="small">{settings.fictional_warning}</p>
+          )}
+          {profile.about && (
+            <section className="mb-3">
+              <h2 className="h6">{t('profile:member.about', { name: profile.name })}</h2>
+              <p className="text-break" style={{ whiteSpace: 'pre-line' }}>
+                {profile.about}
+              </p>
+            </section>
+          )}
+          <section className="mb-3">
+            <h2 className="h6">{t('profile:member.details')}</h2>
+            <dl className="row mb-0">
+              {detailFields
+                .filter(([field]) => visibleFields.length === 0 || visibleFields.includes(field))
+                .map(([field, label, options]) => {
+                  const value = profile[field];
+                  return (
+                    <div key={field} className="col-6 col-lg-4 mb-2">
+                      <dt className="small text-body-secondary fw-normal">{t(`profile:${label}`)}</dt>
+                      <dd className="mb-0">
+                        {value ? t(`profile:${options}.${value}`) : t('profile:notSaid')}
+                      </dd>
+                    </div>
+                  );
+                })}
+            </dl>
+          </section>
+          {profile.interests.length > 0 && (
+            <section className="mb-3">
+              <h2 className="h6">{t('profile:member.interests')}</h2>
+              <ul className="list-inline">
+                {profile.interests.map((interest) => (
+                  <li
+                    key={interest}
+                    className="list-inline-item badge rounded-pill text-bg-light border mb-1"
+                  >
+                    {t(`profile:interest.${interest}`)}
+                  </li>
+                ))}
+              </ul>
+            </section>
+          )}
+          <FormAlert errors={errors} />
+          {actionData && 'blockedNow' in actionData && actionData.blockedNow && (
+            <div className="alert alert-info" role="status">
+              {t('profile:member.blocked', { name: profile.name })}
+            </div>
+          )}
+          <div className="d-flex flex-wrap gap-2">
+            <Form method="post">
+              <input type="hidden" name="intent" value={blocked ? 'unblock' : 'block'} />
+              <button
+                type="submit"
+                className="btn btn-outline-secondary"
+                disabled={navigation.state === 'submitting'}
+              >
+                {blocked ? t('profile:member.unblock') : t('profile:member.block')}
+              </button>
+            </Form>
+          </div>
+          <details className="mt-3">
+            <summary>{t('profile:member.report')}</summary>
+            {actionData && 'reported' in actionData ? (
+              <p className="mt-2" role="status">
+                {t('profile:report.thanks')}
+              </p>
+            ) : (
+              <Form method="post" className="mt-2" style={{ maxWidth: 420 }}>
+                <input type="hidden" name="intent" value="report" />
+                <label htmlFor="report-reason" className="form-label">
+                  {t('profile:report.reason')}
+                </label>
+                <select
+                  id="report-reason"
+                  name="reason"
+                  className="form-select mb-2"
+                  required
+                  defaultValue=""
+                >
+                  <option value="" disabled>
+                    {t('profile:report.reason')}
+                  </option>
+                  {(['spam', 'scam', 'offensive', 'underage', 'other'] as const).map((reason) => (
+                    <option key={reason} value={reason}>
+                      {t(`profile:report.reason.${reason}`)}
+                    </option>
+                  ))}
+                </select>
+                <label htmlFor="report-text" className="form-label">
+                  {t('profile:report.text')}
+                </label>
+                <textarea
+                  id="report-text"
+                  name="text"
+                  className="form-control mb-2"
+                  rows={3}
+                  maxLength={2000}
+                />
+                <button type="submit" className="btn btn-outline-danger btn-sm">
+                  {t('profile:report.submit')}
+                </button>
+              </Form>
+            )}
+          </details>
+        </div>
+      </div>
+    </div>
+  );
+}
