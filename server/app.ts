@@ -29,6 +29,8 @@ import { registerSessions } from './modules/accounts/sessions.ts';
 import { assetsRoutes } from './modules/assets/assets.routes.ts';
 import { seedDemo } from './modules/demo/demo.seed.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
+import { likesRoutes } from './modules/likes/likes.routes.ts';
+import { LikesService } from './modules/likes/likes.service.ts';
 import { devOutboxRoutes } from './modules/mail/dev-outbox.routes.ts';
 import { MailQueue } from './modules/mail/mail.service.ts';
 import {
@@ -63,6 +65,7 @@ export type AppDeps = {
   profiles: ProfilesService;
   photos: PhotosService;
   search: SearchService;
+  likes: LikesService;
 };
 
 declare module 'fastify' {
@@ -156,6 +159,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     profiles: new ProfilesService(database.db, clock, storage),
     photos: new PhotosService(database.db, clock, storage),
     search: new SearchService(database.db, clock, storage),
+    likes: new LikesService(database.db, clock, storage, bus),
   };
   app.decorate('deps', deps);
   app.addHook('onClose', async () => {
@@ -209,6 +213,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await api.register(photosRoutes);
   await api.register(searchRoutes);
   await api.register(regionsRoutes);
+  await api.register(likesRoutes);
   if (config.NODE_ENV === 'development') await api.register(devOutboxRoutes);
   // Unknown API paths answer JSON 404 and never fall through to the page renderer.
   app.all('/api/*', { schema: { hide: true } }, async () => {

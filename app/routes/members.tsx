@@ -45,6 +45,9 @@ export default function Members({ loaderData }: Route.ComponentProps) {
   const submit = useSubmit();
   const signupModal = useSignupModal();
   const { result, visitorMustSignUp, regions } = loaderData;
+  // The site chooses which filters its search shows (settings.search_fields); none listed means all.
+  const shows = (field: string) =>
+    settings.search_fields.length === 0 || settings.search_fields.includes(field);
   const pageLink = (page: number) => {
     const next = new URLSearchParams(params);
     next.set('page', String(page));
@@ -83,7 +86,7 @@ export default function Members({ loaderData }: Route.ComponentProps) {
           if (target.tagName === 'SELECT') void submit(event.currentTarget);
         }}
       >
-        <div className="col-6 col-md-2">
+        <div className={`col-6 col-md-2 ${shows('gender') ? '' : 'd-none'}`}>
           <label htmlFor="search-gender" className="form-label small">
             {t('profile:field.gender')}
           </label>
@@ -98,7 +101,7 @@ export default function Members({ loaderData }: Route.ComponentProps) {
             <option value="male">{t('profile:seeking.male')}</option>
           </select>
         </div>
-        <div className="col-6 col-md-3">
+        <div className={`col-6 col-md-3 ${shows('country') ? '' : 'd-none'}`}>
           <label htmlFor="search-country" className="form-label small">
             {t('profile:field.country')}
           </label>
@@ -116,7 +119,7 @@ export default function Members({ loaderData }: Route.ComponentProps) {
             ))}
           </select>
         </div>
-        <div className="col-12 col-md-3">
+        <div className={`col-12 col-md-3 ${shows('countryregion') ? '' : 'd-none'}`}>
           <label htmlFor="search-region" className="form-label small">
             {t('profile:field.region')}
           </label>
@@ -135,7 +138,7 @@ export default function Members({ loaderData }: Route.ComponentProps) {
             ))}
           </select>
         </div>
-        <div className="col-4 col-md-1">
+        <div className={`col-4 col-md-1 ${shows('age') ? '' : 'd-none'}`}>
           <label htmlFor="search-min-age" className="form-label small">
             {t('profile:search.minAge')}
           </label>
@@ -149,7 +152,7 @@ export default function Members({ loaderData }: Route.ComponentProps) {
             defaultValue={params.get('min_age') ?? ''}
           />
         </div>
-        <div className="col-4 col-md-1">
+        <div className={`col-4 col-md-1 ${shows('age') ? '' : 'd-none'}`}>
           <label htmlFor="search-max-age" className="form-label small">
             {t('profile:search.maxAge')}
           </label>

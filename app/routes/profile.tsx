@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Form, redirect, useNavigation } from 'react-router';
-import type { OwnProfile } from '#contract/profiles.ts';
+import type { OwnProfile, Profile as MemberProfile } from '#contract/profiles.ts';
 import { FormAlert, FormField } from '../components/forms/form-field.tsx';
 import { LanguageSwitcher } from '../components/language-switcher.tsx';
 import { PhotoManager } from '../components/photo-manager.tsx';
@@ -14,15 +14,22 @@ export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, 'page.profile');
 }
 
-type Intent = 'profile' | 'password' | 'email' | 'delete';
+type Intent = 'profile' | 'unblock' | 'password' | 'email' | 'delete';
 
 export async function loader({ context }: Route.LoaderArgs) {
   const own = await context.api<{ profile: OwnProfile }>('/api/profile.php');
   if (!own.ok) throw redirect('/login?redirect=%2Fprofile');
-  const regions = await context.api<{ regions: { code: string; name: string }[] }>(
-    `/api/regions.php?country=${own.data.profile.country}`,
-  );
-  return { profile: own.data.profile, regions: regions.ok ? regions.data.regions : [] };
+  const [regions, blocked] = await Promise.all([
+    context.api<{ regions: { code: string; name: string }[] }>(
+      `/api/regions.php?country=${own.data.profile.country}`,
+    ),
+    context.api<{ profiles: MemberProfile[] }>('/api/blocks.php'),
+  ]);
+  return {
+    profile: own.data.profile,
+    regions: regions.ok ? regions.data.regions : [],
+    blocked: blocked.ok ? blocked.data.profiles : [],
+  };
 }
 
 const nullable = (value: string) => (value === '' ? null : value);
@@ -49,6 +56,13 @@ export async function action({ context, request }: Route.ActionArgs) {
         country: formText(form, 'country'),
         countryregion: nullable(formText(form, 'countryregion')),
       },
+    });
+    return result.ok ? { intent, done: true } : { intent, ...(await formError(result)).data };
+  }
+  if (intent === 'unblock') {
+    const result = await context.api('/api/block.php', {
+      method: 'DELETE',
+      body: { profile: Number(formText(form, 'profile')) },
     });
     return result.ok ? { intent, done: true } : { intent, ...(await formError(result)).data };
   }
@@ -111,6 +125,30 @@ export default function Profile({ actionData, loaderData }: Route.ComponentProps
         saved={Boolean(doneFor('profile'))}
       />
       <PhotoManager profile={loaderData.profile} />
+
+      <Section title={t('profile:blocks.heading')}>
+        {loaderData.blocked.length === 0 ? (
+          <p className="mb-0 text-body-secondary">{t('profile:blocks.none')}</p>
+        ) : (
+          <ul className="list-group" data-testid="blocked-list">
+            {loaderData.blocked.map((member) => (
+              <li
+                key={member.id}
+                className="list-group-item d-flex justify-content-between align-items-center"
+              >
+                <span>{member.name}</span>
+                <Form method="post">
+                  <input type="hidden" name="intent" value="unblock" />
+                  <input type="hidden" name="profile" value={member.id} />
+                  <button type="submit" className="btn btn-sm btn-outline-secondary" disabled={busy}>
+                    {t('profile:member.unblock')}
+                  </button>
+                </Form>
+              </li>
+            ))}
+          </ul>
+        )}
+      </Section>
 
       <Section title={t('auth:language.heading')}>
         <LanguageSwitcher />

@@ -42,3 +42,25 @@ export async function signupMember(
   if (response.statusCode !== 201) throw new Error(`signup failed: ${response.statusCode} ${response.body}`);
   return { cookie: sessionCookie(response), email, response, userId: response.json().user.id };
 }
+
+/** Marks a member's e-mail as confirmed and the profile active, as the activation link does. */
+export async function activateMember(app: FastifyInstance, userId: number): Promise<number> {
+  const { eq } = await import('drizzle-orm');
+  const { profiles, users } = await import('../../server/db/schema/members.ts');
+  await app.deps.db
+    .update(users)
+    .set({ status: 'active', emailConfirmedAt: new Date() })
+    .where(eq(users.id, userId));
+  const [profile] = await app.deps.db
+    .update(profiles)
+    .set({ status: 'active', gender: 'female', seeking: 'both' })
+    .where(eq(profiles.userId, userId))
+    .returning({ id: profiles.id });
+  return profile!.id;
+}
+
+/** A signed-up, activated member with the profile id. */
+export async function activeMember(app: FastifyInstance, overrides: Record<string, unknown> = {}) {
+  const member = await signupMember(app, overrides);
+  return { ...member, profileId: await activateMember(app, member.userId) };
+}

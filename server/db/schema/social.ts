@@ -30,12 +30,32 @@ export const likes = pgTable(
       .notNull()
       .references(() => profiles.id, { onDelete: 'cascade' }),
     isNew: boolean().notNull().default(true),
+    /** Where the like was given: a profile, the swipe game (4 a day) or an automatic like of a fictional profile. */
+    source: text({ enum: ['profile', 'swipe', 'auto'] })
+      .notNull()
+      .default('profile'),
     createdAt: timestamp({ withTimezone: true }).notNull(),
   },
   (table) => [
     primaryKey({ columns: [table.likerProfileId, table.likedProfileId] }),
     index('likes_liked_idx').on(table.likedProfileId, table.createdAt),
+    index('likes_liker_source_idx').on(table.likerProfileId, table.source, table.createdAt),
   ],
+);
+
+/** Profiles passed in the swipe game: they do not come back in the stack. */
+export const passes = pgTable(
+  'passes',
+  {
+    passerProfileId: integer()
+      .notNull()
+      .references(() => profiles.id, { onDelete: 'cascade' }),
+    passedProfileId: integer()
+      .notNull()
+      .references(() => profiles.id, { onDelete: 'cascade' }),
+    createdAt: timestamp({ withTimezone: true }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.passerProfileId, table.passedProfileId] })],
 );
 
 export const reportReasons = ['spam', 'scam', 'offensive', 'underage', 'other'] as const;

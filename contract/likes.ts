@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { profileSchema } from './profiles.ts';
+
+export const likedByEntrySchema = z.object({ id: z.number().int(), like_new: z.boolean() });
+
+/** GET /api/likes.php: `profiles` the member liked and `liked_by` (spec §3), plus the likers' profiles and matches. */
+export const likesResponseSchema = z.object({
+  profiles: z.array(profileSchema).describe('profiles the member liked, newest first'),
+  liked_by: z.array(likedByEntrySchema).describe('who liked the member: new first, then newest'),
+  received: z.array(profileSchema).describe('the profiles of liked_by, in the same order'),
+  matches: z.array(profileSchema).describe('mutual likes'),
+});
+export type LikesResponse = z.infer<typeof likesResponseSchema>;
+
+export const profileRefSchema = z.object({ profile: z.number().int().positive() });
+export const matchResponseSchema = z.object({ match: z.boolean() });
+
+export const swipeStackSchema = z.object({ profiles: z.array(profileSchema), likes_left: z.number().int() });
+export const swipeBodySchema = z.object({ profile: z.number().int().positive(), like: z.boolean() });
+export const swipeResultSchema = z.object({ likes_left: z.number().int(), match: z.boolean() });
+
+export const autoLikeResponseSchema = z.object({ profile: profileSchema.nullable() });
+
+export const swipeLikesPerDay = 4;

@@ -1,0 +1,15 @@
+import type { EventBus } from './event-bus.ts';
+
+/** Live events for one member (api-contract.md, Live events); every instance's sockets of that member get them. */
+export type MemberEvent =
+  | { type: 'message'; conversation: number; message: unknown }
+  | { type: 'read'; conversation: number }
+  | { type: 'like'; profile: unknown }
+  | { type: 'match'; profile: unknown }
+  | { type: 'credits'; credits: number };
+
+export const memberChannel = (userId: number) => `member.${userId}`;
+
+export function publishToMember(bus: EventBus, userId: number, event: MemberEvent): Promise<void> {
+  return bus.publish(memberChannel(userId), event);
+}

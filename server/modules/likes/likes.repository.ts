@@ -1,0 +1,149 @@
+import { and, desc, eq, gte, inArray, sql } from 'drizzle-orm';
+import type { Executor } from '#server/db/client.ts';
+import { type ProfileRow, profiles, users } from '#server/db/schema/members.ts';
+import { blocks, likes, passes } from '#server/db/schema/social.ts';
+
+export async function insertLike(
+  db: Executor,
+  like: { liker: number; liked: number; source: 'profile' | 'swipe' | 'auto'; at: Date },
+): Promise<boolean> {
+  const inserted = await db
+    .insert(likes)
+    .values({
+      likerProfileId: like.liker,
+      likedProfileId: like.liked,
+      source: like.source,
+      createdAt: like.at,
+    })
+    .onConflictDoNothing()
+    .returning({ liker: likes.likerProfileId });
+  return inserted.length > 0;
+}
+
+export async function deleteLike(db: Executor, liker: number, liked: number): Promise<void> {
+  await db.delete(likes).where(and(eq(likes.likerProfileId, liker), eq(likes.likedProfileId, liked)));
+}
+
+export async function likeExists(db: Executor, liker: number, liked: number): Promise<boolean> {
+  const [row] = await db
+    .select({ liker: likes.likerProfileId })
+    .from(likes)
+    .where(and(eq(likes.likerProfileId, liker), eq(likes.likedProfileId, liked)))
+    .limit(1);
+  return row !== undefined;
+}
+
+export async function givenLikes(db: Executor, liker: number): Promise<ProfileRow[]> {
+  const rows = await db
+    .select({ profile: profiles })
+    .from(likes)
+    .innerJoin(profiles, eq(profiles.id, likes.likedProfileId))
+    .where(and(eq(likes.likerProfileId, liker), eq(profiles.status, 'active')))
+    .orderBy(desc(likes.createdAt));
+  return rows.map((row) => row.profile);
+}
+
+/** Likes received: new ones first, then the newest. */
+export async function receivedLikes(db: Executor, liked: number) {
+  return db
+    .select({ profile: profiles, isNew: likes.isNew })
+    .from(likes)
+    .innerJoin(profiles, eq(profiles.id, likes.likerProfileId))
+    .where(
+      and(
+        eq(likes.likedProfileId, liked),
+        eq(profiles.status, 'active'),
+        sql`not exists (select 1 from ${blocks} where ${blocks.blockerProfileId} = ${liked} and ${blocks.blockedProfileId} = ${profiles.id})`,
+      ),
+    )
+    .orderBy(desc(likes.isNew), desc(likes.createdAt));
+}
+
+export async function swipeLikesSince(db: Executor, liker: number, since: Date): Promise<number> {
+  const [row] = await db
+    .select({ value: sql<number>`count(*)::int` })
+    .from(likes)
+    .where(and(eq(likes.likerProfileId, liker), eq(likes.source, 'swipe'), gte(likes.createdAt, since)));
+  return row?.value ?? 0;
+}
+
+export async function insertPass(db: Executor, passer: number, passed: number, at: Date): Promise<void> {
+  await db
+    .insert(passes)
+    .values({ passerProfileId: passer, passedProfileId: passed, createdAt: at })
+    .onConflictDoNothing();
+}
+
+/**
+ * The swipe stack: active profiles of the site's countries, of the gender the member looks for,
+ * that the member has not liked or passed, with no block either way.
+ */
+export async function swipeCandidates(
+  db: Executor,
+  viewer: ProfileRow,
+  filter: { countries: string[]; genders: ('male' | 'female')[] | null; limit: number },
+): Promise<ProfileRow[]> {
+  const rows = await db
+    .select({ profile: profiles })
+    .from(profiles)
+    .innerJoin(users, eq(users.id, profiles.userId))
+    .where(
+      and(
+        eq(profiles.status, 'active'),
+        inArray(users.status, ['active', 'not_confirmed']),
+        inArray(profiles.country, filter.countries.length > 0 ? filter.countries : ['--']),
+        filter.genders ? inArray(profiles.gender, filter.genders) : undefined,
+        sql`${profiles.id} <> ${viewer.id}`,
+        sql`not exists (select 1 from ${likes} where ${likes.likerProfileId} = ${viewer.id} and ${likes.likedProfileId} = ${profiles.id})`,
+        sql`not exists (select 1 from ${passes} where ${passes.passerProfileId} = ${viewer.id} and ${passes.passedProfileId} = ${profiles.id})`,
+        sql`not exists (select 1 from ${blocks} where (${blocks.blockerProfileId} = ${viewer.id} and ${blocks.blockedProfileId} = ${profiles.id}) or (${blocks.blockerProfileId} = ${profiles.id} and ${blocks.blockedProfileId} = ${viewer.id}))`,
+      ),
+    )
+    .orderBy(
+      sql`case when ${profiles.country} = ${viewer.country} then 0 else 1 end`,
+      desc(profiles.lastActiveAt),
+      desc(profiles.id),
+    )
+    .limit(filter.limit);
+  return rows.map((row) => row.profile);
+}
+
+/** The newest like the member has not seen yet. */
+export async function newestNewLike(db: Executor, liked: number): Promise<ProfileRow | undefined> {
+  const rows = await receivedLikes(db, liked);
+  return rows.find((row) => row.isNew)?.profile;
+}
+
+export async function autoLikesSince(db: Executor, liked: number, since: Date): Promise<number> {
+  const [row] = await db
+    .select({ value: sql<number>`count(*)::int` })
+    .from(likes)
+    .where(and(eq(likes.likedProfileId, liked), eq(likes.source, 'auto'), gte(likes.createdAt, since)));
+  return row?.value ?? 0;
+}
+
+export async function fictionalLikerFor(
+  db: Executor,
+  member: ProfileRow,
+  filter: { countries: string[]; genders: ('male' | 'female')[] | null },
+): Promise<ProfileRow | undefined> {
+  const [row] = await db
+    .select({ profile: profiles })
+    .from(profiles)
+    .where(
+      and(
+        eq(profiles.fictional, true),
+        eq(profiles.status, 'active'),
+        inArray(profiles.country, filter.countries.length > 0 ? filter.countries : ['--']),
+        filter.genders ? inArray(profiles.gender, filter.genders) : undefined,
+        sql`not exists (select 1 from ${likes} where ${likes.likerProfileId} = ${profiles.id} and ${likes.likedProfileId} = ${member.id})`,
+        sql`not exists (select 1 from ${blocks} where (${blocks.blockerProfileId} = ${member.id} and ${blocks.blockedProfileId} = ${profiles.id}) or (${blocks.blockerProfileId} = ${profiles.id} and ${blocks.blockedProfileId} = ${member.id}))`,
+      ),
+    )
+    .orderBy(
+      sql`case when ${profiles.country} = ${member.country} then 0 else 1 end`,
+      desc(profiles.lastActiveAt),
+    )
+    .limit(1);
+  return row?.profile;
+}

@@ -1,0 +1,173 @@
+import { type LikesResponse, swipeLikesPerDay } from '#contract/likes.ts';
+import type { Profile } from '#contract/profiles.ts';
+import type { Database } from '#server/db/client.ts';
+import type { ProfileRow, UserRow } from '#server/db/schema/members.ts';
+import type { SiteRow } from '#server/db/schema/sites.ts';
+import { addDays, type Clock, startOfDayIn } from '#server/lib/clock.ts';
+import { AppError, NotFoundError, ValidationFailedError } from '#server/lib/errors.ts';
+import type { EventBus } from '#server/lib/event-bus.ts';
+import { publishToMember } from '#server/lib/member-events.ts';
+import type { MediaStorage } from '#server/lib/storage.ts';
+import { toProfile } from '#server/modules/profiles/profile-view.ts';
+import { BlockedError } from '#server/modules/profiles/profiles.errors.ts';
+import {
+  blockBetween,
+  findProfileByUserId,
+  findProfileWithOwner,
+  mainPhotosOf,
+} from '#server/modules/profiles/profiles.repository.ts';
+import * as repo from './likes.repository.ts';
+
+export class DailyLimitError extends AppError {
+  override name = 'DailyLimitError';
+  constructor() {
+    super(429, 'daily_limit', { likes_left: 0 });
+  }
+}
+
+const swipeStackSize = 10;
+
+/** The genders a member looks for, from the profile (null: everyone). */
+function soughtGenders(profile: ProfileRow): ('male' | 'female')[] | null {
+  if (profile.seeking === 'both' || !profile.seeking) return null;
+  return [profile.seeking];
+}
+
+export class LikesService {
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock,
+    private readonly storage: MediaStorage,
+    private readonly bus: EventBus,
+  ) {}
+
+  private async own(member: UserRow): Promise<ProfileRow> {
+    const profile = await findProfileByUserId(this.db, member.id);
+    if (!profile) throw new NotFoundError();
+    return profile;
+  }
+
+  private async present(rows: ProfileRow[], site: SiteRow): Promise<Profile[]> {
+    const mains = await mainPhotosOf(
+      this.db,
+      rows.map((row) => row.id),
+    );
+    const ctx = { storage: this.storage, site, today: this.clock.now() };
+    return rows.map((row) => toProfile(row, mains.get(row.id), ctx));
+  }
+
+  /** A like; a mutual like is a match, announced live to both members. */
+  async like(
+    member: UserRow,
+    site: SiteRow,
+    profileId: number,
+    source: 'profile' | 'swipe' = 'profile',
+  ): Promise<{ match: boolean; created: boolean }> {
+    const me = await this.own(member);
+    if (me.id === profileId) throw new ValidationFailedError({ profile: 'invalid' });
+    const target = await findProfileWithOwner(this.db, profileId);
+    if (
+      target?.profile.status !== 'active' ||
+      target.owner.status === 'deleted' ||
+      target.owner.status === 'pending_deletion'
+    ) {
+      throw new NotFoundError();
+    }
+    const between = await blockBetween(this.db, me.id, profileId);
+    if (between.bBlockedA) throw new BlockedError(target.profile.name);
+    if (between.aBlockedB) throw new ValidationFailedError({ profile: 'invalid' });
+
+    const created = await repo.insertLike(this.db, {
+      liker: me.id,
+      liked: profileId,
+      source,
+      at: this.clock.now(),
+    });
+    const match = await repo.likeExists(this.db, profileId, me.id);
+    if (created) {
+      const [mine, theirs] = await this.present([me, target.profile], site);
+      await publishToMember(this.bus, target.owner.id, { type: 'like', profile: mine });
+      if (match) {
+        await publishToMember(this.bus, target.owner.id, { type: 'match', profile: mine });
+        await publishToMember(this.bus, member.id, { type: 'match', profile: theirs });
+      }
+    }
+    return { match, created };
+  }
+
+  async unlike(member: UserRow, profileId: number): Promise<void> {
+    const me = await this.own(member);
+    await repo.deleteLike(this.db, me.id, profileId);
+  }
+
+  async list(member: UserRow, site: SiteRow): Promise<LikesResponse> {
+    const me = await this.own(member);
+    const [given, received] = await Promise.all([
+      repo.givenLikes(this.db, me.id),
+      repo.receivedLikes(this.db, me.id),
+    ]);
+    const givenIds = new Set(given.map((row) => row.id));
+    const [givenProfiles, receivedProfiles] = await Promise.all([
+      this.present(given, site),
+      this.present(
+        received.map((row) => row.profile),
+        site,
+      ),
+    ]);
+    return {
+      profiles: givenProfiles,
+      liked_by: received.map((row) => ({ id: row.profile.id, like_new: row.isNew })),
+      received: receivedProfiles,
+      matches: receivedProfiles.filter((profile) => givenIds.has(profile.id)),
+    };
+  }
+
+  private async likesLeftToday(me: ProfileRow, site: SiteRow): Promise<number> {
+    const used = await repo.swipeLikesSince(this.db, me.id, startOfDayIn(site.timezone, this.clock.now()));
+    return Math.max(0, swipeLikesPerDay - used);
+  }
+
+  async swipeStack(member: UserRow, site: SiteRow) {
+    const me = await this.own(member);
+    const rows = await repo.swipeCandidates(this.db, me, {
+      countries: site.countries,
+      genders: soughtGenders(me),
+      limit: swipeStackSize,
+    });
+    return { profiles: await this.present(rows, site), likes_left: await this.likesLeftToday(me, site) };
+  }
+
+  /** A card of the swipe game: 4 likes a day (the day of the site's time zone); passes are free. */
+  async swipe(member: UserRow, site: SiteRow, profileId: number, like: boolean) {
+    const me = await this.own(member);
+    if (!like) {
+      if (!(await findProfileWithOwner(this.db, profileId))) throw new NotFoundError();
+      await repo.insertPass(this.db, me.id, profileId, this.clock.now());
+      return { likes_left: await this.likesLeftToday(me, site), match: false };
+    }
+    if ((await this.likesLeftToday(me, site)) <= 0) throw new DailyLimitError();
+    const { match } = await this.like(member, site, profileId, 'swipe');
+    return { likes_left: await this.likesLeftToday(me, site), match };
+  }
+
+  /**
+   * A profile that likes the member: the newest like not seen yet, or else (at most once a day) a
+   * like from a fictional profile of the kind the member looks for. Null when there is none.
+   */
+  async autoLike(member: UserRow, site: SiteRow): Promise<Profile | null> {
+    const me = await this.own(member);
+    const pending = await repo.newestNewLike(this.db, me.id);
+    if (pending) return (await this.present([pending], site))[0] ?? null;
+    const now = this.clock.now();
+    if ((await repo.autoLikesSince(this.db, me.id, addDays(now, -1))) > 0) return null;
+    const liker = await repo.fictionalLikerFor(this.db, me, {
+      countries: site.countries,
+      genders: soughtGenders(me),
+    });
+    if (!liker) return null;
+    await repo.insertLike(this.db, { liker: liker.id, liked: me.id, source: 'auto', at: now });
+    const [profile] = await this.present([liker], site);
+    if (profile) await publishToMember(this.bus, member.id, { type: 'like', profile });
+    return profile ?? null;
+  }
+}
