@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Form, redirect, useNavigation } from 'react-router';
-import type { OwnProfile, Profile as MemberProfile } from '#contract/profiles.ts';
+import type { Profile as MemberProfile, OwnProfile } from '#contract/profiles.ts';
 import { FormAlert, FormField } from '../components/forms/form-field.tsx';
 import { LanguageSwitcher } from '../components/language-switcher.tsx';
 import { PhotoManager } from '../components/photo-manager.tsx';
