@@ -10,6 +10,7 @@ import {
   useLocation,
   useRouteLoaderData,
 } from 'react-router';
+import type { LikesResponse } from '#contract/likes.ts';
 import { defaultLocale } from '#contract/locales.ts';
 import type { CompanyInfo, Settings } from '#contract/sites.ts';
 import type { UserResponse } from '#contract/users.ts';
@@ -33,6 +34,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   ]);
   const cookies = parseCookies(request.headers.get('cookie'));
   const user = me.ok ? me.data.user : null;
+  const likes = user ? await context.api<LikesResponse>('/api/likes.php') : null;
   const url = new URL(request.url);
   return {
     locale: context.locale,
@@ -40,6 +42,10 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     settings: settings.data,
     company: company.ok ? company.data : null,
     user,
+    counts: {
+      unreadMessages: 0,
+      newLikes: likes?.ok ? likes.data.liked_by.filter((entry) => entry.like_new).length : 0,
+    },
     hasTrafficSource: Boolean(user?.trafficsource) || Boolean(cookies[trackingCookie]),
     siteEntrySkipped: cookies[siteEntrySkipCookie] === '1',
     origin: url.origin,
@@ -114,6 +120,10 @@ function reloadForMissingChunk(): boolean {
 export default function App({ loaderData }: Route.ComponentProps) {
   usePageHiddenBeacon();
   useEffect(() => {
+    // Lets browser tests (and monitoring) tell when the page has become interactive.
+    document.documentElement.dataset.hydrated = 'true';
+  }, []);
+  useEffect(() => {
     const onPreloadError = (event: Event) => {
       if (reloadForMissingChunk()) event.preventDefault();
     };
@@ -121,7 +131,7 @@ export default function App({ loaderData }: Route.ComponentProps) {
     return () => window.removeEventListener('vite:preloadError', onPreloadError);
   }, []);
   return (
-    <LiveStateProvider initialUser={loaderData.user}>
+    <LiveStateProvider initialUser={loaderData.user} initialCounts={loaderData.counts}>
       <ProgressBar />
       <Outlet />
     </LiveStateProvider>

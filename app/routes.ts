@@ -29,9 +29,9 @@ export default [
     route('members', 'routes/members.tsx', { id: 'members' }),
     route('members/:id', 'routes/member.tsx', { id: 'members-id' }),
     layout('layouts/require-member.tsx', { id: 'require-member' }, [
-      route('likes', section, { id: 'likes' }),
+      route('likes', 'routes/likes.tsx', { id: 'likes' }),
       route('likes/m/:id', 'routes/member.tsx', { id: 'likes-m-id' }),
-      route('likes/:type', section, { id: 'likes-type' }),
+      route('likes/:type', 'routes/likes.tsx', { id: 'likes-type' }),
       route('chats', section, { id: 'chats' }),
       route('premium', section, { id: 'premium' }),
       route('profile', 'routes/profile.tsx', { id: 'profile' }),
@@ -41,7 +41,7 @@ export default [
       route('credits/:id/:paymentmethod?', section, { id: 'credits-id-paymentmethod' }),
       route('directdebit', section, { id: 'directdebit' }),
       route('transactions/:id?', section, { id: 'transactions' }),
-      route('swipe-game', section, { id: 'swipe-game' }),
+      route('swipe-game', 'routes/swipe-game.tsx', { id: 'swipe-game' }),
     ]),
   ]),
   layout('layouts/chat-layout.tsx', [

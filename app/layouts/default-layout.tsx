@@ -1,4 +1,5 @@
 import { Outlet } from 'react-router';
+import { AutoLikeModal } from '../components/auto-like-modal.tsx';
 import { SignupModalProvider } from '../components/signup-modal.tsx';
 import { SiteEntryWarning } from '../components/site-entry-warning.tsx';
 import { Disclaimer, SiteFooter } from '../components/site-footer.tsx';
@@ -19,6 +20,7 @@ export default function DefaultLayout() {
       <SiteFooter />
       <Disclaimer />
       <SiteEntryWarning layout="default" />
+      <AutoLikeModal />
     </SignupModalProvider>
   );
 }

@@ -5,10 +5,12 @@ import { data, Form, redirect, useNavigation } from 'react-router';
 import type { ErrorBody } from '#contract/common.ts';
 import type { Photo, Profile } from '#contract/profiles.ts';
 import { FormAlert } from '../components/forms/form-field.tsx';
+import { LikeButton } from '../components/like-button.tsx';
 import { formError, formText } from '../lib/actions.server.ts';
 import { countryName } from '../lib/countries.ts';
 import { pageMeta } from '../lib/meta.ts';
 import { useRootData } from '../lib/root-data.ts';
+import { useLiveState } from '../state/live-state.tsx';
 import type { Route } from './+types/member';
 
 export const handle = { membersArea: true };
@@ -121,6 +123,7 @@ const detailFields = [
 export default function Member({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const { settings, locale } = useRootData();
+  const { user } = useLiveState();
   const navigation = useNavigation();
   if ('blockedBy' in loaderData) {
     return (
@@ -131,7 +134,8 @@ export default function Member({ loaderData, actionData }: Route.ComponentProps)
       </div>
     );
   }
-  const { profile, photos, blocked } = loaderData.member;
+  const { profile, photos, blocked, liked } = loaderData.member;
+  const own = user?.profile.id === profile.id;
   const errors = actionData && 'errors' in actionData ? actionData.errors : undefined;
   const visibleFields = settings.visible_profile_fields;
   return (
@@ -204,61 +208,66 @@ export default function Member({ loaderData, actionData }: Route.ComponentProps)
             </div>
           )}
           <div className="d-flex flex-wrap gap-2">
-            <Form method="post">
-              <input type="hidden" name="intent" value={blocked ? 'unblock' : 'block'} />
-              <button
-                type="submit"
-                className="btn btn-outline-secondary"
-                disabled={navigation.state === 'submitting'}
-              >
-                {blocked ? t('profile:member.unblock') : t('profile:member.block')}
-              </button>
-            </Form>
-          </div>
-          <details className="mt-3">
-            <summary>{t('profile:member.report')}</summary>
-            {actionData && 'reported' in actionData ? (
-              <p className="mt-2" role="status">
-                {t('profile:report.thanks')}
-              </p>
-            ) : (
-              <Form method="post" className="mt-2" style={{ maxWidth: 420 }}>
-                <input type="hidden" name="intent" value="report" />
-                <label htmlFor="report-reason" className="form-label">
-                  {t('profile:report.reason')}
-                </label>
-                <select
-                  id="report-reason"
-                  name="reason"
-                  className="form-select mb-2"
-                  required
-                  defaultValue=""
+            {!own && !blocked && <LikeButton profile={profile} liked={liked} />}
+            {!own && (
+              <Form method="post">
+                <input type="hidden" name="intent" value={blocked ? 'unblock' : 'block'} />
+                <button
+                  type="submit"
+                  className="btn btn-outline-secondary"
+                  disabled={navigation.state === 'submitting'}
                 >
-                  <option value="" disabled>
-                    {t('profile:report.reason')}
-                  </option>
-                  {(['spam', 'scam', 'offensive', 'underage', 'other'] as const).map((reason) => (
-                    <option key={reason} value={reason}>
-                      {t(`profile:report.reason.${reason}`)}
-                    </option>
-                  ))}
-                </select>
-                <label htmlFor="report-text" className="form-label">
-                  {t('profile:report.text')}
-                </label>
-                <textarea
-                  id="report-text"
-                  name="text"
-                  className="form-control mb-2"
-                  rows={3}
-                  maxLength={2000}
-                />
-                <button type="submit" className="btn btn-outline-danger btn-sm">
-                  {t('profile:report.submit')}
+                  {blocked ? t('profile:member.unblock') : t('profile:member.block')}
                 </button>
               </Form>
             )}
-          </details>
+          </div>
+          {!own && (
+            <details className="mt-3">
+              <summary>{t('profile:member.report')}</summary>
+              {actionData && 'reported' in actionData ? (
+                <p className="mt-2" role="status">
+                  {t('profile:report.thanks')}
+                </p>
+              ) : (
+                <Form method="post" className="mt-2" style={{ maxWidth: 420 }}>
+                  <input type="hidden" name="intent" value="report" />
+                  <label htmlFor="report-reason" className="form-label">
+                    {t('profile:report.reason')}
+                  </label>
+                  <select
+                    id="report-reason"
+                    name="reason"
+                    className="form-select mb-2"
+                    required
+                    defaultValue=""
+                  >
+                    <option value="" disabled>
+                      {t('profile:report.reason')}
+                    </option>
+                    {(['spam', 'scam', 'offensive', 'underage', 'other'] as const).map((reason) => (
+                      <option key={reason} value={reason}>
+                        {t(`profile:report.reason.${reason}`)}
+                      </option>
+                    ))}
+                  </select>
+                  <label htmlFor="report-text" className="form-label">
+                    {t('profile:report.text')}
+                  </label>
+                  <textarea
+                    id="report-text"
+                    name="text"
+                    className="form-control mb-2"
+                    rows={3}
+                    maxLength={2000}
+                  />
+                  <button type="submit" className="btn btn-outline-danger btn-sm">
+                    {t('profile:report.submit')}
+                  </button>
+                </Form>
+              )}
+            </details>
+          )}
         </div>
       </div>
     </div>

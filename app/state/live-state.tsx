@@ -1,5 +1,6 @@
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
 import { useLocation, useMatches, useNavigate } from 'react-router';
+import type { LikesResponse } from '#contract/likes.ts';
 import type { User } from '#contract/users.ts';
 import { apiFetch, onAuthenticationRequired } from '../lib/api-client.ts';
 import { membersAreaRoutes, pollIntervalMs, pollStartDelayMs, titleWithCount } from '../lib/shell-rules.ts';
@@ -14,6 +15,7 @@ type LiveState = {
   setNewLikes(count: number): void;
   setPushSubscribed(subscribed: boolean): void;
   refreshUser(): Promise<void>;
+  reloadLikes(): Promise<void>;
 };
 
 const LiveStateContext = createContext<LiveState | null>(null);
@@ -44,17 +46,31 @@ export function LiveStateProvider({
   const navigate = useNavigate();
 
   useEffect(() => setUser(initialUser), [initialUser]);
+  useEffect(() => {
+    if (initialCounts) {
+      setUnreadMessages(initialCounts.unreadMessages);
+      setNewLikes(initialCounts.newLikes);
+    }
+  }, [initialCounts]);
 
   const refreshUser = useCallback(async () => {
     const answer = await apiFetch<{ user: User | null }>('/api/user.php');
     setUser(answer.user);
   }, []);
 
+  const reloadLikes = useCallback(async () => {
+    const answer = await apiFetch<LikesResponse>('/api/likes.php');
+    setNewLikes(answer.liked_by.filter((entry) => entry.like_new).length);
+  }, []);
+
   const loggedIn = user !== null;
   useEffect(() => {
     if (!loggedIn) return;
     let interval: ReturnType<typeof setInterval> | undefined;
-    const poll = () => void refreshUser().catch(() => undefined);
+    const poll = () => {
+      void refreshUser().catch(() => undefined);
+      void reloadLikes().catch(() => undefined);
+    };
     const start = setTimeout(() => {
       poll();
       interval = setInterval(poll, pollIntervalMs(pushSubscribed));
@@ -63,7 +79,7 @@ export function LiveStateProvider({
       clearTimeout(start);
       if (interval) clearInterval(interval);
     };
-  }, [loggedIn, pushSubscribed, refreshUser]);
+  }, [loggedIn, pushSubscribed, refreshUser, reloadLikes]);
 
   const inMembersArea = matches.some((match) => membersAreaRoutes.includes(match.id));
   useEffect(
@@ -98,8 +114,9 @@ export function LiveStateProvider({
       setNewLikes,
       setPushSubscribed,
       refreshUser,
+      reloadLikes,
     }),
-    [user, unreadMessages, newLikes, pushSubscribed, refreshUser],
+    [user, unreadMessages, newLikes, pushSubscribed, refreshUser, reloadLikes],
   );
   return <LiveStateContext.Provider value={value}>{children}</LiveStateContext.Provider>;
 }

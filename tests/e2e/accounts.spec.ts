@@ -1,4 +1,4 @@
-import { e2eEmail, expect, linkFrom, test, waitForMail } from './fixtures.ts';
+import { e2eEmail, expect, gotoHydrated, linkFrom, test, waitForMail } from './fixtures.ts';
 
 test('sign up on the signup page, activate from the mail, log out and log in', async ({ page }) => {
   const email = e2eEmail();
@@ -47,7 +47,7 @@ test('a wrong password shows the error and the members area needs a login', asyn
 });
 
 test('the signup modal opens from the top bar and signs up', async ({ page }) => {
-  await page.goto('/');
+  await gotoHydrated(page, '/');
   await page.getByRole('banner').getByRole('link', { name: 'Sign up' }).click();
   const modal = page.getByRole('dialog');
   await expect(modal).toBeVisible();

@@ -40,3 +40,9 @@ export function e2eEmail(): string {
   counter++;
   return `e2e.${Date.now().toString(36)}.${counter}@example.com`;
 }
+
+/** Opens a page and waits until React has hydrated it, so clicks and keys reach the handlers. */
+export async function gotoHydrated(page: import('@playwright/test').Page, url: string): Promise<void> {
+  await page.goto(url);
+  await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true');
+}

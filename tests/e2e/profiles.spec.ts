@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { e2eEmail, expect, test } from './fixtures.ts';
+import { e2eEmail, expect, gotoHydrated, test } from './fixtures.ts';
 
 async function signUp(page: import('@playwright/test').Page) {
   await page.goto('/signup');
@@ -13,7 +13,7 @@ async function signUp(page: import('@playwright/test').Page) {
 
 test('edit the profile, upload a photo and see it on the member view', async ({ page }) => {
   await signUp(page);
-  await page.goto('/profile');
+  await gotoHydrated(page, '/profile');
   await page.getByLabel('Hair').selectOption('red');
   await page.getByText('Music', { exact: true }).click();
   await page.getByLabel('About me').fill('I love long walks.');
@@ -37,7 +37,7 @@ test('edit the profile, upload a photo and see it on the member view', async ({ 
 
 test('search with filters and open a member', async ({ page }) => {
   await signUp(page);
-  await page.goto('/members');
+  await gotoHydrated(page, '/members');
   await page.getByLabel('Gender').selectOption('female');
   await expect(page).toHaveURL(/gender=female/);
   await page.getByLabel('Country').selectOption('DE');

@@ -1,14 +1,14 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test } from './fixtures.ts';
+import { expect, gotoHydrated, test } from './fixtures.ts';
 
 test('switching the language in the footer changes the page and is remembered', async ({ page }) => {
-  await page.goto('/login');
+  await gotoHydrated(page, '/login');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Welcome back');
   await page.getByTestId('language-switcher').selectOption('de');
   await expect(page.locator('html')).toHaveAttribute('lang', 'de');
   await expect(page.getByRole('heading', { level: 1 })).not.toHaveText('Welcome back');
   const german = await page.getByRole('heading', { level: 1 }).textContent();
-  await page.reload();
+  await gotoHydrated(page, '/login');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(german ?? '');
   await page.getByTestId('language-switcher').selectOption('en');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Welcome back');
@@ -27,7 +27,7 @@ test('each locale renders the home page on the server in its own language', asyn
 test('the site-entry warning shows until accepted', async ({ browser, baseURL }) => {
   const context = await browser.newContext({ baseURL });
   const page = await context.newPage();
-  await page.goto('/');
+  await gotoHydrated(page, '/');
   const warning = page.getByTestId('site-entry-warning');
   await expect(warning).toBeVisible();
   await warning.getByRole('button').click();

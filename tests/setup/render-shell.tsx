@@ -86,6 +86,8 @@ type ShellOptions = {
   locale?: 'en';
   path?: string;
   routeId?: string;
+  /** The URL the stub router starts at, e.g. "/?t=3". */
+  url?: string;
 };
 
 /** Renders a piece of the shell inside a root route with the data the root loader would give. */
@@ -97,6 +99,7 @@ export function renderShell(ui: ReactNode, options: ShellOptions = {}) {
     settings: { ...testSettings, ...options.settings },
     company: options.company ?? null,
     user: options.user ?? null,
+    counts: { unreadMessages: options.unreadMessages ?? 0, newLikes: options.newLikes ?? 0 },
     hasTrafficSource: options.hasTrafficSource ?? false,
     siteEntrySkipped: options.siteEntrySkipped ?? false,
     origin: 'http://localhost',
@@ -120,5 +123,5 @@ export function renderShell(ui: ReactNode, options: ShellOptions = {}) {
       ),
     },
   ]);
-  return render(<Stub initialEntries={['/']} />);
+  return render(<Stub initialEntries={[options.url ?? '/']} />);
 }

@@ -1,0 +1,95 @@
+// @vitest-environment happy-dom
+import { act, cleanup, screen } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { renderShell, testUser } from '../../tests/setup/render-shell.tsx';
+import { AutoLikeModal } from './auto-like-modal.tsx';
+
+const liker = {
+  id: 77,
+  name: 'Mila',
+  age: 31,
+  gender: 'female',
+  seeking: 'male',
+  sexuality: 'hetero',
+  country: 'NL',
+  countryregion: 'NH',
+  region_label: 'North Holland',
+  status: 'active',
+  fictional: true,
+  main_image: { filename: '/media/a.webp', thumb_filename: '/media/a-thumb.webp', match: '/media/a.webp' },
+  body_type: null,
+  hair: null,
+  eye_colour: null,
+  relationship_status: null,
+  tattoos: null,
+  interests: [],
+  about: null,
+  last_active: '2026-01-01T00:00:00.000Z',
+};
+
+const json = (body: unknown) =>
+  new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
+
+describe('like modal with ?t=', () => {
+  let fetchMock: ReturnType<typeof vi.fn>;
+  beforeEach(() => {
+    vi.useFakeTimers({ shouldAdvanceTime: false });
+    fetchMock = vi.fn(async (url: string) =>
+      String(url).startsWith('/api/auto-like.php')
+        ? json({ profile: liker })
+        : json({ profiles: [], liked_by: [{ id: 77, like_new: true }], received: [], matches: [] }),
+    );
+    vi.stubGlobal('fetch', fetchMock);
+  });
+  afterEach(() => {
+    cleanup();
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+  });
+
+  const calls = (path: string) => fetchMock.mock.calls.filter(([url]) => String(url).startsWith(path)).length;
+
+  it('asks for the liking profile after t seconds, shows it, then reloads likes 500 ms later', async () => {
+    renderShell(<AutoLikeModal />, { user: testUser(), url: '/?t=3' });
+    // Let the stub router load its data and mount the modal; its timer starts then.
+    for (let i = 0; i < 5; i++) {
+      await act(async () => {
+        await Promise.resolve();
+      });
+    }
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(2999);
+    });
+    expect(calls('/api/auto-like.php')).toBe(0);
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(1);
+    });
+    expect(calls('/api/auto-like.php')).toBe(1);
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(0);
+    });
+    expect(screen.getByText('Mila likes you!')).toBeTruthy();
+    expect(calls('/api/likes.php')).toBe(0);
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(499);
+    });
+    expect(calls('/api/likes.php')).toBe(0);
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(1);
+    });
+    expect(calls('/api/likes.php')).toBe(1);
+  });
+
+  it('does nothing for a visitor or without t', async () => {
+    renderShell(<AutoLikeModal />, { url: '/?t=1' });
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(5000);
+    });
+    cleanup();
+    renderShell(<AutoLikeModal />, { user: testUser(), url: '/' });
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(5000);
+    });
+    expect(calls('/api/auto-like.php')).toBe(0);
+  });
+});

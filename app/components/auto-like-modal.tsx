@@ -1,0 +1,90 @@
+import { useEffect, useState } from 'react';
+import Modal from 'react-bootstrap/Modal';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useSearchParams } from 'react-router';
+import type { Profile } from '#contract/profiles.ts';
+import { apiFetch } from '../lib/api-client.ts';
+import { useLiveState } from '../state/live-state.tsx';
+
+/** After an auto-like returns a profile, the likes are reloaded this much later (spec §4, §9). */
+export const likesReloadDelayMs = 500;
+
+/**
+ * With ?t=<seconds> a like modal appears after that many seconds, showing a profile that likes the
+ * member (GET /api/auto-like.php); then t is removed from the URL. Needs a logged-in member.
+ */
+export function AutoLikeModal() {
+  const { t } = useTranslation();
+  const [params, setParams] = useSearchParams();
+  const navigate = useNavigate();
+  const { user, reloadLikes } = useLiveState();
+  const [profile, setProfile] = useState<Profile | null>(null);
+  const [arrivals, setArrivals] = useState(0);
+  const seconds = Number(params.get('t'));
+  const active = user !== null && params.has('t') && Number.isFinite(seconds) && seconds >= 0;
+
+  useEffect(() => {
+    if (!active) return;
+    const timer = setTimeout(async () => {
+      setParams(
+        (current) => {
+          const next = new URLSearchParams(current);
+          next.delete('t');
+          return next;
+        },
+        { replace: true },
+      );
+      const answer = await apiFetch<{ profile: Profile | null }>('/api/auto-like.php').catch(() => ({
+        profile: null,
+      }));
+      if (!answer.profile) return;
+      setProfile(answer.profile);
+      setArrivals((count) => count + 1);
+    }, seconds * 1000);
+    return () => clearTimeout(timer);
+  }, [active, seconds, setParams]);
+
+  // Keyed on arrivals, not on the modal: closing the modal early does not cancel the reload.
+  useEffect(() => {
+    if (arrivals === 0) return;
+    const reload = setTimeout(() => void reloadLikes().catch(() => undefined), likesReloadDelayMs);
+    return () => clearTimeout(reload);
+  }, [arrivals, reloadLikes]);
+
+  return (
+    <Modal
+      show={profile !== null}
+      onHide={() => setProfile(null)}
+      centered
+      data-testid="like-modal"
+      aria-labelledby="like-modal-title"
+    >
+      {profile && (
+        <Modal.Body className="p-4 text-center">
+          <h2 id="like-modal-title" className="h4">
+            {t('likes:likeModal.title', { name: profile.name })}
+          </h2>
+          <button
+            type="button"
+            className="btn p-0 border-0 my-3"
+            onClick={() => {
+              setProfile(null);
+              void navigate(`/members/${profile.id}`);
+            }}
+          >
+            {profile.main_image && (
+              <img
+                src={profile.main_image.match}
+                alt={profile.name}
+                width={220}
+                height={220}
+                className="rounded object-fit-cover"
+              />
+            )}
+            <span className="d-block mt-2 btn btn-primary">{t('likes:likeModal.action')}</span>
+          </button>
+        </Modal.Body>
+      )}
+    </Modal>
+  );
+}
