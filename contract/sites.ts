@@ -29,6 +29,8 @@ export const settingsSchema = z.object({
   gift_credits: z.number().int(),
   signup_credits: z.number().int(),
   message_length: z.number().int(),
+  free_conversations: z.number().int().describe('conversations a member who never paid may start'),
+  free_messages: z.number().int().describe('text messages such a member sends for free'),
   minimum_message_costs: z.record(z.string(), minimumMessageCostSchema),
   min_age: z.number().int(),
   support_email: z.string(),

@@ -7,6 +7,7 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
+import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { Redis } from 'ioredis';
@@ -27,10 +28,13 @@ import { accountsRoutes } from './modules/accounts/accounts.routes.ts';
 import { AccountsService } from './modules/accounts/accounts.service.ts';
 import { registerSessions } from './modules/accounts/sessions.ts';
 import { assetsRoutes } from './modules/assets/assets.routes.ts';
+import { chatsRoutes } from './modules/chats/chats.routes.ts';
+import { ChatsService } from './modules/chats/chats.service.ts';
 import { seedDemo } from './modules/demo/demo.seed.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { likesRoutes } from './modules/likes/likes.routes.ts';
 import { LikesService } from './modules/likes/likes.service.ts';
+import { liveRoutes } from './modules/live/live.routes.ts';
 import { devOutboxRoutes } from './modules/mail/dev-outbox.routes.ts';
 import { MailQueue } from './modules/mail/mail.service.ts';
 import {
@@ -66,6 +70,7 @@ export type AppDeps = {
   photos: PhotosService;
   search: SearchService;
   likes: LikesService;
+  chats: ChatsService;
 };
 
 declare module 'fastify' {
@@ -160,6 +165,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     photos: new PhotosService(database.db, clock, storage),
     search: new SearchService(database.db, clock, storage),
     likes: new LikesService(database.db, clock, storage, bus),
+    chats: new ChatsService(database.db, clock, storage, bus),
   };
   app.decorate('deps', deps);
   app.addHook('onClose', async () => {
@@ -171,6 +177,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
 
   await app.register(fastifyCookie, { secret: deps.secrets.sessionSecret });
+  await app.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
   await app.register(fastifyMultipart, { limits: { fileSize: maxUploadBytes, files: 1, fields: 5 } });
   await app.register(fastifyCompress, { global: true, threshold: 1024 });
   await app.register(fastifyRateLimit, {
@@ -214,6 +221,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await api.register(searchRoutes);
   await api.register(regionsRoutes);
   await api.register(likesRoutes);
+  await api.register(chatsRoutes);
+  await app.register(liveRoutes);
   if (config.NODE_ENV === 'development') await api.register(devOutboxRoutes);
   // Unknown API paths answer JSON 404 and never fall through to the page renderer.
   app.all('/api/*', { schema: { hide: true } }, async () => {

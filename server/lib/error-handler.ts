@@ -49,9 +49,13 @@ export function registerErrorHandler(app: FastifyInstance): void {
     status: number,
     code: string,
     details: Record<string, unknown> = {},
+    specificKey?: string,
   ) => {
     const locale = request.locale ?? defaultLocale;
-    const message = app.deps.translator.t(locale, messageKey(code, details), details);
+    const keys = specificKey
+      ? [`errors:${specificKey}`, ...messageKey(code, details)]
+      : messageKey(code, details);
+    const message = app.deps.translator.t(locale, keys, details);
     return reply
       .status(status)
       .type('application/json; charset=utf-8')
@@ -63,7 +67,8 @@ export function registerErrorHandler(app: FastifyInstance): void {
       reply.header('retry-after', String(error.retryAfterSeconds));
       return send(request, reply, 429, error.code);
     }
-    if (error instanceof AppError) return send(request, reply, error.status, error.code, error.details);
+    if (error instanceof AppError)
+      return send(request, reply, error.status, error.code, error.details, error.messageKey);
     if (hasZodFastifySchemaValidationErrors(error)) {
       return send(request, reply, 422, 'validation_failed', {
         fields: fieldsOf(error.validation as FieldIssue[]),

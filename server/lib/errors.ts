@@ -10,6 +10,8 @@ export class AppError extends Error {
     readonly status: number,
     readonly code: string,
     readonly details: ErrorDetails = {},
+    /** The catalog key of the message when one code covers several situations (errors:<messageKey>). */
+    readonly messageKey?: string,
   ) {
     super(code);
   }

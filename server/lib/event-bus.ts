@@ -35,6 +35,7 @@ export async function createRedisBus(url: string, prefix: string): Promise<Event
   const local = new EventEmitter();
   local.setMaxListeners(0);
   const counts = new Map<string, number>();
+  let closed = false;
 
   subscriber.on('message', (fullChannel: string, message: string) => {
     if (!fullChannel.startsWith(prefix)) return;
@@ -55,15 +56,16 @@ export async function createRedisBus(url: string, prefix: string): Promise<Event
       local.on(channel, handler);
       const count = (counts.get(channel) ?? 0) + 1;
       counts.set(channel, count);
-      if (count === 1) void subscriber.subscribe(prefix + channel);
+      if (count === 1 && !closed) subscriber.subscribe(prefix + channel).catch(() => undefined);
       return () => {
         local.off(channel, handler);
         const left = (counts.get(channel) ?? 1) - 1;
         counts.set(channel, left);
-        if (left === 0) void subscriber.unsubscribe(prefix + channel);
+        if (left === 0 && !closed) subscriber.unsubscribe(prefix + channel).catch(() => undefined);
       };
     },
     async close() {
+      closed = true;
       local.removeAllListeners();
       await Promise.allSettled([publisher.quit(), subscriber.quit()]);
     },

@@ -6,7 +6,8 @@ export type MemberEvent =
   | { type: 'read'; conversation: number }
   | { type: 'like'; profile: unknown }
   | { type: 'match'; profile: unknown }
-  | { type: 'credits'; credits: number };
+  | { type: 'credits'; credits: number }
+  | { type: 'typing'; conversation: number };
 
 export const memberChannel = (userId: number) => `member.${userId}`;
 

@@ -64,3 +64,19 @@ export async function activeMember(app: FastifyInstance, overrides: Record<strin
   const member = await signupMember(app, overrides);
   return { ...member, profileId: await activateMember(app, member.userId) };
 }
+
+/** Books credits for a member through the ledger, as an operator correction would. */
+export async function grantCredits(
+  app: FastifyInstance,
+  userId: number,
+  amount: number,
+  paid = false,
+): Promise<void> {
+  const { eq } = await import('drizzle-orm');
+  const { users } = await import('../../server/db/schema/members.ts');
+  const { changeCredits } = await import('../../server/modules/credits/credits.service.ts');
+  await app.deps.db.transaction(async (tx) => {
+    await changeCredits(tx, { userId, delta: amount, reason: 'admin', at: new Date() });
+    if (paid) await tx.update(users).set({ paidUser: true }).where(eq(users.id, userId));
+  });
+}

@@ -39,6 +39,8 @@ export const testSettings = {
   gift_credits: 3,
   signup_credits: 10,
   message_length: 1000,
+  free_conversations: 2,
+  free_messages: 3,
   minimum_message_costs: {},
   min_age: 18,
   support_email: 'help@amora.test',

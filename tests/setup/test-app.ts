@@ -14,6 +14,8 @@ export type TestApp = {
   config: Config;
   /** The file's own database URL on PostgreSQL (undefined on PGlite). */
   databaseUrl: string | undefined;
+  /** The Redis prefix of this app, for a second instance that must share its channels. */
+  redisPrefix: string;
   close(): Promise<void>;
 };
 
@@ -38,17 +40,14 @@ export async function createTestApp(
     ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
     ...env,
   });
-  const app = await buildApp(config, {
-    database: database.handle,
-    web: false,
-    redisPrefix: `test:${info.runId}:${process.pid}:${++instances}:`,
-    ...options,
-  });
+  const redisPrefix = `test:${info.runId}:${process.pid}:${++instances}:`;
+  const app = await buildApp(config, { database: database.handle, web: false, redisPrefix, ...options });
   return {
     app,
     database: database.handle,
     config,
     databaseUrl: database.url,
+    redisPrefix,
     async close() {
       await app.close();
       await database.drop();

@@ -1,6 +1,7 @@
 // The drizzle schema of every area, gathered for the client and drizzle-kit.
 export * from './accounts.ts';
 export * from './catalog.ts';
+export * from './chats.ts';
 export * from './credits.ts';
 export * from './mail.ts';
 export * from './members.ts';

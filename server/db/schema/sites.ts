@@ -42,6 +42,9 @@ export const sites = pgTable(
     giftCredits: integer().notNull().default(3),
     signupCredits: integer().notNull().default(0),
     messageLength: integer().notNull().default(1000),
+    /** Conversations a member who never paid may start, and text messages such a member sends for free. */
+    freeConversations: integer().notNull().default(2),
+    freeMessages: integer().notNull().default(3),
     minimumMessageCosts: jsonb().$type<Record<string, MinimumMessageCost>>().notNull().default({}),
     minAge: integer().notNull().default(18),
     supportEmail: text().notNull(),

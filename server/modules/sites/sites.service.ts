@@ -122,6 +122,8 @@ export function toSettings(
     gift_credits: site.giftCredits,
     signup_credits: site.signupCredits,
     message_length: site.messageLength,
+    free_conversations: site.freeConversations,
+    free_messages: site.freeMessages,
     minimum_message_costs: site.minimumMessageCosts,
     min_age: site.minAge,
     support_email: site.supportEmail,

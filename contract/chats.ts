@@ -1,0 +1,94 @@
+import { z } from 'zod';
+import { profileSchema } from './profiles.ts';
+
+export const messageSchema = z.object({
+  id: z.number().int(),
+  conversation: z.number().int(),
+  mine: z.boolean(),
+  kind: z.enum(['text', 'photo', 'gift']),
+  text: z.string().nullable().describe('plain text; clients render it as text, never as HTML'),
+  photo: z.object({ filename: z.string(), thumb_filename: z.string() }).nullable(),
+  gift: z.object({ id: z.number().int(), slug: z.string(), image: z.string() }).nullable(),
+  credits: z.number().int().describe('what the sender paid'),
+  created_at: z.string(),
+});
+export type Message = z.infer<typeof messageSchema>;
+
+export const conversationSchema = z.object({
+  id: z.number().int(),
+  last_message: messageSchema.nullable(),
+  last_activity: z.string(),
+});
+
+/** Chat list item (spec §3): profile, conversation, num_unread_messages. */
+export const chatListItemSchema = z.object({
+  profile: profileSchema,
+  conversation: conversationSchema,
+  num_unread_messages: z.number().int(),
+});
+export type ChatListItem = z.infer<typeof chatListItemSchema>;
+
+export const chatsResponseSchema = z.object({ chats: z.array(chatListItemSchema) });
+
+export const chatQuerySchema = z.object({
+  conversation: z.coerce.number().int().positive(),
+  before: z.coerce.number().int().positive().optional().describe('older page: messages before this id'),
+  after: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe('catch-up after a reconnect: messages after this id'),
+});
+
+export const costsSchema = z.object({
+  message: z.number().int(),
+  photo: z.number().int(),
+  gift: z.number().int(),
+  free_messages_left: z.number().int(),
+  minimum_message_cost: z.object({ costs: z.number().int(), currency: z.string() }).nullable(),
+});
+export type Costs = z.infer<typeof costsSchema>;
+
+export const chatResponseSchema = z.object({
+  conversation: conversationSchema,
+  profile: profileSchema,
+  messages: z.array(messageSchema).describe('oldest first; at most one page'),
+  has_older: z.boolean(),
+  costs: costsSchema,
+  can_reply: z.boolean().describe('false while the other member has not confirmed the e-mail address'),
+});
+export type ChatResponse = z.infer<typeof chatResponseSchema>;
+
+export const sendMessageSchema = z
+  .object({
+    profile: z.number().int().positive(),
+    text: z.string().optional(),
+    photo: z.number().int().positive().optional().describe("one of the sender's own photos"),
+    gift: z.number().int().positive().optional(),
+  })
+  .refine((body) => [body.text, body.photo, body.gift].filter((value) => value !== undefined).length === 1, {
+    message: 'invalid',
+    path: ['text'],
+  });
+
+export const sendMessageResponseSchema = z.object({
+  message: messageSchema,
+  credits: z.number().int(),
+  warning: z
+    .enum(['contact_details'])
+    .optional()
+    .describe('the text seems to share a phone number or e-mail address'),
+});
+
+export const openConversationSchema = z.object({ profile: z.number().int().positive() });
+
+export const giftsResponseSchema = z.object({
+  gifts: z.array(
+    z.object({ id: z.number().int(), slug: z.string(), image: z.string(), credits: z.number().int() }),
+  ),
+});
+
+/** Only the last messages of a conversation are ever shown (spec §9: chat history is limited). */
+export const chatHistoryLimit = 200;
+export const chatPageSize = 50;

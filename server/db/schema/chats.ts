@@ -1,0 +1,85 @@
+import { sql } from 'drizzle-orm';
+import {
+  check,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { gifts } from './catalog.ts';
+import { profiles } from './members.ts';
+
+/** One conversation between two profiles (the lower id first, so a pair has one conversation). */
+export const conversations = pgTable(
+  'conversations',
+  {
+    id: serial().primaryKey(),
+    lowProfileId: integer()
+      .notNull()
+      .references(() => profiles.id, { onDelete: 'cascade' }),
+    highProfileId: integer()
+      .notNull()
+      .references(() => profiles.id, { onDelete: 'cascade' }),
+    startedByProfileId: integer().notNull(),
+    createdAt: timestamp({ withTimezone: true }).notNull(),
+    lastMessageAt: timestamp({ withTimezone: true }),
+  },
+  (table) => [
+    uniqueIndex('conversations_pair_unique').on(table.lowProfileId, table.highProfileId),
+    index('conversations_high_idx').on(table.highProfileId),
+    check('conversations_ordered_pair', sql`${table.lowProfileId} < ${table.highProfileId}`),
+  ],
+);
+
+/** What each side of a conversation has read, and whether that side deleted it. */
+export const conversationParticipants = pgTable(
+  'conversation_participants',
+  {
+    conversationId: integer()
+      .notNull()
+      .references(() => conversations.id, { onDelete: 'cascade' }),
+    profileId: integer()
+      .notNull()
+      .references(() => profiles.id, { onDelete: 'cascade' }),
+    lastReadMessageId: integer().notNull().default(0),
+    /** Messages up to this one are gone for this side (the chat was deleted). */
+    clearedMessageId: integer().notNull().default(0),
+  },
+  (table) => [
+    primaryKey({ columns: [table.conversationId, table.profileId] }),
+    index('participants_profile_idx').on(table.profileId),
+  ],
+);
+
+export const messageKinds = ['text', 'photo', 'gift'] as const;
+
+export const messages = pgTable(
+  'messages',
+  {
+    id: serial().primaryKey(),
+    conversationId: integer()
+      .notNull()
+      .references(() => conversations.id, { onDelete: 'cascade' }),
+    senderProfileId: integer()
+      .notNull()
+      .references(() => profiles.id, { onDelete: 'cascade' }),
+    kind: text({ enum: messageKinds }).notNull(),
+    text: text(),
+    photoKey: text(),
+    photoThumbKey: text(),
+    giftId: integer().references(() => gifts.id),
+    credits: integer().notNull().default(0),
+    createdAt: timestamp({ withTimezone: true }).notNull(),
+  },
+  (table) => [
+    index('messages_conversation_idx').on(table.conversationId, table.id),
+    index('messages_sender_idx').on(table.senderProfileId, table.kind, table.credits),
+  ],
+);
+
+export type ConversationRow = typeof conversations.$inferSelect;
+export type MessageRow = typeof messages.$inferSelect;

@@ -1,0 +1,118 @@
+import { z } from 'zod';
+import {
+  chatQuerySchema,
+  chatResponseSchema,
+  chatsResponseSchema,
+  giftsResponseSchema,
+  openConversationSchema,
+  sendMessageResponseSchema,
+  sendMessageSchema,
+} from '#contract/chats.ts';
+import { errorBodySchema, okSchema } from '#contract/common.ts';
+import type { ZodApp } from '#server/lib/zod-app.ts';
+import { requireMember } from '#server/modules/accounts/sessions.ts';
+
+const errors = {
+  402: errorBodySchema,
+  403: errorBodySchema,
+  404: errorBodySchema,
+  422: errorBodySchema,
+  429: errorBodySchema,
+};
+
+export async function chatsRoutes(app: ZodApp): Promise<void> {
+  const chats = app.deps.chats;
+
+  app.get(
+    '/api/chats.php',
+    {
+      schema: {
+        tags: ['chats'],
+        summary: 'Conversations, most recent activity first, with unread counts',
+        response: { 200: chatsResponseSchema, ...errors },
+      },
+    },
+    async (request) => ({ chats: await chats.list(requireMember(request), request.site) }),
+  );
+
+  app.get(
+    '/api/chat.php',
+    {
+      schema: {
+        tags: ['chats'],
+        summary: 'A page of a conversation (newest page by default); marks it read',
+        querystring: chatQuerySchema,
+        response: { 200: chatResponseSchema, ...errors },
+      },
+    },
+    async (request) => chats.read(requireMember(request), request.site, request.query, request.clientCountry),
+  );
+
+  app.post(
+    '/api/chat.php',
+    {
+      config: {
+        rateLimit: {
+          max: 30,
+          timeWindow: '1 minute',
+          keyGenerator: (request) => `messages:${request.member?.id ?? request.ip}`,
+        },
+      },
+      schema: {
+        tags: ['chats'],
+        summary: 'Sends a text, one of the own photos or a gift; costs credits. 402 insufficient_credits',
+        body: sendMessageSchema,
+        response: { 201: sendMessageResponseSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const result = await chats.send(requireMember(request), request.site, request.body);
+      reply.status(201);
+      return result;
+    },
+  );
+
+  app.delete(
+    '/api/chat.php',
+    {
+      schema: {
+        tags: ['chats'],
+        summary: 'Deletes a conversation for the member',
+        body: z.object({ conversation: z.number().int().positive() }),
+        response: { 200: okSchema, ...errors },
+      },
+    },
+    async (request) => {
+      await chats.remove(requireMember(request), request.body.conversation);
+      return { ok: true as const };
+    },
+  );
+
+  app.post(
+    '/api/conversation.php',
+    {
+      schema: {
+        tags: ['chats'],
+        summary:
+          'Opens (or starts) the conversation with a member. 403 premium_required past the free conversations',
+        body: openConversationSchema,
+        response: { 200: z.object({ conversation: z.number().int() }), ...errors },
+      },
+    },
+    async (request) => ({
+      conversation: await chats.open(requireMember(request), request.site, request.body.profile),
+    }),
+  );
+
+  app.get(
+    '/api/gifts.php',
+    {
+      schema: {
+        tags: ['chats'],
+        summary: 'The gifts that can be sent in a chat, with their price',
+        response: { 200: giftsResponseSchema },
+      },
+    },
+    async (request) => ({ gifts: await chats.gifts(request.site) }),
+  );
+}

@@ -1,0 +1,385 @@
+import type { ChatListItem, ChatResponse, Costs, Message } from '#contract/chats.ts';
+import { chatHistoryLimit, chatPageSize } from '#contract/chats.ts';
+import type { Database, Executor } from '#server/db/client.ts';
+import type { MessageRow } from '#server/db/schema/chats.ts';
+import type { ProfileRow, UserRow } from '#server/db/schema/members.ts';
+import type { SiteRow } from '#server/db/schema/sites.ts';
+import type { Clock } from '#server/lib/clock.ts';
+import { AppError, NotFoundError, ValidationFailedError } from '#server/lib/errors.ts';
+import type { EventBus } from '#server/lib/event-bus.ts';
+import { publishToMember } from '#server/lib/member-events.ts';
+import type { MediaStorage } from '#server/lib/storage.ts';
+import { lockUser } from '#server/modules/accounts/accounts.repository.ts';
+import { changeCredits } from '#server/modules/credits/credits.service.ts';
+import { toProfile } from '#server/modules/profiles/profile-view.ts';
+import { BlockedError, PremiumRequiredError } from '#server/modules/profiles/profiles.errors.ts';
+import {
+  blockBetween,
+  findProfileByUserId,
+  findProfileWithOwner,
+  mainPhotosOf,
+} from '#server/modules/profiles/profiles.repository.ts';
+import { selectedCountry } from '#server/modules/sites/sites.service.ts';
+import * as repo from './chats.repository.ts';
+
+/** Nobody can reply to a member who has not confirmed the e-mail address yet. */
+export class RecipientNotConfirmedError extends AppError {
+  override name = 'RecipientNotConfirmedError';
+  constructor(name: string) {
+    super(403, 'not_confirmed', { name }, 'recipient_not_confirmed');
+  }
+}
+
+export type SendInput = {
+  profile: number;
+  text?: string | undefined;
+  photo?: number | undefined;
+  gift?: number | undefined;
+};
+
+const phonePattern = /(?:\+|\b00)?\d[\d\s().-]{7,}\d/;
+const emailPattern = /[\w.+-]+@[\w-]+\.[\w.-]+/;
+
+/** A gentle hint for the sender: the text seems to share a phone number or an e-mail address. */
+export function sharesContactDetails(text: string): boolean {
+  return phonePattern.test(text) || emailPattern.test(text);
+}
+
+export class ChatsService {
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock,
+    private readonly storage: MediaStorage,
+    private readonly bus: EventBus,
+  ) {}
+
+  private async own(member: UserRow): Promise<ProfileRow> {
+    const profile = await findProfileByUserId(this.db, member.id);
+    if (!profile) throw new NotFoundError();
+    return profile;
+  }
+
+  private url(key: string, site: SiteRow) {
+    return this.storage.url(key, site.cdnPrefix);
+  }
+
+  private async present(rows: MessageRow[], viewer: number, site: SiteRow): Promise<Message[]> {
+    const gifts = new Map(
+      (
+        await repo.giftsByIds(this.db, [...new Set(rows.flatMap((row) => (row.giftId ? [row.giftId] : [])))])
+      ).map((gift) => [gift.id, gift]),
+    );
+    return rows.map((row) => {
+      const gift = row.giftId ? gifts.get(row.giftId) : undefined;
+      return {
+        id: row.id,
+        conversation: row.conversationId,
+        mine: row.senderProfileId === viewer,
+        kind: row.kind,
+        text: row.text,
+        photo:
+          row.photoKey && row.photoThumbKey
+            ? { filename: this.url(row.photoKey, site), thumb_filename: this.url(row.photoThumbKey, site) }
+            : null,
+        gift: gift ? { id: gift.id, slug: gift.slug, image: this.url(gift.imageKey, site) } : null,
+        credits: row.credits,
+        created_at: row.createdAt.toISOString(),
+      };
+    });
+  }
+
+  async costs(member: UserRow, site: SiteRow, geoipCountry: string | null): Promise<Costs> {
+    const me = await this.own(member);
+    const used = member.paidUser ? site.freeMessages : await repo.countFreeMessagesUsed(this.db, me.id);
+    return {
+      message: site.messageCredits,
+      photo: site.photoCredits,
+      gift: site.giftCredits,
+      free_messages_left: member.paidUser ? 0 : Math.max(0, site.freeMessages - used),
+      minimum_message_cost: site.minimumMessageCosts[selectedCountry(site, geoipCountry)] ?? null,
+    };
+  }
+
+  /** The other member, checked: present, not blocked either way. */
+  private async counterpart(me: ProfileRow, profileId: number) {
+    if (profileId === me.id) throw new ValidationFailedError({ profile: 'invalid' });
+    const other = await findProfileWithOwner(this.db, profileId);
+    if (
+      !other ||
+      other.profile.status !== 'active' ||
+      other.owner.status === 'deleted' ||
+      other.owner.status === 'pending_deletion'
+    ) {
+      throw new NotFoundError();
+    }
+    const between = await blockBetween(this.db, me.id, profileId);
+    if (between.bBlockedA) throw new BlockedError(other.profile.name);
+    if (between.aBlockedB) throw new ValidationFailedError({ profile: 'invalid' });
+    return other;
+  }
+
+  private async findOrStart(tx: Executor, member: UserRow, site: SiteRow, me: ProfileRow, otherId: number) {
+    const existing = await repo.findConversationBetween(tx, me.id, otherId);
+    if (existing) return existing;
+    if (!member.paidUser && (await repo.countStartedConversations(tx, me.id)) >= site.freeConversations) {
+      throw new PremiumRequiredError();
+    }
+    return repo.insertConversation(tx, me.id, otherId, this.clock.now());
+  }
+
+  /** Opens (or starts) the conversation with a member; a member who never paid may start only a few. */
+  async open(member: UserRow, site: SiteRow, profileId: number): Promise<number> {
+    const me = await this.own(member);
+    await this.counterpart(me, profileId);
+    return this.db.transaction(async (tx) => {
+      await lockUser(tx, member.id);
+      return (await this.findOrStart(tx, member, site, me, profileId)).id;
+    });
+  }
+
+  /**
+   * Sends a text, photo or gift. The cost (site settings; a few free texts for members who never
+   * paid) moves through the credits ledger in the same transaction as the message, so a send that
+   * does not fit fails with 402 and changes nothing. The message is committed before it is announced.
+   */
+  async send(
+    member: UserRow,
+    site: SiteRow,
+    input: SendInput,
+  ): Promise<{ message: Message; credits: number; warning?: 'contact_details' }> {
+    const me = await this.own(member);
+    const other = await this.counterpart(me, input.profile);
+    if (other.owner.status === 'not_confirmed') throw new RecipientNotConfirmedError(other.profile.name);
+
+    const text = input.text?.trim();
+    if (input.text !== undefined) {
+      if (!text) throw new ValidationFailedError({ text: 'required' });
+      if (text.length > site.messageLength)
+        throw new ValidationFailedError({ text: 'too_long' }, { max: site.messageLength });
+    }
+    const photo = input.photo ? await repo.findOwnPhoto(this.db, me.id, input.photo) : undefined;
+    if (input.photo && !photo) throw new NotFoundError();
+    const gift = input.gift ? await repo.findGift(this.db, input.gift) : undefined;
+    if (input.gift && !gift) throw new NotFoundError();
+
+    const { row, credits } = await this.db.transaction(async (tx) => {
+      const sender = await lockUser(tx, member.id);
+      if (!sender) throw new NotFoundError();
+      const conversation = await this.findOrStart(tx, sender, site, me, other.profile.id);
+      const kind = gift ? 'gift' : photo ? 'photo' : 'text';
+      const freeText =
+        kind === 'text' &&
+        !sender.paidUser &&
+        (await repo.countFreeMessagesUsed(tx, me.id)) < site.freeMessages;
+      const cost =
+        kind === 'gift'
+          ? site.giftCredits
+          : kind === 'photo'
+            ? site.photoCredits
+            : freeText
+              ? 0
+              : site.messageCredits;
+      const inserted = await repo.insertMessage(tx, {
+        conversationId: conversation.id,
+        senderProfileId: me.id,
+        kind,
+        text: kind === 'text' ? (text ?? null) : null,
+        photoKey: photo?.mainKey ?? null,
+        photoThumbKey: photo?.thumbKey ?? null,
+        giftId: gift?.id ?? null,
+        credits: cost,
+        createdAt: this.clock.now(),
+      });
+      const balance =
+        cost > 0
+          ? await changeCredits(tx, {
+              userId: member.id,
+              delta: -cost,
+              reason: kind === 'text' ? 'message' : kind,
+              reference: `message:${inserted.id}`,
+              at: this.clock.now(),
+            })
+          : sender.credits;
+      await repo.markRead(tx, conversation.id, me.id, inserted.id);
+      return { row: inserted, credits: balance ?? sender.credits };
+    });
+
+    const [forSender] = await this.present([row], me.id, site);
+    const [forRecipient] = await this.present([row], other.profile.id, site);
+    await publishToMember(this.bus, other.owner.id, {
+      type: 'message',
+      conversation: row.conversationId,
+      message: forRecipient,
+    });
+    await publishToMember(this.bus, member.id, {
+      type: 'message',
+      conversation: row.conversationId,
+      message: forSender,
+    });
+    if (row.credits > 0) await publishToMember(this.bus, member.id, { type: 'credits', credits });
+    return {
+      message: forSender!,
+      credits,
+      ...(text && sharesContactDetails(text) ? { warning: 'contact_details' as const } : {}),
+    };
+  }
+
+  async list(member: UserRow, site: SiteRow): Promise<ChatListItem[]> {
+    const me = await this.own(member);
+    const rows = (await repo.conversationsOf(this.db, me.id)).filter((row) =>
+      row.lastMessageId === 0
+        ? row.participant.clearedMessageId === 0
+        : row.lastMessageId > row.participant.clearedMessageId,
+    );
+    const otherIds = rows.map((row) =>
+      row.conversation.lowProfileId === me.id
+        ? row.conversation.highProfileId
+        : row.conversation.lowProfileId,
+    );
+    const profiles = new Map<number, ProfileRow>();
+    for (const id of new Set(otherIds)) {
+      const found = await findProfileWithOwner(this.db, id);
+      if (found && found.owner.status !== 'deleted') profiles.set(id, found.profile);
+    }
+    const mains = await mainPhotosOf(this.db, [...profiles.keys()]);
+    const lastMessages = new Map(
+      (
+        await repo.messagesByIds(
+          this.db,
+          rows.map((row) => row.lastMessageId),
+        )
+      ).map((message) => [message.id, message]),
+    );
+    const ctx = { storage: this.storage, site, today: this.clock.now() };
+    const items: ChatListItem[] = [];
+    for (const [index, row] of rows.entries()) {
+      const profile = profiles.get(otherIds[index]!);
+      if (!profile) continue;
+      const last = lastMessages.get(row.lastMessageId);
+      const [lastMessage] =
+        last && last.id > row.participant.clearedMessageId ? await this.present([last], me.id, site) : [];
+      items.push({
+        profile: toProfile(profile, mains.get(profile.id), ctx),
+        conversation: {
+          id: row.conversation.id,
+          last_message: lastMessage ?? null,
+          last_activity: (row.conversation.lastMessageAt ?? row.conversation.createdAt).toISOString(),
+        },
+        num_unread_messages: row.unread,
+      });
+    }
+    return items;
+  }
+
+  /** A page of a conversation; reading it sets its unread count to zero and tells the other side. */
+  async read(
+    member: UserRow,
+    site: SiteRow,
+    query: { conversation: number; before?: number | undefined; after?: number | undefined },
+    geoipCountry: string | null,
+  ): Promise<ChatResponse> {
+    const me = await this.own(member);
+    const found = await repo.findConversationFor(this.db, query.conversation, me.id);
+    if (!found) throw new NotFoundError();
+    const otherId =
+      found.conversation.lowProfileId === me.id
+        ? found.conversation.highProfileId
+        : found.conversation.lowProfileId;
+    const other = await findProfileWithOwner(this.db, otherId);
+    if (!other || other.owner.status === 'deleted') throw new NotFoundError();
+    const between = await blockBetween(this.db, me.id, otherId);
+    if (between.bBlockedA) throw new BlockedError(other.profile.name);
+
+    const oldestAllowedId = await repo.oldestVisibleMessageId(
+      this.db,
+      found.conversation.id,
+      chatHistoryLimit,
+    );
+    const rows = await repo.messagesPage(this.db, found.conversation.id, {
+      clearedMessageId: found.participant.clearedMessageId,
+      before: query.before,
+      after: query.after,
+      limit: chatPageSize,
+      oldestAllowedId,
+    });
+    const first = rows[0];
+    const hasOlder =
+      query.after === undefined &&
+      first !== undefined &&
+      (
+        await repo.messagesPage(this.db, found.conversation.id, {
+          clearedMessageId: found.participant.clearedMessageId,
+          before: first.id,
+          limit: 1,
+          oldestAllowedId,
+        })
+      ).length > 0;
+    const newest = await repo.lastMessageId(this.db, found.conversation.id);
+    if (newest > found.participant.lastReadMessageId) {
+      await repo.markRead(this.db, found.conversation.id, me.id, newest);
+      await publishToMember(this.bus, other.owner.id, { type: 'read', conversation: found.conversation.id });
+    }
+    const mains = await mainPhotosOf(this.db, [otherId]);
+    const presented = await this.present(rows, me.id, site);
+    return {
+      conversation: {
+        id: found.conversation.id,
+        last_message: presented.at(-1) ?? null,
+        last_activity: (found.conversation.lastMessageAt ?? found.conversation.createdAt).toISOString(),
+      },
+      profile: toProfile(other.profile, mains.get(otherId), {
+        storage: this.storage,
+        site,
+        today: this.clock.now(),
+      }),
+      messages: presented,
+      has_older: hasOlder,
+      costs: await this.costs(member, site, geoipCountry),
+      can_reply: other.owner.status !== 'not_confirmed' && !between.aBlockedB,
+    };
+  }
+
+  /** Deletes a conversation for this member: its messages so far are gone for them; a new message brings it back. */
+  async remove(member: UserRow, conversationId: number): Promise<void> {
+    const me = await this.own(member);
+    const found = await repo.findConversationFor(this.db, conversationId, me.id);
+    if (!found) throw new NotFoundError();
+    await repo.clearConversation(
+      this.db,
+      conversationId,
+      me.id,
+      await repo.lastMessageId(this.db, conversationId),
+    );
+  }
+
+  async gifts(site: SiteRow) {
+    return (await repo.listGifts(this.db)).map((gift) => ({
+      id: gift.id,
+      slug: gift.slug,
+      image: this.url(gift.imageKey, site),
+      credits: site.giftCredits,
+    }));
+  }
+
+  /** Tells the other side of a conversation that the member is typing. */
+  async typing(member: UserRow, conversationId: number): Promise<void> {
+    const me = await this.own(member);
+    const found = await repo.findConversationFor(this.db, conversationId, me.id);
+    if (!found) return;
+    const otherId =
+      found.conversation.lowProfileId === me.id
+        ? found.conversation.highProfileId
+        : found.conversation.lowProfileId;
+    const other = await findProfileWithOwner(this.db, otherId);
+    if (!other) return;
+    const between = await blockBetween(this.db, me.id, otherId);
+    if (between.aBlockedB || between.bBlockedA) return;
+    await publishToMember(this.bus, other.owner.id, { type: 'typing', conversation: conversationId });
+  }
+
+  /** Total unread messages, for the badge and the title. */
+  async unreadTotal(member: UserRow): Promise<number> {
+    const me = await this.own(member);
+    return (await repo.conversationsOf(this.db, me.id)).reduce((total, row) => total + row.unread, 0);
+  }
+}
