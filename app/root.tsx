@@ -10,6 +10,7 @@ import {
   useLocation,
   useRouteLoaderData,
 } from 'react-router';
+import type { ChatListItem } from '#contract/chats.ts';
 import type { LikesResponse } from '#contract/likes.ts';
 import { defaultLocale } from '#contract/locales.ts';
 import type { CompanyInfo, Settings } from '#contract/sites.ts';
@@ -34,7 +35,12 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   ]);
   const cookies = parseCookies(request.headers.get('cookie'));
   const user = me.ok ? me.data.user : null;
-  const likes = user ? await context.api<LikesResponse>('/api/likes.php') : null;
+  const [likes, chats] = user
+    ? await Promise.all([
+        context.api<LikesResponse>('/api/likes.php'),
+        context.api<{ chats: ChatListItem[] }>('/api/chats.php'),
+      ])
+    : [null, null];
   const url = new URL(request.url);
   return {
     locale: context.locale,
@@ -43,7 +49,9 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     company: company.ok ? company.data : null,
     user,
     counts: {
-      unreadMessages: 0,
+      unreadMessages: chats?.ok
+        ? chats.data.chats.reduce((total, chat) => total + chat.num_unread_messages, 0)
+        : 0,
       newLikes: likes?.ok ? likes.data.liked_by.filter((entry) => entry.like_new).length : 0,
     },
     hasTrafficSource: Boolean(user?.trafficsource) || Boolean(cookies[trackingCookie]),

@@ -32,8 +32,9 @@ export default [
       route('likes', 'routes/likes.tsx', { id: 'likes' }),
       route('likes/m/:id', 'routes/member.tsx', { id: 'likes-m-id' }),
       route('likes/:type', 'routes/likes.tsx', { id: 'likes-type' }),
-      route('chats', section, { id: 'chats' }),
+      route('chats', 'routes/chats.tsx', { id: 'chats' }),
       route('premium', section, { id: 'premium' }),
+      route('members/:id/chat', 'routes/member-chat.tsx', { id: 'members-id-chat' }),
       route('profile', 'routes/profile.tsx', { id: 'profile' }),
       route('notifications', section, { id: 'notifications' }),
       route('credits', section, { id: 'credits' }),
@@ -46,7 +47,7 @@ export default [
   ]),
   layout('layouts/chat-layout.tsx', [
     layout('layouts/require-member.tsx', { id: 'require-member-chat' }, [
-      route('chats/:id', section, { id: 'chats-id' }),
+      route('chats/:id', 'routes/chat.tsx', { id: 'chats-id' }),
     ]),
   ]),
   layout('layouts/lander-layout.tsx', [route('landers/tinderswipe', section, { id: 'landers-tinderswipe' })]),

@@ -4,16 +4,14 @@ import { useTranslation } from 'react-i18next';
 import type { Profile } from '#contract/profiles.ts';
 import { ApiError, apiFetch } from '../lib/api-client.ts';
 import { useLiveState } from '../state/live-state.tsx';
-import { MatchModal } from './match-modal.tsx';
 import { useSignupModal } from './signup-modal.tsx';
 
 /** Like a member; a mutual like opens the match modal. Visitors get the signup modal instead. */
 export function LikeButton({ profile, liked: initiallyLiked }: { profile: Profile; liked: boolean }) {
   const { t } = useTranslation();
-  const { user } = useLiveState();
+  const { user, showMatch } = useLiveState();
   const signupModal = useSignupModal();
   const [liked, setLiked] = useState(initiallyLiked);
-  const [match, setMatch] = useState<Profile | null>(null);
   const [error, setError] = useState<string | null>(null);
 
   const like = async () => {
@@ -25,7 +23,7 @@ export function LikeButton({ profile, liked: initiallyLiked }: { profile: Profil
         body: { profile: profile.id },
       });
       setLiked(true);
-      if (result.match) setMatch(profile);
+      if (result.match) showMatch(profile);
     } catch (caught) {
       setError(caught instanceof ApiError ? caught.message : t('errors:internal_error'));
     }
@@ -52,7 +50,6 @@ export function LikeButton({ profile, liked: initiallyLiked }: { profile: Profil
           {error}
         </p>
       )}
-      <MatchModal profile={match} onClose={() => setMatch(null)} />
     </>
   );
 }

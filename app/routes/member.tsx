@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { LockFill, StarFill } from 'react-bootstrap-icons';
 import { useTranslation } from 'react-i18next';
-import { data, Form, redirect, useNavigation } from 'react-router';
+import { data, Form, Link, redirect, useNavigation } from 'react-router';
 import type { ErrorBody } from '#contract/common.ts';
 import type { Photo, Profile } from '#contract/profiles.ts';
 import { FormAlert } from '../components/forms/form-field.tsx';
@@ -209,6 +209,11 @@ export default function Member({ loaderData, actionData }: Route.ComponentProps)
           )}
           <div className="d-flex flex-wrap gap-2">
             {!own && !blocked && <LikeButton profile={profile} liked={liked} />}
+            {!own && !blocked && (
+              <Link to={`/members/${profile.id}/chat`} className="btn btn-primary">
+                {t('profile:member.chat')}
+              </Link>
+            )}
             {!own && (
               <Form method="post">
                 <input type="hidden" name="intent" value={blocked ? 'unblock' : 'block'} />

@@ -3,9 +3,9 @@ import { Heart, XLg } from 'react-bootstrap-icons';
 import { useTranslation } from 'react-i18next';
 import { Link, redirect } from 'react-router';
 import type { Profile } from '#contract/profiles.ts';
-import { MatchModal } from '../components/match-modal.tsx';
 import { ApiError, apiFetch } from '../lib/api-client.ts';
 import { pageMeta } from '../lib/meta.ts';
+import { useLiveState } from '../state/live-state.tsx';
 import type { Route } from './+types/swipe-game';
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -27,7 +27,7 @@ export default function SwipeGame({ loaderData }: Route.ComponentProps) {
   const [cards, setCards] = useState(loaderData.profiles);
   const [likesLeft, setLikesLeft] = useState(loaderData.likes_left);
   const [limitReached, setLimitReached] = useState(loaderData.likes_left === 0);
-  const [match, setMatch] = useState<Profile | null>(null);
+  const { showMatch } = useLiveState();
   const [drag, setDrag] = useState(0);
   const start = useRef<number | null>(null);
   const busy = useRef(false);
@@ -52,7 +52,7 @@ export default function SwipeGame({ loaderData }: Route.ComponentProps) {
         });
         setLikesLeft(result.likes_left);
         setLimitReached(result.likes_left === 0);
-        if (result.match) setMatch(card);
+        if (result.match) showMatch(card);
         const rest = cards.slice(1);
         setCards(rest);
         if (rest.length < 3) void refill();
@@ -66,7 +66,7 @@ export default function SwipeGame({ loaderData }: Route.ComponentProps) {
         setDrag(0);
       }
     },
-    [card, cards, limitReached, refill],
+    [card, cards, limitReached, refill, showMatch],
   );
 
   useEffect(() => {
@@ -162,7 +162,6 @@ export default function SwipeGame({ loaderData }: Route.ComponentProps) {
         </div>
       )}
       <p className="small text-body-secondary text-center mt-3">{t('likes:swipe.keyboardHint')}</p>
-      <MatchModal profile={match} onClose={() => setMatch(null)} />
     </div>
   );
 }

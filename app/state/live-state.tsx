@@ -1,21 +1,42 @@
-import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
+import {
+  createContext,
+  type ReactNode,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import { useLocation, useMatches, useNavigate } from 'react-router';
+import type { ChatListItem } from '#contract/chats.ts';
 import type { LikesResponse } from '#contract/likes.ts';
+import type { Profile } from '#contract/profiles.ts';
 import type { User } from '#contract/users.ts';
+import { MatchModal } from '../components/match-modal.tsx';
 import { apiFetch, onAuthenticationRequired } from '../lib/api-client.ts';
 import { membersAreaRoutes, pollIntervalMs, pollStartDelayMs, titleWithCount } from '../lib/shell-rules.ts';
+import { type ConnectionStatus, LiveSocket } from './live-socket.ts';
 
 type LiveState = {
   user: User | null;
   unreadMessages: number;
   newLikes: number;
   pushSubscribed: boolean;
-  setUser(user: User | null): void;
+  setUser: React.Dispatch<React.SetStateAction<User | null>>;
   setUnreadMessages(count: number): void;
   setNewLikes(count: number): void;
   setPushSubscribed(subscribed: boolean): void;
   refreshUser(): Promise<void>;
   reloadLikes(): Promise<void>;
+  reloadChats(): Promise<void>;
+  /** The live connection, null for visitors and until the page is interactive. */
+  socket: LiveSocket | null;
+  connection: ConnectionStatus;
+  /** The conversation on screen: its messages are read as they arrive. */
+  setOpenConversation(id: number | null): void;
+  /** Shows the match modal (once, whether the match comes from an answer or a live event). */
+  showMatch(profile: Profile): void;
 };
 
 const LiveStateContext = createContext<LiveState | null>(null);
@@ -58,6 +79,19 @@ export function LiveStateProvider({
     setUser(answer.user);
   }, []);
 
+  const [socket, setSocket] = useState<LiveSocket | null>(null);
+  const [connection, setConnection] = useState<ConnectionStatus>('offline');
+  const [match, setMatch] = useState<Profile | null>(null);
+  const openConversation = useRef<number | null>(null);
+  const setOpenConversation = useCallback((id: number | null) => {
+    openConversation.current = id;
+  }, []);
+
+  const reloadChats = useCallback(async () => {
+    const answer = await apiFetch<{ chats: ChatListItem[] }>('/api/chats.php');
+    setUnreadMessages(answer.chats.reduce((total, chat) => total + chat.num_unread_messages, 0));
+  }, []);
+
   const reloadLikes = useCallback(async () => {
     const answer = await apiFetch<LikesResponse>('/api/likes.php');
     setNewLikes(answer.liked_by.filter((entry) => entry.like_new).length);
@@ -70,6 +104,7 @@ export function LiveStateProvider({
     const poll = () => {
       void refreshUser().catch(() => undefined);
       void reloadLikes().catch(() => undefined);
+      void reloadChats().catch(() => undefined);
     };
     const start = setTimeout(() => {
       poll();
@@ -79,7 +114,40 @@ export function LiveStateProvider({
       clearTimeout(start);
       if (interval) clearInterval(interval);
     };
-  }, [loggedIn, pushSubscribed, refreshUser, reloadLikes]);
+  }, [loggedIn, pushSubscribed, refreshUser, reloadLikes, reloadChats]);
+
+  // The live connection: unread messages, likes, matches and credits as they happen.
+  useEffect(() => {
+    if (!loggedIn) return;
+    const protocol = window.location.protocol === 'https:' ? 'wss:' : 'ws:';
+    const live = new LiveSocket(`${protocol}//${window.location.host}/api/ws`);
+    const stopStatus = live.onStatus(setConnection);
+    const stopEvents = live.subscribe((event) => {
+      if (
+        event.type === 'message' &&
+        !event.message.mine &&
+        event.conversation !== openConversation.current
+      ) {
+        setUnreadMessages((count) => count + 1);
+      } else if (event.type === 'like') {
+        setNewLikes((count) => count + 1);
+      } else if (event.type === 'match') {
+        setMatch(event.profile);
+      } else if (event.type === 'credits') {
+        setUser((current) => (current ? { ...current, credits: event.credits } : current));
+      } else if (event.type === 'ready') {
+        void reloadChats().catch(() => undefined);
+      }
+    });
+    live.start();
+    setSocket(live);
+    return () => {
+      stopEvents();
+      stopStatus();
+      live.stop();
+      setSocket(null);
+    };
+  }, [loggedIn, reloadChats]);
 
   const inMembersArea = matches.some((match) => membersAreaRoutes.includes(match.id));
   useEffect(
@@ -115,10 +183,31 @@ export function LiveStateProvider({
       setPushSubscribed,
       refreshUser,
       reloadLikes,
+      reloadChats,
+      socket,
+      connection,
+      setOpenConversation,
+      showMatch: setMatch,
     }),
-    [user, unreadMessages, newLikes, pushSubscribed, refreshUser, reloadLikes],
+    [
+      user,
+      unreadMessages,
+      newLikes,
+      pushSubscribed,
+      refreshUser,
+      reloadLikes,
+      reloadChats,
+      socket,
+      connection,
+      setOpenConversation,
+    ],
   );
-  return <LiveStateContext.Provider value={value}>{children}</LiveStateContext.Provider>;
+  return (
+    <LiveStateContext.Provider value={value}>
+      {children}
+      <MatchModal profile={match} onClose={() => setMatch(null)} />
+    </LiveStateContext.Provider>
+  );
 }
 
 export function useLiveStateOptional(): LiveState | null {

@@ -46,3 +46,27 @@ export async function gotoHydrated(page: import('@playwright/test').Page, url: s
   await page.goto(url);
   await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true');
 }
+
+/** A member who signed up in a browser context of their own and activated the account from the mail. */
+export async function activeMember(
+  browser: import('@playwright/test').Browser,
+  baseURL: string | undefined,
+  name: string,
+): Promise<{ page: import('@playwright/test').Page; profileId: number }> {
+  const context = await browser.newContext({ baseURL });
+  await context.addCookies([{ name: 'skip_site_entry', value: '1', url: baseURL ?? 'http://localhost' }]);
+  const page = await context.newPage();
+  const email = e2eEmail();
+  await page.goto('/signup');
+  await page.getByLabel('E-mail address').fill(email);
+  await page.getByLabel('Username').fill(name);
+  await page.getByLabel('Password', { exact: true }).fill('Saffron-river-93');
+  await page.getByLabel('Date of birth').fill('1990-06-01');
+  await page.getByRole('button', { name: 'Create my account' }).click();
+  await expect(page).toHaveURL(/\/complete-signup$/);
+  const link = new URL(linkFrom(await waitForMail(email, '/api/activate.php'), '/api/activate.php'));
+  await page.goto(link.pathname + link.search);
+  await expect(page).toHaveURL(/\/activate\/done$/);
+  const own = await (await page.request.get('/api/profile.php')).json();
+  return { page, profileId: own.profile.id };
+}

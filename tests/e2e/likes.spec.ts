@@ -1,28 +1,4 @@
-import type { Browser, Page } from '@playwright/test';
-import { e2eEmail, expect, gotoHydrated, linkFrom, test, waitForMail } from './fixtures.ts';
-
-async function activeMember(
-  browser: Browser,
-  baseURL: string | undefined,
-  name: string,
-): Promise<{ page: Page; profileId: number }> {
-  const context = await browser.newContext({ baseURL });
-  await context.addCookies([{ name: 'skip_site_entry', value: '1', url: baseURL ?? 'http://localhost' }]);
-  const page = await context.newPage();
-  const email = e2eEmail();
-  await page.goto('/signup');
-  await page.getByLabel('E-mail address').fill(email);
-  await page.getByLabel('Username').fill(name);
-  await page.getByLabel('Password', { exact: true }).fill('Saffron-river-93');
-  await page.getByLabel('Date of birth').fill('1990-06-01');
-  await page.getByRole('button', { name: 'Create my account' }).click();
-  await expect(page).toHaveURL(/\/complete-signup$/);
-  const link = new URL(linkFrom(await waitForMail(email, '/api/activate.php'), '/api/activate.php'));
-  await page.goto(link.pathname + link.search);
-  await expect(page).toHaveURL(/\/activate\/done$/);
-  const own = await (await page.request.get('/api/profile.php')).json();
-  return { page, profileId: own.profile.id };
-}
+import { activeMember, e2eEmail, expect, gotoHydrated, test } from './fixtures.ts';
 
 test('two members like each other and the second sees the match modal', async ({ browser, baseURL }) => {
   const anna = await activeMember(browser, baseURL, 'Anna');
@@ -56,7 +32,12 @@ test('the swipe game allows four likes a day, then shows the limit', async ({ pa
 
   await gotoHydrated(page, '/swipe-game');
   await expect(page.getByTestId('likes-left')).toHaveText('Likes left today: 4');
-  await page.getByRole('button', { name: 'Pass' }).click();
+  await Promise.all([
+    page.waitForResponse(
+      (response) => response.url().endsWith('/api/swipe.php') && response.request().method() === 'POST',
+    ),
+    page.getByRole('button', { name: 'Pass' }).click(),
+  ]);
   await expect(page.getByTestId('likes-left')).toHaveText('Likes left today: 4');
   for (let left = 3; left >= 0; left--) {
     await page.keyboard.press('ArrowRight');

@@ -105,8 +105,7 @@ export class ChatsService {
     if (profileId === me.id) throw new ValidationFailedError({ profile: 'invalid' });
     const other = await findProfileWithOwner(this.db, profileId);
     if (
-      !other ||
-      other.profile.status !== 'active' ||
+      other?.profile.status !== 'active' ||
       other.owner.status === 'deleted' ||
       other.owner.status === 'pending_deletion'
     ) {

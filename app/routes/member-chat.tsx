@@ -1,0 +1,21 @@
+import { redirect } from 'react-router';
+import type { ErrorBody } from '#contract/common.ts';
+import type { Route } from './+types/member-chat';
+
+/** /members/{id}/chat: opens (or starts) the conversation with a member and goes there. */
+export async function loader({ context, params }: Route.LoaderArgs) {
+  const answer = await context.api<{ conversation: number } | ErrorBody>('/api/conversation.php', {
+    method: 'POST',
+    body: { profile: Number(params.id) || 0 },
+  });
+  if (answer.ok) throw redirect(`/chats/${(answer.data as { conversation: number }).conversation}`);
+  const error = (answer.data as ErrorBody).error;
+  if (error === 'authentication_required')
+    throw redirect(`/login?redirect=${encodeURIComponent(`/members/${params.id}/chat`)}`);
+  if (error === 'premium_required') throw redirect('/premium');
+  throw redirect(`/members/${params.id}`);
+}
+
+export default function MemberChat() {
+  return null;
+}

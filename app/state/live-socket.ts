@@ -1,0 +1,96 @@
+import type { Message } from '#contract/chats.ts';
+import type { Profile } from '#contract/profiles.ts';
+
+/** The frames the server sends on /api/ws (api-contract.md, Live events). */
+export type LiveEvent =
+  | { type: 'ready' }
+  | { type: 'message'; conversation: number; message: Message }
+  | { type: 'read'; conversation: number }
+  | { type: 'like'; profile: Profile }
+  | { type: 'match'; profile: Profile }
+  | { type: 'credits'; credits: number }
+  | { type: 'typing'; conversation: number };
+
+export type ConnectionStatus = 'connecting' | 'ready' | 'reconnecting' | 'offline';
+
+type Listener = (event: LiveEvent) => void;
+
+/** 1 s, 2 s, 4 s … at most 30 s between reconnects. */
+export function reconnectDelayMs(attempt: number): number {
+  return Math.min(1000 * 2 ** attempt, 30_000);
+}
+
+/**
+ * One WebSocket per tab, reconnecting with backoff. After a reconnect the listeners get `ready`
+ * again, which is their cue to fetch what they missed (nothing is lost across a reconnect).
+ */
+export class LiveSocket {
+  private socket: WebSocket | null = null;
+  private listeners = new Set<Listener>();
+  private statusListeners = new Set<(status: ConnectionStatus) => void>();
+  private attempt = 0;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private stopped = false;
+  status: ConnectionStatus = 'connecting';
+
+  constructor(private readonly url: string) {}
+
+  start(): void {
+    this.stopped = false;
+    this.open();
+  }
+
+  private setStatus(status: ConnectionStatus) {
+    this.status = status;
+    for (const listener of this.statusListeners) listener(status);
+  }
+
+  private open() {
+    const socket = new WebSocket(this.url);
+    this.socket = socket;
+    socket.onmessage = (message) => {
+      let event: LiveEvent;
+      try {
+        event = JSON.parse(String(message.data)) as LiveEvent;
+      } catch {
+        return;
+      }
+      if (event.type === 'ready') {
+        this.attempt = 0;
+        this.setStatus('ready');
+      }
+      for (const listener of this.listeners) listener(event);
+    };
+    socket.onclose = (event) => {
+      this.socket = null;
+      // 4401: not logged in (any more); 4403: wrong origin. Retrying would not help.
+      if (this.stopped || event.code === 4401 || event.code === 4403) {
+        this.setStatus('offline');
+        return;
+      }
+      this.setStatus('reconnecting');
+      this.timer = setTimeout(() => this.open(), reconnectDelayMs(this.attempt++));
+    };
+  }
+
+  send(frame: { type: 'typing'; conversation: number }): void {
+    if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify(frame));
+  }
+
+  subscribe(listener: Listener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  onStatus(listener: (status: ConnectionStatus) => void): () => void {
+    this.statusListeners.add(listener);
+    return () => this.statusListeners.delete(listener);
+  }
+
+  stop(): void {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.socket?.close();
+    this.socket = null;
+  }
+}
