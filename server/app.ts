@@ -42,6 +42,9 @@ import {
   createSmtpTransport,
   type MailTransport,
 } from './modules/mail/mail-transport.ts';
+import { paymentsRoutes } from './modules/payments/payments.routes.ts';
+import { PaymentsService } from './modules/payments/payments.service.ts';
+import { createMollieProvider, createTestProvider } from './modules/payments/providers.ts';
 import { maxUploadBytes, photosRoutes } from './modules/photos/photos.routes.ts';
 import { PhotosService } from './modules/photos/photos.service.ts';
 import { profilesRoutes } from './modules/profiles/profiles.routes.ts';
@@ -71,6 +74,7 @@ export type AppDeps = {
   search: SearchService;
   likes: LikesService;
   chats: ChatsService;
+  payments: PaymentsService;
 };
 
 declare module 'fastify' {
@@ -101,6 +105,14 @@ export type BuildOptions = {
 /** A hop count: trust that many proxies in front of this server (as proxy-addr does for a number). */
 function trustHops(hops: number) {
   return (_address: string, hop: number) => hop < hops;
+}
+
+function paymentProvider(config: Config, db: Database) {
+  if (config.PAYMENT_PROVIDER === 'mollie') {
+    if (!config.MOLLIE_API_KEY) throw new Error('PAYMENT_PROVIDER=mollie needs MOLLIE_API_KEY');
+    return createMollieProvider(config.MOLLIE_API_KEY);
+  }
+  return createTestProvider(db);
 }
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
@@ -166,7 +178,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     search: new SearchService(database.db, clock, storage),
     likes: new LikesService(database.db, clock, storage, bus),
     chats: new ChatsService(database.db, clock, storage, bus),
+    payments: new PaymentsService(database.db, clock, bus, paymentProvider(config, database.db)),
   };
+  await deps.payments.ensureTimeBonusCode();
   app.decorate('deps', deps);
   app.addHook('onClose', async () => {
     deps.sites.close();
@@ -222,6 +236,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await api.register(regionsRoutes);
   await api.register(likesRoutes);
   await api.register(chatsRoutes);
+  await api.register(paymentsRoutes);
   await app.register(liveRoutes);
   if (config.NODE_ENV === 'development') await api.register(devOutboxRoutes);
   // Unknown API paths answer JSON 404 and never fall through to the page renderer.

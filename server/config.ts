@@ -47,6 +47,11 @@ const envSchema = z.object({
   LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).max(100).default(5),
   LOGIN_WINDOW_MINUTES: z.coerce.number().int().min(1).max(1440).default(15),
   LOGIN_LOCK_MINUTES: z.coerce.number().int().min(1).max(1440).default(15),
+  PAYMENT_PROVIDER: z.enum(['test', 'mollie']).default('test'),
+  MOLLIE_API_KEY: z
+    .string()
+    .regex(/^(test|live)_\w+$/, 'expected a Mollie API key (test_… or live_…)')
+    .optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

@@ -1,0 +1,112 @@
+import { sql } from 'drizzle-orm';
+import {
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { bundles } from './catalog.ts';
+import { users } from './members.ts';
+import { sites } from './sites.ts';
+
+export const orderStatuses = ['pending', 'completed', 'failed', 'cancelled', 'refunded'] as const;
+export type OrderStatus = (typeof orderStatuses)[number];
+
+/** A bundle bought through a payment provider; credits move only when the provider says paid. */
+export const orders = pgTable(
+  'orders',
+  {
+    id: serial().primaryKey(),
+    userId: integer()
+      .notNull()
+      .references(() => users.id),
+    siteId: integer()
+      .notNull()
+      .references(() => sites.id),
+    bundleId: integer()
+      .notNull()
+      .references(() => bundles.id),
+    credits: integer().notNull(),
+    /** What was charged, after any discount (integer cents). */
+    amountCents: integer().notNull(),
+    listPriceCents: integer().notNull(),
+    currency: text().notNull(),
+    country: text().notNull(),
+    paymentMethod: text().notNull(),
+    discountCodeId: integer(),
+    provider: text().notNull(),
+    providerPaymentId: text(),
+    status: text({ enum: orderStatuses }).notNull().default('pending'),
+    createdAt: timestamp({ withTimezone: true }).notNull(),
+    settledAt: timestamp({ withTimezone: true }),
+  },
+  (table) => [
+    uniqueIndex('orders_provider_payment_unique').on(table.provider, table.providerPaymentId),
+    index('orders_user_idx').on(table.userId, table.createdAt),
+    check('orders_amount_not_negative', sql`${table.amountCents} >= 0`),
+  ],
+);
+
+export const discountValidities = ['once_per_user', 'unlimited'] as const;
+
+/** Discount codes (spec §3): per country or member, expiry, percentage, minimum order, methods. */
+export const discountCodes = pgTable(
+  'discount_codes',
+  {
+    id: serial().primaryKey(),
+    code: text().notNull(),
+    country: text(),
+    userId: integer().references(() => users.id),
+    expires: timestamp({ withTimezone: true }),
+    valuePercentage: integer().notNull(),
+    currency: text(),
+    minimumOrderValue: integer().notNull().default(0),
+    status: text({ enum: ['active', 'inactive'] })
+      .notNull()
+      .default('active'),
+    validity: text({ enum: discountValidities }).notNull().default('once_per_user'),
+    paymentmethods: jsonb().$type<string[]>().notNull().default([]),
+    createdAt: timestamp({ withTimezone: true }).notNull(),
+  },
+  (table) => [
+    uniqueIndex('discount_codes_code_unique').on(sql`upper(${table.code})`),
+    check('discount_codes_percentage', sql`${table.valuePercentage} between 1 and 100`),
+  ],
+);
+
+/** A code used by a member on a completed order; once-per-member codes allow one. */
+export const discountRedemptions = pgTable(
+  'discount_redemptions',
+  {
+    discountCodeId: integer()
+      .notNull()
+      .references(() => discountCodes.id),
+    userId: integer()
+      .notNull()
+      .references(() => users.id),
+    orderId: integer()
+      .notNull()
+      .references(() => orders.id),
+    createdAt: timestamp({ withTimezone: true }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.discountCodeId, table.userId, table.orderId] })],
+);
+
+/** The built-in test provider's own book of payments (what a real provider keeps on its side). */
+export const testPayments = pgTable('test_payments', {
+  id: text().primaryKey(),
+  amountCents: integer().notNull(),
+  currency: text().notNull(),
+  description: text().notNull(),
+  redirectUrl: text().notNull(),
+  status: text({ enum: ['open', 'paid', 'failed', 'canceled', 'expired'] })
+    .notNull()
+    .default('open'),
+  createdAt: timestamp({ withTimezone: true }).notNull(),
+});

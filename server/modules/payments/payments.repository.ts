@@ -1,0 +1,111 @@
+import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import type { Executor } from '#server/db/client.ts';
+import { bundlePrices, bundles } from '#server/db/schema/catalog.ts';
+import { discountCodes, discountRedemptions, orders } from '#server/db/schema/payments.ts';
+
+export async function bundlesFor(db: Executor, country: string) {
+  return db
+    .select({
+      id: bundles.id,
+      credits: bundles.credits,
+      amountCents: bundlePrices.amountCents,
+      currency: bundlePrices.currency,
+    })
+    .from(bundles)
+    .innerJoin(bundlePrices, and(eq(bundlePrices.bundleId, bundles.id), eq(bundlePrices.country, country)))
+    .where(eq(bundles.active, true))
+    .orderBy(asc(bundles.position));
+}
+
+export async function insertOrder(db: Executor, order: typeof orders.$inferInsert) {
+  const [row] = await db.insert(orders).values(order).returning();
+  return row!;
+}
+
+export async function setProviderPayment(
+  db: Executor,
+  orderId: number,
+  providerPaymentId: string,
+): Promise<void> {
+  await db.update(orders).set({ providerPaymentId }).where(eq(orders.id, orderId));
+}
+
+export async function findOrder(db: Executor, orderId: number) {
+  const [row] = await db.select().from(orders).where(eq(orders.id, orderId)).limit(1);
+  return row;
+}
+
+export async function lockOrderByPayment(db: Executor, provider: string, providerPaymentId: string) {
+  const [row] = await db
+    .select()
+    .from(orders)
+    .where(and(eq(orders.provider, provider), eq(orders.providerPaymentId, providerPaymentId)))
+    .for('update');
+  return row;
+}
+
+export async function updateOrder(
+  db: Executor,
+  orderId: number,
+  update: Partial<typeof orders.$inferInsert>,
+): Promise<void> {
+  await db.update(orders).set(update).where(eq(orders.id, orderId));
+}
+
+export async function ordersOf(db: Executor, userId: number) {
+  return db
+    .select()
+    .from(orders)
+    .where(eq(orders.userId, userId))
+    .orderBy(desc(orders.createdAt), desc(orders.id))
+    .limit(200);
+}
+
+export async function lastCompletedOrder(db: Executor, userId: number) {
+  const [row] = await db
+    .select()
+    .from(orders)
+    .where(and(eq(orders.userId, userId), eq(orders.status, 'completed')))
+    .orderBy(desc(orders.settledAt))
+    .limit(1);
+  return row;
+}
+
+export async function findDiscountCode(db: Executor, code: string) {
+  const [row] = await db
+    .select()
+    .from(discountCodes)
+    .where(sql`upper(${discountCodes.code}) = ${code.trim().toUpperCase()}`)
+    .limit(1);
+  return row;
+}
+
+export async function findDiscountCodeById(db: Executor, id: number) {
+  const [row] = await db.select().from(discountCodes).where(eq(discountCodes.id, id)).limit(1);
+  return row;
+}
+
+export async function redemptionsBy(db: Executor, codeId: number, userId: number): Promise<number> {
+  const [row] = await db
+    .select({ value: sql<number>`count(*)::int` })
+    .from(discountRedemptions)
+    .where(and(eq(discountRedemptions.discountCodeId, codeId), eq(discountRedemptions.userId, userId)));
+  return row?.value ?? 0;
+}
+
+export async function insertRedemption(
+  db: Executor,
+  codeId: number,
+  userId: number,
+  orderId: number,
+  at: Date,
+) {
+  await db
+    .insert(discountRedemptions)
+    .values({ discountCodeId: codeId, userId, orderId, createdAt: at })
+    .onConflictDoNothing();
+}
+
+export async function insertDiscountCode(db: Executor, code: typeof discountCodes.$inferInsert) {
+  await db.insert(discountCodes).values(code).onConflictDoNothing();
+}

@@ -1,0 +1,254 @@
+import { z } from 'zod';
+import { errorBodySchema, okSchema } from '#contract/common.ts';
+import {
+  bundlesResponseSchema,
+  createOrderSchema,
+  discountCodeSchema,
+  orderSchema,
+  transactionSchema,
+} from '#contract/payments.ts';
+import { NotFoundError } from '#server/lib/errors.ts';
+import type { ZodApp } from '#server/lib/zod-app.ts';
+import { requireMember } from '#server/modules/accounts/sessions.ts';
+import { toCompanyInfo } from '#server/modules/sites/sites.service.ts';
+import type { createTestProvider } from './providers.ts';
+
+const errors = {
+  403: errorBodySchema,
+  404: errorBodySchema,
+  409: errorBodySchema,
+  422: errorBodySchema,
+  429: errorBodySchema,
+};
+const checkoutSchema = z.object({ order: orderSchema, checkout_url: z.string() });
+
+export async function paymentsRoutes(app: ZodApp): Promise<void> {
+  const payments = app.deps.payments;
+  const context = (request: { clientCountry: string | null; protocol: string; host: string }) => ({
+    geoipCountry: request.clientCountry,
+    baseUrl: `${request.protocol}://${request.host}`,
+  });
+
+  app.get(
+    '/api/bundles.php',
+    {
+      schema: {
+        tags: ['payments'],
+        summary: "Credit bundles with prices and payment methods of the member's country",
+        response: { 200: bundlesResponseSchema },
+      },
+    },
+    async (request) => payments.bundles(request.member, request.site, request.clientCountry),
+  );
+
+  app.post(
+    '/api/order.php',
+    {
+      config: {
+        rateLimit: {
+          max: 20,
+          timeWindow: '10 minutes',
+          keyGenerator: (request) => `orders:${request.member?.id ?? request.ip}`,
+        },
+      },
+      schema: {
+        tags: ['payments'],
+        summary: 'Creates an order and a payment at the provider; answers the checkout URL',
+        body: createOrderSchema,
+        response: { 201: checkoutSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const result = await payments.createOrder(
+        requireMember(request),
+        request.site,
+        request.body,
+        context(request),
+      );
+      reply.status(201);
+      return result;
+    },
+  );
+
+  app.post(
+    '/api/repeat-order.php',
+    {
+      schema: {
+        tags: ['payments'],
+        summary: 'Buys the last bundle again with the last method',
+        response: { 201: checkoutSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const result = await payments.repeatOrder(requireMember(request), request.site, context(request));
+      reply.status(201);
+      return result;
+    },
+  );
+
+  app.get(
+    '/api/order.php',
+    {
+      schema: {
+        tags: ['payments'],
+        summary: "An order of the member's own: pending, completed, failed or cancelled",
+        querystring: z.object({ id: z.coerce.number().int().positive() }),
+        response: { 200: z.object({ order: orderSchema }), ...errors },
+      },
+    },
+    async (request) => ({ order: await payments.order(requireMember(request), request.query.id) }),
+  );
+
+  app.get(
+    '/api/transactions.php',
+    {
+      schema: {
+        tags: ['payments'],
+        summary: "The member's orders, or one with an invoice-like detail",
+        querystring: z.object({ id: z.coerce.number().int().positive().optional() }),
+        response: {
+          200: z.union([
+            z.object({ transactions: z.array(orderSchema) }),
+            z.object({ transaction: transactionSchema }),
+          ]),
+          ...errors,
+        },
+      },
+    },
+    async (request) => {
+      const member = requireMember(request);
+      if (request.query.id === undefined) return { transactions: await payments.orders(member) };
+      const order = await payments.order(member, request.query.id);
+      const company = await app.deps.sites.company(request.site);
+      const info = company ? toCompanyInfo(company) : null;
+      return {
+        transaction: {
+          ...order,
+          company: info
+            ? {
+                name: info.name,
+                address: info.address,
+                city: info.city,
+                country: info.country,
+                kvk: info.kvk,
+                vat_numbers: info.vat_numbers,
+              }
+            : null,
+          refund_days: request.site.refundDays,
+        },
+      };
+    },
+  );
+
+  app.get(
+    '/api/discountcode.php',
+    {
+      schema: {
+        tags: ['payments'],
+        summary:
+          'welcome=true: the welcome time bonus code while it runs; code=X: checks a code for the member',
+        querystring: z.object({ welcome: z.string().optional(), code: z.string().max(40).optional() }),
+        response: { 200: discountCodeSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const member = requireMember(request);
+      if (request.query.code) {
+        const country = await payments.countryOf(member, request.site, request.clientCountry);
+        return payments.toDiscountCode(
+          await payments.validDiscount(member, request.query.code, { country }),
+          member,
+        );
+      }
+      const code = await payments.welcomeCode(member);
+      if (!code) throw new NotFoundError('discount_not_found');
+      return code;
+    },
+  );
+
+  await app.register(async (instance) => {
+    const webhooks = instance as unknown as ZodApp;
+    // Providers post their webhook as a form: id=<payment id>.
+    webhooks.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string' },
+      (_request, body, done) => {
+        done(null, Object.fromEntries(new URLSearchParams(String(body))));
+      },
+    );
+    webhooks.post(
+      '/api/payment-webhook.php',
+      {
+        schema: {
+          tags: ['payments'],
+          summary:
+            'The payment provider tells a payment changed; the payment is fetched again before anything moves',
+          body: z.object({ id: z.string().min(1).max(100) }),
+          response: { 200: okSchema },
+        },
+      },
+      async (request) => {
+        await payments.settle(request.body.id);
+        return { ok: true as const };
+      },
+    );
+  });
+
+  if (payments.provider.name === 'test') {
+    const testProvider = payments.provider as ReturnType<typeof createTestProvider>;
+    app.get(
+      '/api/test-payment.php',
+      {
+        schema: {
+          tags: ['payments'],
+          summary: 'Test mode only: a test payment, for the test checkout page',
+          querystring: z.object({ payment: z.string().max(100) }),
+          response: {
+            200: z.object({
+              payment: z.object({
+                id: z.string(),
+                amount: z.number().int(),
+                currency: z.string(),
+                description: z.string(),
+                status: z.string(),
+              }),
+            }),
+            ...errors,
+          },
+        },
+      },
+      async (request) => {
+        const payment = await testProvider.find(request.query.payment);
+        if (!payment) throw new NotFoundError();
+        return {
+          payment: {
+            id: payment.id,
+            amount: payment.amountCents,
+            currency: payment.currency,
+            description: payment.description,
+            status: payment.status,
+          },
+        };
+      },
+    );
+    app.post(
+      '/api/test-payment.php',
+      {
+        schema: {
+          tags: ['payments'],
+          summary:
+            'Test mode only: the payer chooses paid, failed or canceled; settles through the webhook path',
+          body: z.object({ payment: z.string().max(100), status: z.enum(['paid', 'failed', 'canceled']) }),
+          response: { 200: z.object({ ok: z.literal(true), redirect: z.string() }), ...errors },
+        },
+      },
+      async (request) => {
+        const payment = await testProvider.find(request.body.payment);
+        if (!payment || payment.status !== 'open') throw new NotFoundError();
+        await testProvider.setStatus(payment.id, request.body.status);
+        await payments.settle(payment.id);
+        return { ok: true as const, redirect: new URL(payment.redirectUrl).pathname };
+      },
+    );
+  }
+}

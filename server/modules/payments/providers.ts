@@ -1,0 +1,151 @@
+import { randomBytes } from 'node:crypto';
+import {
+  createMollieClient,
+  type MollieClient,
+  PaymentMethod as MollieMethod,
+  type Payment,
+} from '@mollie/api-client';
+import { eq } from 'drizzle-orm';
+import type { Database } from '#server/db/client.ts';
+import { testPayments } from '#server/db/schema/payments.ts';
+import type { PaymentMethod } from './payment-methods.ts';
+
+export type ProviderStatus = 'pending' | 'paid' | 'failed' | 'cancelled';
+
+export type ProviderPayment = {
+  id: string;
+  status: ProviderStatus;
+  amountCents: number;
+  currency: string;
+  refundedCents: number;
+  chargedBackCents: number;
+};
+
+export type CreatePayment = {
+  orderId: number;
+  amountCents: number;
+  currency: string;
+  description: string;
+  method: PaymentMethod;
+  redirectUrl: string;
+  webhookUrl: string;
+};
+
+/** A payment provider: the built-in test mode, or Mollie. Settlement always re-fetches the payment. */
+export type PaymentProvider = {
+  name: 'test' | 'mollie';
+  createPayment(input: CreatePayment): Promise<{ id: string; checkoutUrl: string }>;
+  getPayment(id: string): Promise<ProviderPayment | null>;
+};
+
+const cents = (value: string | undefined) => (value ? Math.round(Number(value) * 100) : 0);
+
+/** Mollie's payment statuses as ours (docs.mollie.com: open, pending, authorized, paid, canceled, expired, failed). */
+export function mapMolliePayment(
+  payment: Pick<Payment, 'id' | 'status' | 'amount' | 'amountRefunded' | 'amountChargedBack'>,
+): ProviderPayment {
+  const status: ProviderStatus =
+    payment.status === 'paid'
+      ? 'paid'
+      : payment.status === 'failed'
+        ? 'failed'
+        : payment.status === 'canceled' || payment.status === 'expired'
+          ? 'cancelled'
+          : 'pending';
+  return {
+    id: payment.id,
+    status,
+    amountCents: cents(payment.amount.value),
+    currency: payment.amount.currency,
+    refundedCents: cents(payment.amountRefunded?.value),
+    chargedBackCents: cents(payment.amountChargedBack?.value),
+  };
+}
+
+const mollieMethods: Record<PaymentMethod, MollieMethod> = {
+  ideal: MollieMethod.ideal,
+  bancontact: MollieMethod.bancontact,
+  card: MollieMethod.creditcard,
+  paypal: MollieMethod.paypal,
+  applepay: MollieMethod.applepay,
+  directdebit: MollieMethod.directdebit,
+  sofort: 'sofort' as MollieMethod,
+  giropay: 'giropay' as MollieMethod,
+  eps: MollieMethod.eps,
+  blik: 'blik' as MollieMethod,
+  banktransfer: MollieMethod.banktransfer,
+  paysafecard: MollieMethod.paysafecard,
+};
+
+export function createMollieProvider(
+  apiKey: string,
+  client: MollieClient = createMollieClient({ apiKey }),
+): PaymentProvider {
+  return {
+    name: 'mollie',
+    async createPayment(input) {
+      const payment = await client.payments.create({
+        amount: { currency: input.currency, value: (input.amountCents / 100).toFixed(2) },
+        description: input.description,
+        redirectUrl: input.redirectUrl,
+        webhookUrl: input.webhookUrl,
+        method: mollieMethods[input.method],
+        metadata: { orderId: input.orderId },
+      });
+      return { id: payment.id, checkoutUrl: payment.getCheckoutUrl() ?? input.redirectUrl };
+    },
+    async getPayment(id) {
+      try {
+        return mapMolliePayment(await client.payments.get(id));
+      } catch {
+        return null;
+      }
+    },
+  };
+}
+
+/**
+ * The built-in test mode: a checkout page where the payer chooses paid, failed or cancelled, as a
+ * real provider's test mode does. Its payments live in their own table, like a provider's books.
+ */
+export function createTestProvider(db: Database): PaymentProvider & {
+  setStatus(id: string, status: 'paid' | 'failed' | 'canceled'): Promise<boolean>;
+  find(id: string): Promise<typeof testPayments.$inferSelect | undefined>;
+} {
+  return {
+    name: 'test',
+    async createPayment(input) {
+      const id = `tst_${randomBytes(10).toString('hex')}`;
+      await db.insert(testPayments).values({
+        id,
+        amountCents: input.amountCents,
+        currency: input.currency,
+        description: input.description,
+        redirectUrl: input.redirectUrl,
+        createdAt: new Date(),
+      });
+      return { id, checkoutUrl: `/payments/test/${id}` };
+    },
+    async getPayment(id) {
+      const [row] = await db.select().from(testPayments).where(eq(testPayments.id, id));
+      if (!row) return null;
+      return mapMolliePayment({
+        id: row.id,
+        status: row.status as Payment['status'],
+        amount: { value: (row.amountCents / 100).toFixed(2), currency: row.currency },
+      } as Payment);
+    },
+    async setStatus(id, status) {
+      const updated = await db
+        .update(testPayments)
+        .set({ status })
+        .where(eq(testPayments.id, id))
+        .returning({ id: testPayments.id });
+      return updated.length > 0;
+    },
+    async find(id) {
+      const [row] = await db.select().from(testPayments).where(eq(testPayments.id, id));
+      return row;
+    },
+  };
+}
