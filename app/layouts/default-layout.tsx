@@ -4,6 +4,7 @@ import { SignupModalProvider } from '../components/signup-modal.tsx';
 import { SiteEntryWarning } from '../components/site-entry-warning.tsx';
 import { Disclaimer, SiteFooter } from '../components/site-footer.tsx';
 import { SkipLink } from '../components/skip-link.tsx';
+import { TimeBonusModal } from '../components/time-bonus.tsx';
 import { TopBar } from '../components/top-bar.tsx';
 import { WarningBanners } from '../components/warning-banners.tsx';
 
@@ -21,6 +22,7 @@ export default function DefaultLayout() {
       <Disclaimer />
       <SiteEntryWarning layout="default" />
       <AutoLikeModal />
+      <TimeBonusModal />
     </SignupModalProvider>
   );
 }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { render } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { I18nextProvider } from 'react-i18next';
-import { createRoutesStub } from 'react-router';
+import { createRoutesStub, Outlet } from 'react-router';
 import { createI18n } from '../../app/lib/i18n.ts';
 import { LiveStateProvider } from '../../app/state/live-state.tsx';
 import type { LocaleResources } from '../../contract/i18n.ts';
@@ -107,22 +107,25 @@ export function renderShell(ui: ReactNode, options: ShellOptions = {}) {
     origin: 'http://localhost',
     pathname: options.path ?? '/',
   };
+  const content = () => (
+    <I18nextProvider i18n={createI18n('en', resources)}>
+      <LiveStateProvider
+        initialUser={options.user ?? null}
+        initialCounts={{ unreadMessages: options.unreadMessages ?? 0, newLikes: options.newLikes ?? 0 }}
+      >
+        {ui}
+      </LiveStateProvider>
+    </I18nextProvider>
+  );
+  // The piece under test sits in a child route, so rules that look at the route name (members area...) apply.
   const Stub = createRoutesStub([
     {
       id: 'root',
       path: '/',
       loader: () => rootData,
       HydrateFallback: () => null,
-      Component: () => (
-        <I18nextProvider i18n={createI18n('en', resources)}>
-          <LiveStateProvider
-            initialUser={options.user ?? null}
-            initialCounts={{ unreadMessages: options.unreadMessages ?? 0, newLikes: options.newLikes ?? 0 }}
-          >
-            {ui}
-          </LiveStateProvider>
-        </I18nextProvider>
-      ),
+      Component: options.routeId ? () => <Outlet /> : content,
+      children: options.routeId ? [{ id: options.routeId, index: true, Component: content }] : [],
     },
   ]);
   return render(<Stub initialEntries={[options.url ?? '/']} />);

@@ -1,0 +1,112 @@
+import { useEffect, useState } from 'react';
+import Modal from 'react-bootstrap/Modal';
+import { useTranslation } from 'react-i18next';
+import { Link, useMatches } from 'react-router';
+import type { DiscountCode } from '#contract/payments.ts';
+import { apiFetch } from '../lib/api-client.ts';
+import { membersAreaRoutes } from '../lib/shell-rules.ts';
+import { readDismissal, storeDismissal } from '../lib/use-dismissal.ts';
+import { useLiveState } from '../state/live-state.tsx';
+
+/** The time-bonus modal appears this long after entering the members area (spec §4, §9). */
+export const timeBonusModalDelayMs = 40_000;
+
+/** hours:minutes:seconds, e.g. 3:59:07. */
+export function formatCountdown(totalSeconds: number): string {
+  const seconds = Math.max(0, Math.floor(totalSeconds));
+  const pad = (value: number) => String(value).padStart(2, '0');
+  return `${Math.floor(seconds / 3600)}:${pad(Math.floor((seconds % 3600) / 60))}:${pad(seconds % 60)}`;
+}
+
+/** Seconds left of a code, ticking every second; 0 when over. */
+export function useSecondsLeft(expires: string | null): number {
+  const left = () =>
+    expires ? Math.max(0, Math.round((new Date(expires).getTime() - Date.now()) / 1000)) : 0;
+  const [seconds, setSeconds] = useState(left);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: left() reads only expires.
+  useEffect(() => {
+    setSeconds(left());
+    const timer = setInterval(() => setSeconds(left()), 1000);
+    return () => clearInterval(timer);
+  }, [expires]);
+  return seconds;
+}
+
+/** The welcome offer with its countdown; it ends and disappears at zero. */
+export function TimeBonusBanner({ code }: { code: DiscountCode }) {
+  const { t } = useTranslation();
+  const { user } = useLiveState();
+  const seconds = useSecondsLeft(code.expires);
+  if (seconds <= 0 || !user || user.paid_user) return null;
+  return (
+    <div className="alert alert-success" role="status" data-testid="time-bonus">
+      {t('credits:timeBonus.banner', { percentage: code.value_percentage, time: formatCountdown(seconds) })}
+    </div>
+  );
+}
+
+/**
+ * 40 s after entering the members area, for a logged-in member with 0 credits while the time bonus
+ * runs and the modal was not closed before. Leaving the members area cancels it.
+ */
+export function TimeBonusModal() {
+  const { t } = useTranslation();
+  const { user } = useLiveState();
+  const matches = useMatches();
+  const inMembersArea = matches.some((match) => membersAreaRoutes.includes(match.id));
+  const eligible = user !== null && !user.paid_user && user.credits === 0 && inMembersArea;
+  const [code, setCode] = useState<DiscountCode | null>(null);
+  const [open, setOpen] = useState(false);
+  const seconds = useSecondsLeft(code?.expires ?? null);
+
+  useEffect(() => {
+    if (!eligible || readDismissal('hide-time-bonus-modal') !== null) return;
+    let cancelled = false;
+    const timer = setTimeout(async () => {
+      const welcome = await apiFetch<DiscountCode>('/api/discountcode.php?welcome=true').catch(() => null);
+      if (!cancelled && welcome && !welcome.expired) {
+        setCode(welcome);
+        setOpen(true);
+      }
+    }, timeBonusModalDelayMs);
+    return () => {
+      cancelled = true;
+      clearTimeout(timer);
+    };
+  }, [eligible]);
+
+  const close = () => {
+    storeDismissal('hide-time-bonus-modal');
+    setOpen(false);
+  };
+
+  return (
+    <Modal
+      show={open && code !== null && seconds > 0}
+      onHide={close}
+      centered
+      data-testid="time-bonus-modal"
+      aria-labelledby="time-bonus-title"
+    >
+      {code && (
+        <Modal.Body className="p-4 text-center">
+          <h2 id="time-bonus-title" className="h4">
+            {t('credits:timeBonus.title')}
+          </h2>
+          <p>
+            {t('credits:timeBonus.text', {
+              percentage: code.value_percentage,
+              time: formatCountdown(seconds),
+            })}
+          </p>
+          <Link to="/credits" className="btn btn-primary" onClick={close}>
+            {t('credits:timeBonus.cta')}
+          </Link>
+          <button type="button" className="btn btn-link d-block mx-auto mt-2" onClick={close}>
+            {t('close')}
+          </button>
+        </Modal.Body>
+      )}
+    </Modal>
+  );
+}

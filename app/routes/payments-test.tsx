@@ -1,0 +1,51 @@
+import { useTranslation } from 'react-i18next';
+import { data, Form, redirect } from 'react-router';
+import { formText } from '../lib/actions.server.ts';
+import { formatMoney } from '../lib/format.ts';
+import { useRootData } from '../lib/root-data.ts';
+import type { Route } from './+types/payments-test';
+
+type TestPayment = { id: string; amount: number; currency: string; description: string; status: string };
+
+export async function loader({ context, params }: Route.LoaderArgs) {
+  const answer = await context.api<{ payment: TestPayment }>(
+    `/api/test-payment.php?payment=${encodeURIComponent(params.payment)}`,
+  );
+  if (!answer.ok) throw data(null, { status: 404 });
+  return answer.data.payment;
+}
+
+export async function action({ context, params, request }: Route.ActionArgs) {
+  const status = formText(await request.formData(), 'status');
+  const answer = await context.api<{ redirect: string }>('/api/test-payment.php', {
+    method: 'POST',
+    body: { payment: params.payment, status },
+  });
+  if (!answer.ok) throw data(null, { status: 404 });
+  throw redirect(answer.data.redirect);
+}
+
+/** The test provider's checkout (PAYMENT_PROVIDER=test): the payer picks the outcome. */
+export default function TestCheckout({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const { locale } = useRootData();
+  return (
+    <div className="container py-5" style={{ maxWidth: 480 }}>
+      <h1 className="h3">{t('credits:testCheckout.heading')}</h1>
+      <p>{loaderData.description}</p>
+      <p className="fs-4 fw-semibold">{formatMoney(loaderData.amount, loaderData.currency, locale)}</p>
+      <p className="text-body-secondary">{t('credits:testCheckout.lead')}</p>
+      <Form method="post" className="d-grid gap-2">
+        <button type="submit" name="status" value="paid" className="btn btn-success">
+          {t('credits:testCheckout.paid')}
+        </button>
+        <button type="submit" name="status" value="failed" className="btn btn-outline-danger">
+          {t('credits:testCheckout.failed')}
+        </button>
+        <button type="submit" name="status" value="canceled" className="btn btn-outline-secondary">
+          {t('credits:testCheckout.canceled')}
+        </button>
+      </Form>
+    </div>
+  );
+}

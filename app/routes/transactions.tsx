@@ -1,0 +1,138 @@
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, redirect, useRevalidator } from 'react-router';
+import type { Order } from '#contract/payments.ts';
+import { formatDate, formatMoney } from '../lib/format.ts';
+import { pageMeta } from '../lib/meta.ts';
+import { useRootData } from '../lib/root-data.ts';
+import { useLiveState } from '../state/live-state.tsx';
+import type { Route } from './+types/transactions';
+
+type Transaction = Order & {
+  company: {
+    name: string;
+    address: string;
+    city: string;
+    country: string;
+    kvk: string;
+    vat_numbers: string[];
+  } | null;
+  refund_days: number;
+};
+
+export function meta({ matches }: Route.MetaArgs) {
+  return pageMeta(matches, 'page.transactions');
+}
+
+export async function loader({ context, params }: Route.LoaderArgs) {
+  if (params.id) {
+    const one = await context.api<{ transaction: Transaction }>(
+      `/api/transactions.php?id=${Number(params.id) || 0}`,
+    );
+    if (!one.ok) throw redirect('/transactions');
+    return { transaction: one.data.transaction, transactions: null };
+  }
+  const all = await context.api<{ transactions: Order[] }>('/api/transactions.php');
+  return { transaction: null, transactions: all.ok ? all.data.transactions : [] };
+}
+
+function Receipt({ transaction }: { transaction: Transaction }) {
+  const { t } = useTranslation();
+  const { locale } = useRootData();
+  const revalidator = useRevalidator();
+  const { refreshUser } = useLiveState();
+  const pending = transaction.status === 'pending';
+  // The return page of a payment: it follows the order until the provider has settled it.
+  useEffect(() => {
+    if (!pending) {
+      void refreshUser().catch(() => undefined);
+      return;
+    }
+    const timer = setInterval(() => void revalidator.revalidate(), 2000);
+    return () => clearInterval(timer);
+  }, [pending, revalidator, refreshUser]);
+  return (
+    <article className="card" data-testid="receipt">
+      <div className="card-body">
+        <h2 className="h5">{t('credits:transactions.order', { id: transaction.id })}</h2>
+        <div
+          role="status"
+          className={`alert ${transaction.status === 'completed' ? 'alert-success' : pending ? 'alert-info' : 'alert-warning'}`}
+        >
+          {transaction.status === 'completed'
+            ? t('credits:status.completed', { credits: transaction.credits })
+            : pending
+              ? t('credits:status.pending')
+              : t('credits:status.failed')}
+        </div>
+        <dl className="row mb-0">
+          <dt className="col-5">{t('credits:transactions.date')}</dt>
+          <dd className="col-7">
+            {formatDate(transaction.created_at, locale, { dateStyle: 'long', timeStyle: 'short' })}
+          </dd>
+          <dt className="col-5">{t('credits:transactions.amount')}</dt>
+          <dd className="col-7">
+            {formatMoney(transaction.amount, transaction.currency, locale)} ·{' '}
+            {t('credits:bundle.credits', { count: transaction.credits })}
+          </dd>
+          <dt className="col-5">{t('credits:transactions.method')}</dt>
+          <dd className="col-7">{t(`credits:method.${transaction.paymentmethod}`)}</dd>
+          <dt className="col-5">{t('credits:transactions.status')}</dt>
+          <dd className="col-7">{t(`credits:orderStatus.${transaction.status}`)}</dd>
+          {transaction.company && (
+            <>
+              <dt className="col-5">{t('credits:transactions.seller')}</dt>
+              <dd className="col-7">
+                {transaction.company.name}, {transaction.company.address}, {transaction.company.city},{' '}
+                {transaction.company.country}
+                {transaction.company.vat_numbers.map((vat) => (
+                  <span key={vat} className="d-block small">
+                    {t('footer.vat', { vat })}
+                  </span>
+                ))}
+              </dd>
+            </>
+          )}
+        </dl>
+        <p className="small mt-3 mb-0">
+          <Link to="/pages/return-policy" className="link-secondary">
+            {t('credits:transactions.refund', { days: transaction.refund_days })}
+          </Link>
+        </p>
+        {(transaction.status === 'failed' || transaction.status === 'cancelled') && (
+          <Link to="/credits" className="btn btn-primary mt-3">
+            {t('credits:tryAgain')}
+          </Link>
+        )}
+      </div>
+    </article>
+  );
+}
+
+/** Transactions, and one transaction as a receipt (also the return page of a payment). */
+export default function Transactions({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const { locale } = useRootData();
+  return (
+    <div className="container py-4" style={{ maxWidth: 720 }}>
+      <h1 className="h3 mb-3">{t('page.transactions')}</h1>
+      {loaderData.transaction ? (
+        <Receipt transaction={loaderData.transaction} />
+      ) : loaderData.transactions && loaderData.transactions.length > 0 ? (
+        <ul className="list-group">
+          {loaderData.transactions.map((order) => (
+            <li key={order.id} className="list-group-item d-flex justify-content-between">
+              <Link to={`/transactions/${order.id}`}>{formatDate(order.created_at, locale)}</Link>
+              <span>
+                {formatMoney(order.amount, order.currency, locale)} ·{' '}
+                {t(`credits:orderStatus.${order.status}`)}
+              </span>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p>{t('credits:transactions.empty')}</p>
+      )}
+    </div>
+  );
+}
