@@ -17,7 +17,7 @@ export default [
     route('account-deleted', 'routes/account-deleted.tsx', { id: 'account-deleted' }),
     route('complete-signup', 'routes/complete-signup.tsx', { id: 'complete-signup' }),
     route('pricing', 'routes/pricing.tsx', { id: 'pricing' }),
-    route('complaints', section, { id: 'complaints' }),
+    route('complaints', 'routes/complaints.tsx', { id: 'complaints' }),
     route('pages/terms', infoPage, { id: 'pages-terms' }),
     route('pages/privacy', infoPage, { id: 'pages-privacy' }),
     route('pages/cookies', infoPage, { id: 'pages-cookies' }),

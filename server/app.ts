@@ -30,6 +30,8 @@ import { registerSessions } from './modules/accounts/sessions.ts';
 import { assetsRoutes } from './modules/assets/assets.routes.ts';
 import { chatsRoutes } from './modules/chats/chats.routes.ts';
 import { ChatsService } from './modules/chats/chats.service.ts';
+import { complaintsRoutes } from './modules/content/complaints.routes.ts';
+import { contentRoutes } from './modules/content/content.routes.ts';
 import { seedDemo } from './modules/demo/demo.seed.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { likesRoutes } from './modules/likes/likes.routes.ts';
@@ -237,6 +239,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await api.register(likesRoutes);
   await api.register(chatsRoutes);
   await api.register(paymentsRoutes);
+  await api.register(contentRoutes);
+  await api.register(complaintsRoutes);
   await app.register(liveRoutes);
   if (config.NODE_ENV === 'development') await api.register(devOutboxRoutes);
   // Unknown API paths answer JSON 404 and never fall through to the page renderer.

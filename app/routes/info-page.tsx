@@ -1,30 +1,40 @@
-import { useTranslation } from 'react-i18next';
-import { useMatches } from 'react-router';
+import { data, useMatches } from 'react-router';
 import { pageMeta } from '../lib/meta.ts';
 import type { Route } from './+types/info-page';
 
-/** Legal and info pages (spec §1): route name → heading. */
-export const infoPageTitles: Record<string, string> = {
-  'pages-terms': 'page.terms',
-  'pages-privacy': 'page.privacy',
-  'pages-cookies': 'page.cookies',
-  'pages-ban': 'page.ban',
-  'pages-return-policy': 'page.returnPolicy',
-  'pages-faq': 'page.faq',
-  'pages-service': 'page.service',
-  'pages-compliance': 'page.compliance',
+/** Legal and info pages (spec §1): route name → content page. */
+export const infoPages: Record<string, { page: string; title: string }> = {
+  'pages-terms': { page: 'terms', title: 'page.terms' },
+  'pages-privacy': { page: 'privacy', title: 'page.privacy' },
+  'pages-cookies': { page: 'cookies', title: 'page.cookies' },
+  'pages-ban': { page: 'ban', title: 'page.ban' },
+  'pages-return-policy': { page: 'return-policy', title: 'page.returnPolicy' },
+  'pages-faq': { page: 'faq', title: 'page.faq' },
+  'pages-service': { page: 'service', title: 'page.service' },
+  'pages-compliance': { page: 'compliance', title: 'page.compliance' },
 };
 
 export function meta({ matches }: Route.MetaArgs) {
-  return pageMeta(matches, infoPageTitles[matches.at(-1)?.id ?? ''] ?? 'page.terms', { public: true });
+  return pageMeta(matches, infoPages[matches.at(-1)?.id ?? '']?.title ?? 'page.terms', { public: true });
 }
 
-export default function InfoPage() {
-  const { t } = useTranslation();
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const pathname = new URL(request.url).pathname;
+  const entry = Object.values(infoPages).find((candidate) => pathname === `/pages/${candidate.page}`);
+  if (!entry) throw data(null, { status: 404 });
+  const answer = await context.api<{ title: string; html: string }>(`/api/page.php?page=${entry.page}`);
+  if (!answer.ok) throw data(null, { status: 404 });
+  return answer.data;
+}
+
+/** The page's HTML is rendered on the server from our own Markdown, with the settings' values escaped. */
+export default function InfoPage({ loaderData }: Route.ComponentProps) {
   const id = useMatches().at(-1)?.id ?? '';
   return (
-    <article className="container py-4">
-      <h1 className="h3">{t(infoPageTitles[id] ?? 'page.terms')}</h1>
+    <article className="container py-4 legal-page" style={{ maxWidth: 820 }} data-page={id}>
+      <h1 className="h2 mb-4">{loaderData.title}</h1>
+      {/* biome-ignore lint/security/noDangerouslySetInnerHtml: trusted Markdown from content/, values escaped on the server. */}
+      <div dangerouslySetInnerHTML={{ __html: loaderData.html }} />
     </article>
   );
 }

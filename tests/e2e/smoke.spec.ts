@@ -15,3 +15,19 @@ test('a missing page answers 404 with a link back home', async ({ page }) => {
   await page.getByRole('link', { name: 'Back to the home page' }).click();
   await expect(page).toHaveURL(/\/$/);
 });
+
+test('legal pages are server-rendered in the visitor language, and a complaint can be sent', async ({
+  page,
+  request,
+}) => {
+  const terms = await (await request.get('/pages/terms', { headers: { cookie: 'locale=de' } })).text();
+  expect(terms).toContain('<html lang="de"');
+  expect(terms).toContain('Amora Media B.V.');
+  await page.goto('/complaints');
+  await page.getByLabel('Your name').fill('Kim');
+  await page.getByLabel('Your e-mail address').fill('kim@example.com');
+  await page.getByLabel('Subject').fill('Question');
+  await page.getByLabel('Your complaint').fill('Something went wrong.');
+  await page.getByRole('button', { name: 'Send complaint' }).click();
+  await expect(page.getByRole('status')).toContainText('kim@example.com');
+});

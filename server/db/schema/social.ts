@@ -79,3 +79,22 @@ export const reports = pgTable(
   },
   (table) => [index('reports_status_idx').on(table.status, table.createdAt)],
 );
+
+/** Complaints sent through the complaints page, for the operators; acknowledged by mail. */
+export const complaints = pgTable(
+  'complaints',
+  {
+    id: serial().primaryKey(),
+    siteId: integer().notNull(),
+    userId: integer().references(() => users.id),
+    name: text().notNull(),
+    email: text().notNull(),
+    subject: text().notNull(),
+    message: text().notNull(),
+    status: text({ enum: ['open', 'handled'] })
+      .notNull()
+      .default('open'),
+    createdAt: timestamp({ withTimezone: true }).notNull(),
+  },
+  (table) => [index('complaints_status_idx').on(table.status, table.createdAt)],
+);

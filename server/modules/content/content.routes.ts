@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import { errorBodySchema } from '#contract/common.ts';
+import type { ZodApp } from '#server/lib/zod-app.ts';
+import { contentPages, pageValues, renderPage } from './content.service.ts';
+
+export async function contentRoutes(app: ZodApp): Promise<void> {
+  app.get(
+    '/api/page.php',
+    {
+      schema: {
+        tags: ['content'],
+        summary:
+          'A legal or info page in the visitor language, as HTML with the site and company details filled in',
+        querystring: z.object({ page: z.enum(contentPages) }),
+        response: {
+          200: z.object({ title: z.string(), html: z.string() }),
+          404: errorBodySchema,
+          422: errorBodySchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      const company = await app.deps.sites.company(request.site);
+      const hideAddress = Boolean(request.member?.trafficsource) || Boolean(request.cookies.tracking);
+      reply.header('cache-control', 'private, max-age=300');
+      return renderPage(
+        request.locale,
+        request.query.page,
+        pageValues(request.site, company, { hideAddress, locale: request.locale }),
+      );
+    },
+  );
+}

@@ -1,0 +1,94 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { marked } from 'marked';
+import { defaultLocale, type Locale } from '#contract/locales.ts';
+import type { CompanyRow, SiteRow } from '#server/db/schema/sites.ts';
+import { escapeHtml } from '#server/modules/mail/mail-templates.ts';
+
+export const contentDir = fileURLToPath(new URL('../../../content', import.meta.url));
+export const contentPages = [
+  'terms',
+  'privacy',
+  'cookies',
+  'ban',
+  'return-policy',
+  'faq',
+  'service',
+  'compliance',
+  'complaints',
+] as const;
+export type ContentPage = (typeof contentPages)[number];
+
+/** The terms carry this version date unless the company was added later (spec §9). */
+export const defaultTermsDate = '2023-12-01';
+
+export function termsDate(company: CompanyRow | undefined): string {
+  return company && company.added > defaultTermsDate ? company.added : defaultTermsDate;
+}
+
+/** A value from the settings, made safe for Markdown and HTML before it goes into a page. */
+function safe(value: string): string {
+  return escapeHtml(value).replace(/([\\`*_[\]#|~])/g, '\\$1');
+}
+
+export type PageValues = Record<string, string>;
+
+export function pageValues(
+  site: SiteRow,
+  company: CompanyRow | undefined,
+  options: { hideAddress: boolean; locale: Locale },
+): PageValues {
+  return {
+    site: site.name,
+    company: company?.name ?? site.name,
+    address: options.hideAddress ? '' : (company?.address ?? ''),
+    city: company?.city ?? '',
+    country: company?.country ?? '',
+    kvk: company?.kvk ?? '',
+    vat: company?.vatNumbers.join(', ') ?? '',
+    tradenames: company?.tradenames.join(', ') ?? site.name,
+    support_email: site.supportEmail,
+    support_phone: site.supportPhone,
+    support_phone_link: site.supportPhone.replace(/[\s-]/g, ''),
+    refund_days: String(site.refundDays),
+    min_age: String(site.minAge),
+    terms_date: new Intl.DateTimeFormat(options.locale === 'no' ? 'nb' : options.locale, {
+      dateStyle: 'long',
+      timeZone: 'UTC',
+    }).format(new Date(`${termsDate(company)}T00:00:00Z`)),
+    fictional_singular: site.fictionalSingular || 'fictional profile',
+    fictional_plural: site.fictionalPlural || 'fictional profiles',
+  };
+}
+
+const cache = new Map<string, string>();
+
+function source(locale: Locale, page: ContentPage): string {
+  const key = `${locale}/${page}`;
+  const cached = cache.get(key);
+  if (cached !== undefined) return cached;
+  const file = path.join(contentDir, locale, `${page}.md`);
+  const text = readFileSync(
+    existsSync(file) ? file : path.join(contentDir, defaultLocale, `${page}.md`),
+    'utf8',
+  );
+  cache.set(key, text);
+  return text;
+}
+
+/** A legal or info page in the member's language, with the site's and company's details filled in. */
+export function renderPage(
+  locale: Locale,
+  page: ContentPage,
+  values: PageValues,
+): { title: string; html: string } {
+  const filled = source(locale, page)
+    .replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? safe(values[name] ?? '') : whole))
+    // An address left out for traffic-source visitors leaves no empty list item behind.
+    .replace(/,\s*,/g, ',')
+    .replace(/:\s*,\s*/g, ': ');
+  const title = filled.match(/^#\s+(.+)$/m)?.[1]?.trim() ?? page;
+  const html = marked.parse(filled.replace(/^#\s+.+$/m, ''), { async: false, gfm: true }) as string;
+  return { title, html };
+}
