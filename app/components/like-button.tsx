@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { Profile } from '#contract/profiles.ts';
 import { ApiError, apiFetch } from '../lib/api-client.ts';
 import { useLiveState } from '../state/live-state.tsx';
+import { IcebreakerModal } from './icebreaker-modal.tsx';
 import { useSignupModal } from './signup-modal.tsx';
 
 /** Like a member; a mutual like opens the match modal. Visitors get the signup modal instead. */
@@ -13,6 +14,7 @@ export function LikeButton({ profile, liked: initiallyLiked }: { profile: Profil
   const signupModal = useSignupModal();
   const [liked, setLiked] = useState(initiallyLiked);
   const [error, setError] = useState<string | null>(null);
+  const [icebreaker, setIcebreaker] = useState<Profile | null>(null);
 
   const like = async () => {
     if (!user) return signupModal?.open();
@@ -24,6 +26,7 @@ export function LikeButton({ profile, liked: initiallyLiked }: { profile: Profil
       });
       setLiked(true);
       if (result.match) showMatch(profile);
+      else setIcebreaker(profile);
     } catch (caught) {
       setError(caught instanceof ApiError ? caught.message : t('errors:internal_error'));
     }
@@ -45,6 +48,7 @@ export function LikeButton({ profile, liked: initiallyLiked }: { profile: Profil
         )}
         {liked ? t('profile:member.liked') : t('profile:member.like')}
       </button>
+      <IcebreakerModal profile={icebreaker} onClose={() => setIcebreaker(null)} />
       {error && (
         <p className="text-danger small w-100 mb-0" role="alert">
           {error}

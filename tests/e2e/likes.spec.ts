@@ -8,6 +8,11 @@ test('two members like each other and the second sees the match modal', async ({
   await anna.page.getByRole('button', { name: 'Like' }).click();
   await expect(anna.page.getByRole('button', { name: 'Liked' })).toBeVisible();
   await expect(anna.page.getByTestId('match-modal')).toHaveCount(0);
+  const icebreaker = anna.page.getByRole('dialog');
+  await expect(icebreaker).toContainText('You liked Bert. Break the ice!');
+  await icebreaker.getByRole('button', { name: 'Hi Bert! How is your day going?' }).click();
+  await expect(anna.page).toHaveURL(/\/chats\/\d+$/);
+  await expect(anna.page.getByTestId('chat-message')).toContainText('Hi Bert! How is your day going?');
 
   await bert.page.goto('/likes');
   await expect(bert.page.getByTestId('likes-received')).toContainText('Anna');
