@@ -26,6 +26,8 @@ import { LiveStateProvider } from './state/live-state.tsx';
 import './styles/app.scss';
 
 export const trackingCookie = 'tracking';
+/** The landing URL's parameters that mark ad traffic (kept by the server in the tracking cookie). */
+const trackingParams = ['network', 'ref', 'sub1', 'sub2', 'sub3'];
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const [settings, company, me] = await Promise.all([
@@ -54,7 +56,10 @@ export async function loader({ context, request }: Route.LoaderArgs) {
         : 0,
       newLikes: likes?.ok ? likes.data.liked_by.filter((entry) => entry.like_new).length : 0,
     },
-    hasTrafficSource: Boolean(user?.trafficsource) || Boolean(cookies[trackingCookie]),
+    hasTrafficSource:
+      Boolean(user?.trafficsource) ||
+      Boolean(cookies[trackingCookie]) ||
+      trackingParams.some((name) => new URL(request.url).searchParams.get(name)),
     siteEntrySkipped: cookies[siteEntrySkipCookie] === '1',
     origin: url.origin,
     pathname: url.pathname,

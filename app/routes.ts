@@ -18,6 +18,9 @@ export default [
     route('complete-signup', 'routes/complete-signup.tsx', { id: 'complete-signup' }),
     route('pricing', 'routes/pricing.tsx', { id: 'pricing' }),
     route('complaints', 'routes/complaints.tsx', { id: 'complaints' }),
+    route('signup-matches', 'routes/signup-matches.tsx', { id: 'signup-matches' }),
+    route('match-finder', 'routes/signup-matches.tsx', { id: 'match-finder' }),
+    route('lang-config', 'routes/lang-config.tsx', { id: 'lang-config' }),
     route('pages/terms', infoPage, { id: 'pages-terms' }),
     route('pages/privacy', infoPage, { id: 'pages-privacy' }),
     route('pages/cookies', infoPage, { id: 'pages-cookies' }),
@@ -53,6 +56,13 @@ export default [
   layout('layouts/empty-layout.tsx', [
     route('payments/test/:payment', 'routes/payments-test.tsx', { id: 'payments-test' }),
   ]),
-  layout('layouts/lander-layout.tsx', [route('landers/tinderswipe', section, { id: 'landers-tinderswipe' })]),
+  layout('layouts/lander-layout.tsx', [
+    route('landers/tinderswipe/:slug?', 'routes/lander.tsx', { id: 'landers-tinderswipe' }),
+    route('landers/:name/:slug?', 'routes/lander.tsx', { id: 'landers-name-slug' }),
+    route('members/:id/landing', 'routes/member-landing.tsx', { id: 'members-id-landing' }),
+    route('members/:id/landing2/:slug?', 'routes/member-landing.tsx', { id: 'members-id-landing2' }),
+    route('members/:id/landing3/:slug?', 'routes/member-landing.tsx', { id: 'members-id-landing3' }),
+    route('members/:id/signup', 'routes/member-landing.tsx', { id: 'members-id-signup' }),
+  ]),
   route('*', 'routes/not-found.tsx', { id: 'not-found' }),
 ] satisfies RouteConfig;

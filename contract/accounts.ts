@@ -23,6 +23,12 @@ export const signupBodySchema = z.object({
   date_of_birth: z.iso.date({ error: 'invalid_date' }).describe('YYYY-MM-DD'),
   signup_message: z.string().trim().max(1000, { error: 'too_long' }).optional(),
   tracking: trafficSourceSchema.optional(),
+  profile: z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe('the profile the member signed up from: signup_message goes to it'),
 });
 export type SignupBody = z.infer<typeof signupBodySchema>;
 

@@ -9,7 +9,17 @@ import { FormAlert, FormField } from './forms/form-field.tsx';
  * The signup form of the signup page and the signup modal: it posts to the /signup action, which
  * calls the API, sets the session and continues to complete-signup.
  */
-export function SignupForm({ onBusyChange }: { onBusyChange?: (busy: boolean) => void }) {
+export function SignupForm({
+  onBusyChange,
+  next,
+  contact,
+}: {
+  onBusyChange?: (busy: boolean) => void;
+  /** Where to go after signing up (a path on this site). */
+  next?: string;
+  /** Signing up from a member's landing page: the first message goes to that member. */
+  contact?: { profile: number; name: string };
+}) {
   const { t } = useTranslation();
   const { settings } = useRootData();
   const fetcher = useFetcher<{ errors?: FormErrors }>();
@@ -26,7 +36,24 @@ export function SignupForm({ onBusyChange }: { onBusyChange?: (busy: boolean) =>
 
   return (
     <fetcher.Form method="post" action="/signup" noValidate aria-busy={busy}>
+      {next && <input type="hidden" name="next" value={next} />}
+      {contact && <input type="hidden" name="profile" value={contact.profile} />}
       <FormAlert errors={errors} />
+      {contact && (
+        <div className="mb-3">
+          <label htmlFor="signup-message" className="form-label">
+            {t('landers:member.message', { name: contact.name })}
+          </label>
+          <textarea
+            id="signup-message"
+            name="signup_message"
+            className="form-control"
+            rows={2}
+            maxLength={1000}
+            placeholder={t('landers:member.messagePlaceholder', { name: contact.name })}
+          />
+        </div>
+      )}
       <FormField
         name="email"
         type="email"

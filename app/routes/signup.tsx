@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, redirect } from 'react-router';
 import type { UserResponse } from '#contract/users.ts';
 import { SignupForm } from '../components/signup-form.tsx';
-import { formError, formText, redirectWithCookies } from '../lib/actions.server.ts';
+import { formError, formText, redirectWithCookies, safeRedirect } from '../lib/actions.server.ts';
 import { pageMeta } from '../lib/meta.ts';
 import type { Route } from './+types/signup';
 
@@ -19,6 +19,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 export async function action({ context, request }: Route.ActionArgs) {
   const form = await request.formData();
   const message = formText(form, 'signup_message');
+  const contact = Number(formText(form, 'profile')) || undefined;
   const result = await context.api('/api/signup.php', {
     method: 'POST',
     body: {
@@ -27,10 +28,11 @@ export async function action({ context, request }: Route.ActionArgs) {
       password: formText(form, 'password'),
       date_of_birth: formText(form, 'date_of_birth'),
       ...(message ? { signup_message: message } : {}),
+      ...(contact ? { profile: contact } : {}),
     },
   });
   if (!result.ok) return formError(result);
-  return redirectWithCookies('/complete-signup', result);
+  return redirectWithCookies(safeRedirect(form.get('next'), '/complete-signup'), result);
 }
 
 export default function Signup() {

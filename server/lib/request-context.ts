@@ -4,6 +4,8 @@ import { CsrfError } from './errors.ts';
 import { countryForIp } from './geoip.ts';
 
 const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
+export const trackingCookie = 'tracking';
+export const trackingKeys = ['network', 'ref', 'sub1', 'sub2', 'sub3'] as const;
 
 /**
  * Before any handler: the site from the host, the visitor's language and country, and the
@@ -25,6 +27,26 @@ export function registerRequestContext(app: FastifyInstance): void {
     });
     request.clientCountry = countryForIp(request.ip);
     checkCsrf(request);
+  });
+
+  // Ad traffic: network, ref and sub1–sub3 of the landing URL are kept for 30 days and stored on signup.
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.method !== 'GET' || request.url.startsWith('/api/')) return;
+    const query = request.query as Record<string, unknown> | undefined;
+    if (!query) return;
+    const tracking = Object.fromEntries(
+      trackingKeys.flatMap((key) =>
+        typeof query[key] === 'string' && query[key] ? [[key, String(query[key]).slice(0, 200)]] : [],
+      ),
+    );
+    if (Object.keys(tracking).length === 0) return;
+    reply.setCookie(trackingCookie, JSON.stringify(tracking), {
+      path: '/',
+      maxAge: 30 * 24 * 3600,
+      sameSite: 'lax',
+      httpOnly: true,
+      secure: request.protocol === 'https',
+    });
   });
 }
 

@@ -143,8 +143,14 @@ export async function accountsRoutes(app: ZodApp): Promise<void> {
         tracking: request.body.tracking ?? trackingFromCookie(request.cookies.tracking),
       });
       setSessionCookie(request, reply, sessionToken);
+      // Signed up from a member's landing page: the first message goes to that member.
+      if (request.body.profile && request.body.signup_message) {
+        await app.deps.chats
+          .send(user, request.site, { profile: request.body.profile, text: request.body.signup_message })
+          .catch((error: unknown) => request.log.info({ err: error }, 'signup message not sent'));
+      }
       reply.status(201);
-      return { user: await accounts.toUser(user, request.site) };
+      return { user: await accounts.toUser((await accounts.reload(user.id)) ?? user, request.site) };
     },
   );
 

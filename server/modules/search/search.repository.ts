@@ -1,6 +1,7 @@
 import { and, count, desc, eq, gt, inArray, lte, ne, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '#server/db/client.ts';
 import { type ProfileRow, profiles, users } from '#server/db/schema/members.ts';
+import { photos } from '#server/db/schema/photos.ts';
 import { blocks } from '#server/db/schema/social.ts';
 
 export type SearchFilter = {
@@ -14,6 +15,8 @@ export type SearchFilter = {
   bornAfter?: string | undefined;
   viewerProfileId?: number | undefined;
   excludeIds?: number[];
+  /** Only profiles with at least one photo (landing pages). */
+  withPhoto?: boolean;
 };
 
 function conditions(filter: SearchFilter): SQL[] {
@@ -27,6 +30,8 @@ function conditions(filter: SearchFilter): SQL[] {
   if (filter.countryregion) where.push(eq(profiles.countryregion, filter.countryregion));
   if (filter.bornOnOrBefore) where.push(lte(profiles.birthdate, filter.bornOnOrBefore));
   if (filter.bornAfter) where.push(gt(profiles.birthdate, filter.bornAfter));
+  if (filter.withPhoto)
+    where.push(sql`exists (select 1 from ${photos} where ${photos.profileId} = ${profiles.id})`);
   if (filter.excludeIds && filter.excludeIds.length > 0) {
     where.push(
       sql`${profiles.id} not in (${sql.join(

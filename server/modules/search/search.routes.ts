@@ -1,8 +1,34 @@
+import { z } from 'zod';
 import { errorBodySchema } from '#contract/common.ts';
-import { searchQuerySchema, searchResponseSchema } from '#contract/profiles.ts';
+import { profileSchema, searchQuerySchema, searchResponseSchema } from '#contract/profiles.ts';
 import type { ZodApp } from '#server/lib/zod-app.ts';
+import { selectedCountry } from '#server/modules/sites/sites.service.ts';
 
 export async function searchRoutes(app: ZodApp): Promise<void> {
+  app.get(
+    '/api/featured.php',
+    {
+      schema: {
+        tags: ['search'],
+        summary: "Profiles for landing pages (the visitor's country first), or one profile by id",
+        querystring: z.object({
+          limit: z.coerce.number().int().min(1).max(24).default(12),
+          profile: z.coerce.number().int().positive().optional(),
+        }),
+        response: { 200: z.object({ profiles: z.array(profileSchema) }) },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'private, max-age=60');
+      if (request.query.profile) {
+        const one = await app.deps.search.publicProfile(request.site, request.query.profile);
+        return { profiles: one ? [one] : [] };
+      }
+      const country = selectedCountry(request.site, request.clientCountry);
+      return { profiles: await app.deps.search.featured(request.site, country, request.query.limit) };
+    },
+  );
+
   app.get(
     '/api/search.php',
     {

@@ -7,7 +7,11 @@ import type { Clock } from '#server/lib/clock.ts';
 import { AuthenticationRequiredError } from '#server/lib/errors.ts';
 import type { MediaStorage } from '#server/lib/storage.ts';
 import { toProfile } from '#server/modules/profiles/profile-view.ts';
-import { findProfileByUserId, mainPhotosOf } from '#server/modules/profiles/profiles.repository.ts';
+import {
+  findProfileByUserId,
+  findProfileWithOwner,
+  mainPhotosOf,
+} from '#server/modules/profiles/profiles.repository.ts';
 import { type SearchFilter, searchProfiles } from './search.repository.ts';
 
 export const pageSize = 24;
@@ -71,6 +75,45 @@ export class SearchService {
     const present = (list: typeof rows): Profile[] =>
       list.map((row) => toProfile(row, mains.get(row.id), ctx));
     return { profiles: present(rows), total, page: query.page, pages, similar: present(similarRows) };
+  }
+
+  /** Profiles for a landing page: active, with a photo, of the visitor's country first. */
+  async featured(site: SiteRow, country: string, limit: number): Promise<Profile[]> {
+    const { rows } = await searchProfiles(
+      this.db,
+      { countries: site.countries, country, withPhoto: true },
+      { limit, offset: 0 },
+    );
+    const extra =
+      rows.length < limit
+        ? (
+            await searchProfiles(
+              this.db,
+              { countries: site.countries, withPhoto: true, excludeIds: rows.map((row) => row.id) },
+              { limit: limit - rows.length, offset: 0 },
+            )
+          ).rows
+        : [];
+    const all = [...rows, ...extra];
+    const mains = await mainPhotosOf(
+      this.db,
+      all.map((row) => row.id),
+    );
+    const ctx = { storage: this.storage, site, today: this.clock.now() };
+    return all.map((row) => toProfile(row, mains.get(row.id), ctx));
+  }
+
+  /** One active profile, as a landing page shows it to a visitor (main photo only). */
+  async publicProfile(site: SiteRow, profileId: number): Promise<Profile | null> {
+    const found = await findProfileWithOwner(this.db, profileId);
+    if (!found || found.profile.status !== 'active' || !site.countries.includes(found.profile.country))
+      return null;
+    const mains = await mainPhotosOf(this.db, [profileId]);
+    return toProfile(found.profile, mains.get(profileId), {
+      storage: this.storage,
+      site,
+      today: this.clock.now(),
+    });
   }
 
   private ages(minAge: number | undefined, maxAge: number | undefined) {

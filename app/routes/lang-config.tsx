@@ -1,0 +1,28 @@
+import { useTranslation } from 'react-i18next';
+import { localeNames, locales } from '#contract/locales.ts';
+import { pageMeta } from '../lib/meta.ts';
+import type { Route } from './+types/lang-config';
+
+export function meta({ matches }: Route.MetaArgs) {
+  return pageMeta(matches, 'footer.language');
+}
+
+/** /lang-config: an operator previews the site in any language (?lang=) without changing the cookie. */
+export default function LangConfig() {
+  const { t } = useTranslation();
+  return (
+    <div className="container py-4" style={{ maxWidth: 560 }}>
+      <h1 className="h3">{t('landers:langConfig.title')}</h1>
+      <p>{t('landers:langConfig.lead')}</p>
+      <ul className="list-group">
+        {locales.map((locale) => (
+          <li key={locale} className="list-group-item">
+            <a href={`/?lang=${locale}`} hrefLang={locale} lang={locale}>
+              {localeNames[locale]}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}

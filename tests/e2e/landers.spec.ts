@@ -1,0 +1,51 @@
+import { e2eEmail, expect, gotoHydrated, test } from './fixtures.ts';
+
+test('on a phone: two landers show real profiles, signing up through one lands in the members area', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/landers/alonetonight?network=adnet&sub1=phone');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Alone tonight?');
+  await expect(page.locator('figure img').first()).toBeVisible();
+
+  await gotoHydrated(page, '/landers/tinderswipe');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Swipe, like, match');
+  const form = page.locator('#signup');
+  await form.getByLabel('E-mail address').fill(e2eEmail());
+  await form.getByLabel('Username').fill('Lander');
+  await form.getByLabel('Password', { exact: true }).fill('Copper-lantern-55');
+  await form.getByLabel('Date of birth').fill('1989-03-09');
+  await form.getByRole('button', { name: 'Create my account' }).click();
+
+  await expect(page).toHaveURL(/\/signup-matches$/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Your first matches');
+  await expect(page.getByTestId('profile-card').first()).toBeVisible();
+  const me = await (await page.request.get('/api/user.php')).json();
+  expect(me.user.trafficsource).toEqual({ network: 'adnet', sub1: 'phone' });
+  await page.getByRole('link', { name: 'See more singles' }).click();
+  await expect(page).toHaveURL(/\/members$/);
+  await expect(page.getByTestId('site-footer')).toBeVisible();
+  await expect(page.getByTestId('payment-icons')).toHaveCount(0);
+});
+
+test('every lander answers with its own page', async ({ request }) => {
+  const seen = new Set<string>();
+  for (const name of [
+    'alonetonight',
+    'collagelanding',
+    'gallery',
+    'iconslanding',
+    'maplanding',
+    'socialnetwork',
+    'transitionsvideolanding',
+    'video',
+  ]) {
+    const response = await request.get(`/landers/${name}/some-slug`);
+    expect(response.status(), name).toBe(200);
+    const html = await response.text();
+    expect(html).toContain(`data-lander="${name}"`);
+    seen.add(html.match(/<h1[^>]*>([^<]*)</)?.[1] ?? '');
+  }
+  expect(seen.size).toBe(8);
+  expect((await request.get('/landers/unknown')).status()).toBe(404);
+});
