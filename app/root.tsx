@@ -76,7 +76,11 @@ export function meta({ data }: Route.MetaArgs) {
 }
 
 export function links() {
-  return [{ rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' }];
+  return [
+    { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
+    { rel: 'manifest', href: '/manifest.webmanifest' },
+    { rel: 'apple-touch-icon', href: '/icons/icon-192.png' },
+  ];
 }
 
 export function Layout({ children }: { children: ReactNode }) {
@@ -135,6 +139,8 @@ export default function App({ loaderData }: Route.ComponentProps) {
   useEffect(() => {
     // Lets browser tests (and monitoring) tell when the page has become interactive.
     document.documentElement.dataset.hydrated = 'true';
+    // The service worker shows push messages and makes the site installable.
+    if ('serviceWorker' in navigator) void navigator.serviceWorker.register('/sw.js').catch(() => undefined);
   }, []);
   useEffect(() => {
     const onPreloadError = (event: Event) => {

@@ -44,6 +44,9 @@ import {
   createSmtpTransport,
   type MailTransport,
 } from './modules/mail/mail-transport.ts';
+import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
+import { NotificationsService, type PushSender } from './modules/notifications/notifications.service.ts';
+import { pwaRoutes } from './modules/notifications/pwa.routes.ts';
 import { paymentsRoutes } from './modules/payments/payments.routes.ts';
 import { PaymentsService } from './modules/payments/payments.service.ts';
 import { createMollieProvider, createTestProvider } from './modules/payments/providers.ts';
@@ -77,6 +80,7 @@ export type AppDeps = {
   likes: LikesService;
   chats: ChatsService;
   payments: PaymentsService;
+  notifications: NotificationsService;
 };
 
 declare module 'fastify' {
@@ -102,6 +106,8 @@ export type BuildOptions = {
   clock?: Clock;
   /** Where mails go: SMTP_URL, else the outbox folder; tests hand in their own. */
   mailTransport?: MailTransport;
+  /** Web Push delivery; tests point it at a push service on loopback. */
+  pushSender?: PushSender;
 };
 
 /** A hop count: trust that many proxies in front of this server (as proxy-addr does for a number). */
@@ -158,6 +164,16 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       ? createSmtpTransport(config.SMTP_URL)
       : createOutboxTransport(path.join(config.DATA_DIR, 'outbox')));
   const mail = new MailQueue(database.db, mailTransport, config.MAIL_FROM, clock, app.log);
+  const secrets = await loadSecrets(database.db, config.SESSION_SECRET);
+  const notifications = new NotificationsService(
+    database.db,
+    clock,
+    mail,
+    translator,
+    secrets,
+    config.PUBLIC_URL,
+    options.pushSender,
+  );
   const deps: AppDeps = {
     config,
     db: database.db,
@@ -166,7 +182,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     redis,
     sites: new SiteDirectory(database.db, bus),
     translator,
-    secrets: await loadSecrets(database.db, config.SESSION_SECRET),
+    secrets,
+    notifications,
     storage,
     clock,
     mail,
@@ -178,8 +195,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     profiles: new ProfilesService(database.db, clock, storage),
     photos: new PhotosService(database.db, clock, storage),
     search: new SearchService(database.db, clock, storage),
-    likes: new LikesService(database.db, clock, storage, bus),
-    chats: new ChatsService(database.db, clock, storage, bus),
+    likes: new LikesService(database.db, clock, storage, bus, notifications),
+    chats: new ChatsService(database.db, clock, storage, bus, notifications),
     payments: new PaymentsService(database.db, clock, bus, paymentProvider(config, database.db)),
   };
   await deps.payments.ensureTimeBonusCode();
@@ -241,6 +258,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await api.register(paymentsRoutes);
   await api.register(contentRoutes);
   await api.register(complaintsRoutes);
+  await api.register(notificationsRoutes);
+  await api.register(pwaRoutes);
   await app.register(liveRoutes);
   if (config.NODE_ENV === 'development') await api.register(devOutboxRoutes);
   // Unknown API paths answer JSON 404 and never fall through to the page renderer.

@@ -52,6 +52,7 @@ const envSchema = z.object({
     .string()
     .regex(/^(test|live)_\w+$/, 'expected a Mollie API key (test_… or live_…)')
     .optional(),
+  MAIL_WEBHOOK_SECRET: z.string().min(16).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

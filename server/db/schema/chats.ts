@@ -48,6 +48,8 @@ export const conversationParticipants = pgTable(
     lastReadMessageId: integer().notNull().default(0),
     /** Messages up to this one are gone for this side (the chat was deleted). */
     clearedMessageId: integer().notNull().default(0),
+    /** The message this side was last told about by mail; one mail per conversation while away. */
+    notifiedMessageId: integer().notNull().default(0),
   },
   (table) => [
     primaryKey({ columns: [table.conversationId, table.profileId] }),

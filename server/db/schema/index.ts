@@ -5,6 +5,7 @@ export * from './chats.ts';
 export * from './credits.ts';
 export * from './mail.ts';
 export * from './members.ts';
+export * from './notifications.ts';
 export * from './payments.ts';
 export * from './photos.ts';
 export * from './sites.ts';

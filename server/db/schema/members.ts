@@ -52,6 +52,8 @@ export const users = pgTable(
     deletionRequestedAt: timestamp({ withTimezone: true }),
     lastLoginAt: timestamp({ withTimezone: true }),
     emailConfirmedAt: timestamp({ withTimezone: true }),
+    /** Set by the live connection while a tab is open: no notification mails while online. */
+    onlineUntil: timestamp({ withTimezone: true }),
   },
   (table) => [
     uniqueIndex('users_site_email_unique').on(table.siteId, sql`lower(${table.email})`),

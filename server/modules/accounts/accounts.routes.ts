@@ -14,7 +14,9 @@ import {
   tokenQuerySchema,
 } from '#contract/accounts.ts';
 import { errorBodySchema, okSchema } from '#contract/common.ts';
+import { pushSubscriptionSchema } from '#contract/notifications.ts';
 import { userResponseSchema, userSchema } from '#contract/users.ts';
+import { ValidationFailedError } from '#server/lib/errors.ts';
 import type { ZodApp } from '#server/lib/zod-app.ts';
 import {
   clearSessionCookie,
@@ -60,16 +62,26 @@ export async function accountsRoutes(app: ZodApp): Promise<void> {
       config: perIp(20, '15 minutes'),
       schema: {
         tags: ['accounts'],
-        summary: 'Log in: sets the session cookie. 401 login_failed; 429 account_locked with minutes',
-        body: loginBodySchema,
-        response: { 200: userBody, ...errors },
+        summary:
+          'Log in: sets the session cookie (401 login_failed; 429 account_locked with minutes). With ?push=1: registers a Web Push subscription',
+        querystring: z.object({ push: z.string().max(5).optional() }),
+        body: z.union([loginBodySchema, pushSubscriptionSchema]),
+        response: { 200: z.union([userBody, okSchema]), ...errors },
       },
     },
     async (request, reply) => {
+      if (request.query.push !== undefined) {
+        const subscription = pushSubscriptionSchema.safeParse(request.body);
+        if (!subscription.success) throw new ValidationFailedError({ endpoint: 'invalid' });
+        await app.deps.notifications.registerPush(requireMember(request), subscription.data);
+        return { ok: true as const };
+      }
+      const credentials = loginBodySchema.safeParse(request.body);
+      if (!credentials.success) throw new ValidationFailedError({ email: 'required' });
       const { user, sessionToken } = await accounts.login(
         requestContext(request),
-        request.body.email,
-        request.body.password,
+        credentials.data.email,
+        credentials.data.password,
         request.cookies[sessionCookieName],
       );
       setSessionCookie(request, reply, sessionToken);

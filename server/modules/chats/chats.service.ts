@@ -11,6 +11,7 @@ import { publishToMember } from '#server/lib/member-events.ts';
 import type { MediaStorage } from '#server/lib/storage.ts';
 import { lockUser } from '#server/modules/accounts/accounts.repository.ts';
 import { changeCredits } from '#server/modules/credits/credits.service.ts';
+import type { NotificationsService } from '#server/modules/notifications/notifications.service.ts';
 import { toProfile } from '#server/modules/profiles/profile-view.ts';
 import { BlockedError, PremiumRequiredError } from '#server/modules/profiles/profiles.errors.ts';
 import {
@@ -51,6 +52,7 @@ export class ChatsService {
     private readonly clock: Clock,
     private readonly storage: MediaStorage,
     private readonly bus: EventBus,
+    private readonly notifications?: NotificationsService,
   ) {}
 
   private async own(member: UserRow): Promise<ProfileRow> {
@@ -216,6 +218,17 @@ export class ChatsService {
       message: forSender,
     });
     if (row.credits > 0) await publishToMember(this.bus, member.id, { type: 'credits', credits });
+    await this.notifications
+      ?.onMessage({
+        recipient: other.owner,
+        recipientProfileId: other.profile.id,
+        site,
+        conversationId: row.conversationId,
+        messageId: row.id,
+        senderName: me.name,
+        preview: row.kind === 'text' ? (row.text ?? '') : row.kind === 'photo' ? '📷' : '🎁',
+      })
+      .catch(() => undefined);
     return {
       message: forSender!,
       credits,

@@ -8,6 +8,7 @@ import { AppError, NotFoundError, ValidationFailedError } from '#server/lib/erro
 import type { EventBus } from '#server/lib/event-bus.ts';
 import { publishToMember } from '#server/lib/member-events.ts';
 import type { MediaStorage } from '#server/lib/storage.ts';
+import type { NotificationsService } from '#server/modules/notifications/notifications.service.ts';
 import { toProfile } from '#server/modules/profiles/profile-view.ts';
 import { BlockedError } from '#server/modules/profiles/profiles.errors.ts';
 import {
@@ -39,6 +40,7 @@ export class LikesService {
     private readonly clock: Clock,
     private readonly storage: MediaStorage,
     private readonly bus: EventBus,
+    private readonly notifications?: NotificationsService,
   ) {}
 
   private async own(member: UserRow): Promise<ProfileRow> {
@@ -91,6 +93,20 @@ export class LikesService {
         await publishToMember(this.bus, target.owner.id, { type: 'match', profile: mine });
         await publishToMember(this.bus, member.id, { type: 'match', profile: theirs });
       }
+      const notify = match
+        ? this.notifications?.onMatch({
+            recipient: target.owner,
+            site,
+            otherName: me.name,
+            otherProfileId: me.id,
+          })
+        : this.notifications?.onLike({
+            recipient: target.owner,
+            site,
+            likerName: me.name,
+            likerProfileId: me.id,
+          });
+      await notify?.catch(() => undefined);
     }
     return { match, created };
   }

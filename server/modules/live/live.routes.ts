@@ -13,6 +13,7 @@ const clientFrame = z.object({ type: z.literal('typing'), conversation: z.number
  * instance reaches the member's sockets on all of them.
  */
 export async function liveRoutes(app: FastifyInstance): Promise<void> {
+  const socketsOf = new Map<number, number>();
   app.get('/api/ws', { websocket: true, schema: { hide: true } }, (socket: WebSocket, request) => {
     const member = request.member;
     const origin = request.headers.origin;
@@ -24,6 +25,8 @@ export async function liveRoutes(app: FastifyInstance): Promise<void> {
       socket.close(4401, 'authentication_required');
       return;
     }
+    socketsOf.set(member.id, (socketsOf.get(member.id) ?? 0) + 1);
+    void app.deps.notifications.markOnline(member.id).catch(() => undefined);
     const unsubscribe = app.deps.bus.subscribe(memberChannel(member.id), (event) => {
       if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(event));
     });
@@ -39,6 +42,7 @@ export async function liveRoutes(app: FastifyInstance): Promise<void> {
       }
       alive = false;
       socket.ping();
+      void app.deps.notifications.markOnline(member.id).catch(() => undefined);
     }, heartbeatMs);
 
     socket.on('message', (raw) => {
@@ -54,6 +58,12 @@ export async function liveRoutes(app: FastifyInstance): Promise<void> {
     socket.on('close', () => {
       clearInterval(heartbeat);
       unsubscribe();
+      const left = (socketsOf.get(member.id) ?? 1) - 1;
+      if (left > 0) socketsOf.set(member.id, left);
+      else {
+        socketsOf.delete(member.id);
+        void app.deps.notifications.markOffline(member.id).catch(() => undefined);
+      }
     });
     socket.send(JSON.stringify({ type: 'ready' }));
   });

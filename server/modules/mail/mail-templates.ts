@@ -10,6 +10,8 @@ export type MailContent = {
   actionUrl?: string;
   params?: Record<string, string | number>;
   recipientName?: string;
+  /** Extra links under the mail (unsubscribe, settings); labels are mail catalog keys. */
+  footerLinks?: { key: string; url: string }[];
 };
 
 export function escapeHtml(value: string): string {
@@ -62,7 +64,13 @@ ${
 }
 ${paragraphHtml(signature)}
 </td></tr>
-<tr><td style="padding:0 24px 24px;font-size:12px;color:#5c6b7a">${escapeHtml(footer)}</td></tr>
+<tr><td style="padding:0 24px 24px;font-size:12px;color:#5c6b7a">${escapeHtml(footer)}${(
+    content.footerLinks ?? []
+  )
+    .map(
+      (link) => ` · <a href="${escapeHtml(link.url)}" style="color:#5c6b7a">${escapeHtml(t(link.key))}</a>`,
+    )
+    .join('')}</td></tr>
 </table></td></tr></table></body></html>`;
 
   const text = [
@@ -71,6 +79,7 @@ ${paragraphHtml(signature)}
     signature,
     '--',
     footer,
+    ...(content.footerLinks ?? []).map((link) => `${t(link.key)}: ${link.url}`),
   ].join('\n\n');
 
   return { subject: t(`${content.kind}.subject`), html, text };

@@ -1,0 +1,141 @@
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Form, redirect, useNavigation } from 'react-router';
+import type { NotificationSettings } from '#contract/notifications.ts';
+import { pageMeta } from '../lib/meta.ts';
+import { currentPushState, type PushState, subscribeToPush } from '../lib/push.ts';
+import { useRootData } from '../lib/root-data.ts';
+import { useLiveState } from '../state/live-state.tsx';
+import type { Route } from './+types/notifications';
+
+export function meta({ matches }: Route.MetaArgs) {
+  return pageMeta(matches, 'page.notifications');
+}
+
+const types = ['messages', 'likes', 'matches', 'news'] as const;
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const answer = await context.api<NotificationSettings>('/api/notifications.php');
+  if (!answer.ok) throw redirect('/login?redirect=%2Fnotifications');
+  return answer.data;
+}
+
+export async function action({ context, request }: Route.ActionArgs) {
+  const form = await request.formData();
+  if (form.get('intent') === 'enable-email') {
+    await context.api('/api/notifications.php', { method: 'PUT', body: { enable_email: true } });
+    return { saved: true };
+  }
+  const pick = (channel: 'email' | 'push') =>
+    Object.fromEntries(types.map((type) => [type, form.get(`${channel}-${type}`) === 'on']));
+  await context.api('/api/notifications.php', {
+    method: 'PUT',
+    body: { email: pick('email'), push: pick('push') },
+  });
+  return { saved: true };
+}
+
+/** Notification settings (spec §2): per type for e-mail and push, why mails are off, push on this device. */
+export default function Notifications({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const { settings } = useRootData();
+  const { setPushSubscribed } = useLiveState();
+  const navigation = useNavigation();
+  const [push, setPush] = useState<PushState>('unknown');
+  useEffect(() => {
+    void currentPushState().then((state) => {
+      setPush(state);
+      setPushSubscribed(state === 'subscribed');
+    });
+  }, [setPushSubscribed]);
+
+  return (
+    <div className="container py-4" style={{ maxWidth: 640 }}>
+      <h1 className="h3">{t('page.notifications')}</h1>
+      <p className="text-body-secondary">{t('notifications:lead')}</p>
+      {actionData?.saved && (
+        <div className="alert alert-success" role="status">
+          {t('notifications:saved')}
+        </div>
+      )}
+      {loaderData.notifications_disabled.length > 0 && (
+        <div className="alert alert-warning" role="alert" data-testid="mails-disabled">
+          {loaderData.notifications_disabled.map((reason) => (
+            <p key={reason} className="mb-2">
+              {t(`notifications:disabled.${reason}`)}
+            </p>
+          ))}
+          <Form method="post">
+            <input type="hidden" name="intent" value="enable-email" />
+            <button type="submit" className="btn btn-sm btn-outline-dark">
+              {t('notifications:enableEmail')}
+            </button>
+          </Form>
+        </div>
+      )}
+      <Form method="post">
+        <table className="table align-middle">
+          <thead>
+            <tr>
+              <th scope="col">
+                <span className="visually-hidden">{t('page.notifications')}</span>
+              </th>
+              <th scope="col" className="text-center">
+                {t('notifications:channel.email')}
+              </th>
+              <th scope="col" className="text-center">
+                {t('notifications:channel.push')}
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {types.map((type) => (
+              <tr key={type}>
+                <th scope="row" className="fw-normal">
+                  {t(`notifications:type.${type}`)}
+                </th>
+                {(['email', 'push'] as const).map((channel) => (
+                  <td key={channel} className="text-center">
+                    <input
+                      type="checkbox"
+                      className="form-check-input"
+                      name={`${channel}-${type}`}
+                      defaultChecked={loaderData[channel][type]}
+                      aria-label={`${t(`notifications:type.${type}`)} – ${t(`notifications:channel.${channel}`)}`}
+                    />
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        <button type="submit" className="btn btn-primary" disabled={navigation.state === 'submitting'}>
+          {t('notifications:save')}
+        </button>
+      </Form>
+      <section className="mt-4" data-testid="push-state">
+        <h2 className="h5">{t('notifications:push.heading')}</h2>
+        {push === 'unsupported' && <p>{t('notifications:push.unsupported')}</p>}
+        {push === 'denied' && <p>{t('notifications:push.denied')}</p>}
+        {push === 'subscribed' && <p>{t('notifications:push.subscribed')}</p>}
+        {(push === 'not-subscribed' || push === 'unknown') && (
+          <>
+            <p>{t('notifications:push.notSubscribed')}</p>
+            <button
+              type="button"
+              className="btn btn-outline-primary"
+              onClick={() =>
+                void subscribeToPush(settings.push_public_key).then((state) => {
+                  setPush(state);
+                  setPushSubscribed(state === 'subscribed');
+                })
+              }
+            >
+              {t('notifications:push.enable')}
+            </button>
+          </>
+        )}
+      </section>
+    </div>
+  );
+}

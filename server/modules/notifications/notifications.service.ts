@@ -1,0 +1,285 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import webpush from 'web-push';
+import { isLocale, type Locale } from '#contract/locales.ts';
+import type { Database } from '#server/db/client.ts';
+import type { UserRow } from '#server/db/schema/members.ts';
+import type { SiteRow } from '#server/db/schema/sites.ts';
+import type { Clock } from '#server/lib/clock.ts';
+import type { Translator } from '#server/lib/i18n.ts';
+import type { Secrets } from '#server/lib/secrets.ts';
+import type { MailQueue } from '#server/modules/mail/mail.service.ts';
+import { renderMail } from '#server/modules/mail/mail-templates.ts';
+import * as repo from './notifications.repository.ts';
+
+export type NotificationType = 'messages' | 'likes' | 'matches' | 'news';
+export type PushPayload = { title: string; body: string; url: string; tag: string };
+export type PushSender = (
+  subscription: { endpoint: string; keys: { p256dh: string; auth: string } },
+  payload: string,
+  options: { vapidDetails: { subject: string; publicKey: string; privateKey: string }; TTL: number },
+) => Promise<unknown>;
+
+/** A tab with a live connection keeps its member online this long between heartbeats. */
+export const onlineGraceMs = 90_000;
+
+const disabledReasons = ['unsubscribe', 'bounce', 'spam_complaint'] as const;
+export type DisabledReason = (typeof disabledReasons)[number];
+
+/** Where a mail links to: the site's own domain (or the address it was reached at). */
+export function siteOrigin(site: SiteRow, publicUrl?: string): string {
+  if (publicUrl && site.isDefault) return publicUrl.replace(/\/$/, '');
+  return site.domain.endsWith('localhost') ? `http://${site.domain}:3000` : `https://${site.domain}`;
+}
+
+export class NotificationsService {
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock,
+    private readonly mail: MailQueue,
+    private readonly translator: Translator,
+    private readonly secrets: Secrets,
+    private readonly publicUrl: string | undefined,
+    private readonly sendPushMessage: PushSender = webpush.sendNotification as unknown as PushSender,
+  ) {}
+
+  // ---- presence
+
+  async markOnline(userId: number): Promise<void> {
+    await repo.setOnlineUntil(this.db, userId, new Date(this.clock.now().getTime() + onlineGraceMs));
+  }
+
+  async markOffline(userId: number): Promise<void> {
+    await repo.setOnlineUntil(this.db, userId, this.clock.now());
+  }
+
+  private online(user: UserRow): boolean {
+    return user.onlineUntil !== null && user.onlineUntil > this.clock.now();
+  }
+
+  // ---- preferences
+
+  async preferences(user: UserRow) {
+    return repo.preferencesOf(this.db, user.id);
+  }
+
+  async updatePreferences(user: UserRow, patch: Partial<Omit<repo.Preferences, 'userId'>>) {
+    const next = { ...(await repo.preferencesOf(this.db, user.id)), ...patch, userId: user.id };
+    await repo.savePreferences(this.db, next);
+    return next;
+  }
+
+  /** The member fixed the cause (new address, no longer spam): mails go out again. */
+  async reenableEmail(user: UserRow): Promise<void> {
+    await repo.setNotificationsDisabled(this.db, user.id, []);
+  }
+
+  // ---- unsubscribe and bounces
+
+  private signature(userId: number): string {
+    return createHmac('sha256', this.secrets.sessionSecret)
+      .update(`unsubscribe:${userId}`)
+      .digest('base64url')
+      .slice(0, 32);
+  }
+
+  unsubscribeToken(userId: number): string {
+    return `${userId}.${this.signature(userId)}`;
+  }
+
+  /** One click from a mail, without login (RFC 8058). */
+  async unsubscribe(token: string): Promise<boolean> {
+    const [id, signature] = token.split('.');
+    const userId = Number(id);
+    if (!Number.isInteger(userId) || !signature) return false;
+    const expected = Buffer.from(this.signature(userId));
+    const given = Buffer.from(signature);
+    if (expected.length !== given.length || !timingSafeEqual(expected, given)) return false;
+    await this.disable(userId, 'unsubscribe');
+    return true;
+  }
+
+  private async disable(userId: number, reason: DisabledReason): Promise<void> {
+    const [user] = await this.db.query.users.findMany({
+      where: (users, { eq }) => eq(users.id, userId),
+      limit: 1,
+    });
+    if (!user) return;
+    const reasons = new Set(user.notificationsDisabled);
+    reasons.add(reason);
+    await repo.setNotificationsDisabled(this.db, userId, [...reasons]);
+  }
+
+  /** The mail provider reports a bounce or a spam complaint for an address. */
+  async mailEvent(email: string, kind: 'bounce' | 'complaint'): Promise<number> {
+    const users = await repo.usersByEmail(this.db, email);
+    for (const user of users) await this.disable(user.id, kind === 'bounce' ? 'bounce' : 'spam_complaint');
+    return users.length;
+  }
+
+  // ---- sending
+
+  private localeOf(user: UserRow): Locale {
+    return isLocale(user.language) ? user.language : 'en';
+  }
+
+  private async send(
+    user: UserRow,
+    site: SiteRow,
+    type: Exclude<NotificationType, 'news'>,
+    content: { kind: 'newMessage' | 'newLike' | 'newMatch'; params: Record<string, string>; path: string },
+    channels: { email: boolean } = { email: true },
+  ): Promise<void> {
+    if (this.online(user) || user.status === 'deleted' || user.status === 'pending_deletion') return;
+    const preferences = await repo.preferencesOf(this.db, user.id);
+    const origin = siteOrigin(site, this.publicUrl);
+    const locale = this.localeOf(user);
+    const emailOn = {
+      messages: preferences.emailMessages,
+      likes: preferences.emailLikes,
+      matches: preferences.emailMatches,
+    }[type];
+    const pushOn = {
+      messages: preferences.pushMessages,
+      likes: preferences.pushLikes,
+      matches: preferences.pushMatches,
+    }[type];
+    if (channels.email && emailOn && user.email && user.notificationsDisabled.length === 0) {
+      const unsubscribeUrl = `${origin}/api/unsubscribe.php?token=${this.unsubscribeToken(user.id)}`;
+      const rendered = renderMail(
+        this.translator,
+        locale,
+        { name: site.name, supportEmail: site.supportEmail, baseUrl: origin },
+        {
+          kind: content.kind,
+          params: content.params,
+          actionUrl: `${origin}${content.path}`,
+          footerLinks: [
+            { key: 'unsubscribe', url: unsubscribeUrl },
+            { key: 'settings', url: `${origin}/notifications` },
+          ],
+        },
+      );
+      await this.mail.enqueue(this.db, {
+        to: user.email,
+        kind: content.kind,
+        ...rendered,
+        headers: {
+          'List-Unsubscribe': `<${unsubscribeUrl}>`,
+          'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+        },
+      });
+    }
+    if (pushOn) {
+      await this.push(user.id, site, {
+        title: this.translator.t(locale, `mail:${content.kind}.subject`, {
+          site: site.name,
+          ...content.params,
+        }),
+        body: this.translator.t(locale, `mail:${content.kind}.body`, { site: site.name, ...content.params }),
+        url: content.path,
+        tag: content.kind,
+      });
+    }
+  }
+
+  /** A new message: a push each time, but at most one mail per conversation until the member has read it. */
+  async onMessage(input: {
+    recipient: UserRow;
+    recipientProfileId: number;
+    site: SiteRow;
+    conversationId: number;
+    messageId: number;
+    senderName: string;
+    preview: string;
+  }): Promise<void> {
+    if (this.online(input.recipient)) return;
+    const mail = await repo.claimMessageNotification(
+      this.db,
+      input.conversationId,
+      input.recipientProfileId,
+      input.messageId,
+    );
+    await this.send(
+      input.recipient,
+      input.site,
+      'messages',
+      {
+        kind: 'newMessage',
+        params: {
+          name: input.senderName,
+          preview: input.preview.length > 140 ? `${input.preview.slice(0, 139)}…` : input.preview,
+        },
+        path: `/chats/${input.conversationId}`,
+      },
+      { email: mail },
+    );
+  }
+
+  async onLike(input: {
+    recipient: UserRow;
+    site: SiteRow;
+    likerName: string;
+    likerProfileId: number;
+  }): Promise<void> {
+    await this.send(input.recipient, input.site, 'likes', {
+      kind: 'newLike',
+      params: { name: input.likerName },
+      path: `/likes/m/${input.likerProfileId}`,
+    });
+  }
+
+  async onMatch(input: {
+    recipient: UserRow;
+    site: SiteRow;
+    otherName: string;
+    otherProfileId: number;
+  }): Promise<void> {
+    await this.send(input.recipient, input.site, 'matches', {
+      kind: 'newMatch',
+      params: { name: input.otherName },
+      path: `/members/${input.otherProfileId}/chat`,
+    });
+  }
+
+  // ---- push
+
+  async registerPush(
+    user: UserRow,
+    subscription: { endpoint: string; keys: { p256dh: string; auth: string } },
+  ): Promise<void> {
+    await repo.upsertPushSubscription(this.db, {
+      userId: user.id,
+      endpoint: subscription.endpoint,
+      p256dh: subscription.keys.p256dh,
+      auth: subscription.keys.auth,
+      createdAt: this.clock.now(),
+    });
+  }
+
+  /** Sends to every device of the member; a subscription the push service says is gone is removed. */
+  async push(userId: number, site: SiteRow, payload: PushPayload): Promise<number> {
+    const subscriptions = await repo.pushSubscriptionsOf(this.db, userId);
+    let delivered = 0;
+    for (const subscription of subscriptions) {
+      try {
+        await this.sendPushMessage(
+          { endpoint: subscription.endpoint, keys: { p256dh: subscription.p256dh, auth: subscription.auth } },
+          JSON.stringify(payload),
+          {
+            TTL: 3600,
+            vapidDetails: {
+              subject: `mailto:${site.supportEmail}`,
+              publicKey: this.secrets.vapid.publicKey,
+              privateKey: this.secrets.vapid.privateKey,
+            },
+          },
+        );
+        delivered++;
+      } catch (error) {
+        const status = (error as { statusCode?: number }).statusCode;
+        if (status === 404 || status === 410) await repo.deletePushSubscription(this.db, subscription.id);
+      }
+    }
+    return delivered;
+  }
+}

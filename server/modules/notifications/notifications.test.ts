@@ -1,0 +1,240 @@
+import { createECDH, randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { eq } from 'drizzle-orm';
+import ece from 'http_ece';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import webpush from 'web-push';
+import { mailJobs } from '#server/db/schema/mail.ts';
+import { users } from '#server/db/schema/members.ts';
+import { pushSubscriptions } from '#server/db/schema/notifications.ts';
+import { activeMember } from '../../../tests/setup/members.ts';
+import { createTestApp, type TestApp } from '../../../tests/setup/test-app.ts';
+import type { PushSender } from './notifications.service.ts';
+
+/** A push service on loopback that keeps what it receives; a path ending in /gone answers 410. */
+async function startPushService() {
+  const received: { path: string; body: Buffer; headers: Record<string, unknown> }[] = [];
+  const server: Server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk) => chunks.push(chunk));
+    request.on('end', () => {
+      received.push({ path: request.url ?? '', body: Buffer.concat(chunks), headers: request.headers });
+      response.statusCode = request.url?.endsWith('/gone') ? 410 : 201;
+      response.end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    received,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** Real Web Push: the payload is encrypted (aes128gcm) and VAPID-signed by web-push, then sent over HTTP. */
+const loopbackSender: PushSender = async (subscription, payload, options) => {
+  const details = webpush.generateRequestDetails(subscription, payload, options);
+  const response = await fetch(details.endpoint, {
+    method: 'POST',
+    headers: details.headers as Record<string, string>,
+    body: new Uint8Array(details.body as Buffer),
+  });
+  if (response.status >= 400) throw Object.assign(new Error('push failed'), { statusCode: response.status });
+};
+
+/** A browser's push keys: what the server encrypts for, and what decrypts on the device. */
+function deviceKeys() {
+  const ecdh = createECDH('prime256v1');
+  ecdh.generateKeys();
+  const auth = randomBytes(16);
+  return {
+    ecdh,
+    auth,
+    keys: { p256dh: ecdh.getPublicKey().toString('base64url'), auth: auth.toString('base64url') },
+  };
+}
+
+describe('notifications', () => {
+  let t: TestApp;
+  let push: Awaited<ReturnType<typeof startPushService>>;
+  beforeAll(async () => {
+    push = await startPushService();
+    t = await createTestApp(
+      { MAIL_WEBHOOK_SECRET: 'webhook-secret-for-tests' },
+      { pushSender: loopbackSender },
+    );
+  });
+  afterAll(async () => {
+    await t.close();
+    await push.close();
+  });
+  beforeEach(async () => {
+    await t.database.db.delete(mailJobs);
+  });
+
+  const send = (cookie: string, profile: number, text: string) =>
+    t.app.inject({ method: 'POST', url: '/api/chat.php', headers: { cookie }, payload: { profile, text } });
+  const mailsTo = async (email: string, kind = 'newMessage') =>
+    (await t.database.db.select().from(mailJobs).where(eq(mailJobs.to, email))).filter(
+      (mail) => mail.kind === kind,
+    );
+
+  it('mails an offline member once per conversation until read, and pushes a payload that names the sender', async () => {
+    const sender = await activeMember(t.app, { name: 'Sender' });
+    const receiver = await activeMember(t.app, { name: 'Receiver' });
+    const device = deviceKeys();
+    const endpoint = `${push.url}/push/${receiver.userId}`;
+    const registered = await t.app.inject({
+      method: 'POST',
+      url: '/api/user.php?push=1',
+      headers: { cookie: receiver.cookie },
+      payload: { endpoint, keys: device.keys },
+    });
+    expect(registered.json()).toEqual({ ok: true });
+
+    const first = await send(sender.cookie, receiver.profileId, 'First message');
+    await send(sender.cookie, receiver.profileId, 'Second message');
+    await send(sender.cookie, receiver.profileId, 'Third message');
+    const mails = await mailsTo(receiver.email);
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.subject).toBe('Sender sent you a message on Amora');
+    expect(mails[0]!.text).toContain('First message');
+    expect(mails[0]!.headers['List-Unsubscribe-Post']).toBe('List-Unsubscribe=One-Click');
+    expect(mails[0]!.headers['List-Unsubscribe']).toMatch(/\/api\/unsubscribe\.php\?token=/);
+
+    const pushed = push.received.filter((request) => request.path === `/push/${receiver.userId}`);
+    expect(pushed).toHaveLength(3);
+    expect(pushed[0]!.headers['content-encoding']).toBe('aes128gcm');
+    expect(String(pushed[0]!.headers.authorization)).toMatch(/^vapid t=/);
+    const payload = JSON.parse(
+      ece
+        .decrypt(pushed[0]!.body, { version: 'aes128gcm', privateKey: device.ecdh, authSecret: device.auth })
+        .toString(),
+    );
+    expect(payload).toMatchObject({
+      title: 'Sender sent you a message on Amora',
+      url: `/chats/${first.json().message.conversation}`,
+    });
+
+    await t.app.inject({
+      url: `/api/chat.php?conversation=${first.json().message.conversation}`,
+      headers: { cookie: receiver.cookie },
+    });
+    await send(sender.cookie, receiver.profileId, 'After reading');
+    expect(await mailsTo(receiver.email)).toHaveLength(2);
+  });
+
+  it('sends nothing while the member is online', async () => {
+    const sender = await activeMember(t.app);
+    const receiver = await activeMember(t.app);
+    await t.app.deps.notifications.markOnline(receiver.userId);
+    await send(sender.cookie, receiver.profileId, 'Hello there');
+    expect(await mailsTo(receiver.email)).toHaveLength(0);
+    await t.app.deps.notifications.markOffline(receiver.userId);
+    await send(sender.cookie, receiver.profileId, 'Still there?');
+    expect(await mailsTo(receiver.email)).toHaveLength(1);
+  });
+
+  it('unsubscribes with one click from the mail, without login, and records why', async () => {
+    const sender = await activeMember(t.app, { name: 'Writer' });
+    const receiver = await activeMember(t.app);
+    await send(sender.cookie, receiver.profileId, 'Hi!');
+    const [mail] = await mailsTo(receiver.email);
+    const url = new URL(mail!.headers['List-Unsubscribe']!.slice(1, -1));
+    const oneClick = await t.app.inject({
+      method: 'POST',
+      url: url.pathname + url.search,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'List-Unsubscribe=One-Click',
+    });
+    expect(oneClick.json()).toEqual({ ok: true });
+    const settings = (
+      await t.app.inject({ url: '/api/notifications.php', headers: { cookie: receiver.cookie } })
+    ).json();
+    expect(settings.notifications_disabled).toEqual(['unsubscribe']);
+    const forged = await t.app.inject({
+      method: 'POST',
+      url: `/api/unsubscribe.php?token=${receiver.userId}.forged-signature-forged-signatu`,
+      payload: {},
+    });
+    expect(forged.statusCode).toBe(404);
+
+    await t.database.db.delete(mailJobs);
+    const chat = (await t.app.inject({ url: '/api/chats.php', headers: { cookie: receiver.cookie } })).json()
+      .chats[0];
+    await t.app.inject({
+      url: `/api/chat.php?conversation=${chat.conversation.id}`,
+      headers: { cookie: receiver.cookie },
+    });
+    await send(sender.cookie, receiver.profileId, 'Are you there?');
+    expect(await mailsTo(receiver.email)).toHaveLength(0);
+
+    await t.app.inject({
+      method: 'PUT',
+      url: '/api/notifications.php',
+      headers: { cookie: receiver.cookie },
+      payload: { enable_email: true },
+    });
+    expect(
+      (await t.app.inject({ url: '/api/notifications.php', headers: { cookie: receiver.cookie } })).json()
+        .notifications_disabled,
+    ).toEqual([]);
+  });
+
+  it("disables mails on the provider's bounce webhook, which needs its secret", async () => {
+    const member = await activeMember(t.app);
+    const denied = await t.app.inject({
+      method: 'POST',
+      url: '/api/mail-events.php',
+      payload: { email: member.email, type: 'bounce' },
+    });
+    expect(denied.statusCode).toBe(403);
+    const bounce = await t.app.inject({
+      method: 'POST',
+      url: '/api/mail-events.php',
+      headers: { 'x-webhook-secret': 'webhook-secret-for-tests' },
+      payload: { email: member.email.toUpperCase(), type: 'bounce' },
+    });
+    expect(bounce.json()).toEqual({ ok: true, members: 1 });
+    const [row] = await t.database.db.select().from(users).where(eq(users.id, member.userId));
+    expect(row?.notificationsDisabled).toEqual(['bounce']);
+  });
+
+  it('removes a push subscription the push service says is gone, and honours the settings', async () => {
+    const sender = await activeMember(t.app);
+    const receiver = await activeMember(t.app);
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/user.php?push=1',
+      headers: { cookie: receiver.cookie },
+      payload: { endpoint: `${push.url}/push/gone`, keys: deviceKeys().keys },
+    });
+    await send(sender.cookie, receiver.profileId, 'ping');
+    expect(
+      await t.database.db
+        .select()
+        .from(pushSubscriptions)
+        .where(eq(pushSubscriptions.userId, receiver.userId)),
+    ).toEqual([]);
+
+    const quiet = await activeMember(t.app);
+    await t.app.inject({
+      method: 'PUT',
+      url: '/api/notifications.php',
+      headers: { cookie: quiet.cookie },
+      payload: { email: { messages: false } },
+    });
+    await send(sender.cookie, quiet.profileId, 'hello quiet');
+    expect(await mailsTo(quiet.email)).toHaveLength(0);
+  });
+
+  it('serves a manifest and icons per site', async () => {
+    const manifest = (
+      await t.app.inject({ url: '/manifest.webmanifest', headers: { host: 'nl.localhost' } })
+    ).json();
+    expect(manifest).toMatchObject({ name: 'Flirtpunt', display: 'standalone' });
+    const icon = await t.app.inject({ url: '/icons/icon-192.png' });
+    expect(icon.headers['content-type']).toBe('image/png');
+  });
+});
