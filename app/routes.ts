@@ -1,7 +1,6 @@
 import { index, layout, type RouteConfig, route } from '@react-router/dev/routes';
 
 // Route ids are the route names of spec §2, so this table reads like the spec.
-const section = 'routes/section.tsx';
 const infoPage = 'routes/info-page.tsx';
 
 export default [
@@ -44,7 +43,7 @@ export default [
       route('credits', 'routes/credits.tsx', { id: 'credits' }),
       route('credits/repeat-order', 'routes/credits-repeat-order.tsx', { id: 'credits-repeat-order' }),
       route('credits/:id/:paymentmethod?', 'routes/credits-checkout.tsx', { id: 'credits-id-paymentmethod' }),
-      route('directdebit', section, { id: 'directdebit' }),
+      route('directdebit', 'routes/directdebit.tsx', { id: 'directdebit' }),
       route('transactions/:id?', 'routes/transactions.tsx', { id: 'transactions' }),
       route('swipe-game', 'routes/swipe-game.tsx', { id: 'swipe-game' }),
     ]),

@@ -22,6 +22,7 @@ import { createLocalBus, createRedisBus, type EventBus } from './lib/event-bus.t
 import { createTranslator, type Translator } from './lib/i18n.ts';
 import { registerRequestContext } from './lib/request-context.ts';
 import { loadSecrets, type Secrets } from './lib/secrets.ts';
+import { createSmsOutbox, type SmsSender } from './lib/sms.ts';
 import { createLocalStorage, type MediaStorage, mediaRoutePrefix } from './lib/storage.ts';
 import type { ZodApp } from './lib/zod-app.ts';
 import { accountsRoutes } from './modules/accounts/accounts.routes.ts';
@@ -47,6 +48,7 @@ import {
 import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
 import { NotificationsService, type PushSender } from './modules/notifications/notifications.service.ts';
 import { pwaRoutes } from './modules/notifications/pwa.routes.ts';
+import { DirectDebitService } from './modules/payments/direct-debit.service.ts';
 import { paymentsRoutes } from './modules/payments/payments.routes.ts';
 import { PaymentsService } from './modules/payments/payments.service.ts';
 import { createMollieProvider, createTestProvider } from './modules/payments/providers.ts';
@@ -81,6 +83,7 @@ export type AppDeps = {
   chats: ChatsService;
   payments: PaymentsService;
   notifications: NotificationsService;
+  directDebit: DirectDebitService;
 };
 
 declare module 'fastify' {
@@ -108,6 +111,7 @@ export type BuildOptions = {
   mailTransport?: MailTransport;
   /** Web Push delivery; tests point it at a push service on loopback. */
   pushSender?: PushSender;
+  smsSender?: SmsSender;
 };
 
 /** A hop count: trust that many proxies in front of this server (as proxy-addr does for a number). */
@@ -174,6 +178,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     config.PUBLIC_URL,
     options.pushSender,
   );
+  const directDebit = new DirectDebitService(
+    database.db,
+    clock,
+    options.smsSender ?? createSmsOutbox(path.join(config.DATA_DIR, 'sms-outbox')),
+    translator,
+  );
   const deps: AppDeps = {
     config,
     db: database.db,
@@ -197,7 +207,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     search: new SearchService(database.db, clock, storage),
     likes: new LikesService(database.db, clock, storage, bus, notifications),
     chats: new ChatsService(database.db, clock, storage, bus, notifications),
-    payments: new PaymentsService(database.db, clock, bus, paymentProvider(config, database.db)),
+    payments: new PaymentsService(database.db, clock, bus, paymentProvider(config, database.db), directDebit),
+    directDebit,
   };
   await deps.payments.ensureTimeBonusCode();
   app.decorate('deps', deps);
@@ -215,6 +226,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(fastifyCompress, { global: true, threshold: 1024 });
   await app.register(fastifyRateLimit, {
     global: false,
+    allowList: config.RATE_LIMIT_ALLOWLIST,
     ...(redis ? { redis, nameSpace: 'rate-limit:' } : {}),
     errorResponseBuilder: (_request, context) => new RateLimitedError(Math.ceil(context.ttl / 1000)),
   });

@@ -52,6 +52,16 @@ const envSchema = z.object({
     .string()
     .regex(/^(test|live)_\w+$/, 'expected a Mollie API key (test_… or live_…)')
     .optional(),
+  /** Addresses exempt from rate limits (comma-separated), e.g. a load test or the browser tests on loopback. */
+  RATE_LIMIT_ALLOWLIST: z
+    .string()
+    .default('')
+    .transform((value) =>
+      value
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean),
+    ),
   MAIL_WEBHOOK_SECRET: z.string().min(16).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });

@@ -42,6 +42,9 @@ test('search with filters and open a member', async ({ page }) => {
   await expect(page).toHaveURL(/gender=female/);
   await page.getByLabel('Country').selectOption('DE');
   await expect(page).toHaveURL(/country=DE/);
+  // The filters live in the URL: the same address gives the same results.
+  await gotoHydrated(page, '/members?gender=female&country=DE');
+  await expect(page.getByLabel('Country')).toHaveValue('DE');
   const cards = page.getByTestId('profile-card');
   await expect(cards.first()).toBeVisible();
   const name = (await cards.first().getByRole('heading').textContent())?.split(',')[0] ?? '';

@@ -27,7 +27,7 @@ let instances = 0;
  */
 export async function createTestApp(
   env: Record<string, string> = {},
-  options: Pick<BuildOptions, 'clock' | 'mailTransport' | 'pushSender'> = {},
+  options: Pick<BuildOptions, 'clock' | 'mailTransport' | 'pushSender' | 'smsSender'> = {},
 ): Promise<TestApp> {
   const info = inject('testDatabase');
   const database = await createTestDatabase(info);

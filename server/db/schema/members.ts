@@ -54,6 +54,8 @@ export const users = pgTable(
     emailConfirmedAt: timestamp({ withTimezone: true }),
     /** Set by the live connection while a tab is open: no notification mails while online. */
     onlineUntil: timestamp({ withTimezone: true }),
+    /** Operators block members from paying by direct debit (e.g. after reversed debits). */
+    directDebitBlocked: boolean().notNull().default(false),
   },
   (table) => [
     uniqueIndex('users_site_email_unique').on(table.siteId, sql`lower(${table.email})`),

@@ -110,3 +110,26 @@ export const testPayments = pgTable('test_payments', {
     .default('open'),
   createdAt: timestamp({ withTimezone: true }).notNull(),
 });
+
+/** A SEPA direct-debit mandate, confirmed by a code sent by SMS. */
+export const directDebitMandates = pgTable(
+  'direct_debit_mandates',
+  {
+    id: serial().primaryKey(),
+    userId: integer()
+      .notNull()
+      .references(() => users.id),
+    accountHolder: text().notNull(),
+    iban: text().notNull(),
+    phone: text().notNull(),
+    status: text({ enum: ['pending', 'active', 'revoked'] })
+      .notNull()
+      .default('pending'),
+    codeHash: text(),
+    codeExpiresAt: timestamp({ withTimezone: true }),
+    codeAttempts: integer().notNull().default(0),
+    createdAt: timestamp({ withTimezone: true }).notNull(),
+    confirmedAt: timestamp({ withTimezone: true }),
+  },
+  (table) => [index('direct_debit_mandates_user_idx').on(table.userId, table.status)],
+);

@@ -166,6 +166,75 @@ export async function paymentsRoutes(app: ZodApp): Promise<void> {
     },
   );
 
+  const mandateSchema = z.object({
+    id: z.number().int(),
+    status: z.enum(['pending', 'active', 'revoked']),
+    iban: z.string().describe('masked'),
+    account_holder: z.string(),
+    phone: z.string().describe('masked'),
+  });
+  app.get(
+    '/api/directdebit.php',
+    {
+      schema: {
+        tags: ['payments'],
+        summary: "The member's direct-debit mandate, if any",
+        response: { 200: z.object({ mandate: mandateSchema.nullable() }), ...errors },
+      },
+    },
+    async (request) => ({ mandate: await app.deps.directDebit.current(requireMember(request)) }),
+  );
+  app.post(
+    '/api/directdebit.php',
+    {
+      config: {
+        rateLimit: {
+          max: 5,
+          timeWindow: '1 hour',
+          keyGenerator: (request) => `directdebit:${request.member?.id ?? request.ip}`,
+        },
+      },
+      schema: {
+        tags: ['payments'],
+        summary:
+          'Starts a SEPA direct-debit mandate: checks the IBAN and sends a code by SMS. 403 direct_debit_blocked',
+        body: z.object({
+          account_holder: z
+            .string({ error: 'required' })
+            .trim()
+            .min(2, { error: 'required' })
+            .max(100, { error: 'too_long' }),
+          iban: z.string({ error: 'required' }).max(50, { error: 'invalid_iban' }),
+          phone: z.string({ error: 'required' }).max(30, { error: 'invalid_phone' }),
+        }),
+        response: { 201: z.object({ mandate: mandateSchema }), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const mandate = await app.deps.directDebit.start(requireMember(request), request.site, request.body);
+      reply.status(201);
+      return { mandate };
+    },
+  );
+  app.put(
+    '/api/directdebit.php',
+    {
+      schema: {
+        tags: ['payments'],
+        summary: 'Confirms the mandate with the SMS code (10 minutes, 5 tries)',
+        body: z.object({ mandate: z.number().int().positive(), code: z.string().max(10) }),
+        response: { 200: z.object({ mandate: mandateSchema }), ...errors },
+      },
+    },
+    async (request) => ({
+      mandate: await app.deps.directDebit.confirm(
+        requireMember(request),
+        request.body.mandate,
+        request.body.code,
+      ),
+    }),
+  );
+
   await app.register(async (instance) => {
     const webhooks = instance as unknown as ZodApp;
     // Providers post their webhook as a form: id=<payment id>.

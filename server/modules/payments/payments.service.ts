@@ -12,6 +12,7 @@ import { publishToMember } from '#server/lib/member-events.ts';
 import { changeCredits } from '#server/modules/credits/credits.service.ts';
 import { findProfileByUserId } from '#server/modules/profiles/profiles.repository.ts';
 import { selectedCountry } from '#server/modules/sites/sites.service.ts';
+import type { DirectDebitService } from './direct-debit.service.ts';
 import { isPaymentMethod, methodsFor } from './payment-methods.ts';
 import * as repo from './payments.repository.ts';
 import type { PaymentProvider } from './providers.ts';
@@ -58,6 +59,7 @@ export class PaymentsService {
     private readonly clock: Clock,
     private readonly bus: EventBus,
     readonly provider: PaymentProvider,
+    private readonly directDebit?: DirectDebitService,
   ) {}
 
   /** The welcome time bonus code exists on every installation. */
@@ -183,6 +185,7 @@ export class PaymentsService {
     const amountCents = code
       ? discountedAmount(bundle.amountCents, code.valuePercentage)
       : bundle.amountCents;
+    if (input.paymentmethod === 'directdebit') await this.directDebit?.assertCanPay(member, amountCents);
     const order = await repo.insertOrder(this.db, {
       userId: member.id,
       siteId: site.id,

@@ -1,0 +1,124 @@
+import { useTranslation } from 'react-i18next';
+import { Form, useNavigation } from 'react-router';
+import type { ErrorBody } from '#contract/common.ts';
+import { FormAlert, FormField } from '../components/forms/form-field.tsx';
+import { formError, formText } from '../lib/actions.server.ts';
+import { pageMeta } from '../lib/meta.ts';
+import { useRootData } from '../lib/root-data.ts';
+import type { Route } from './+types/directdebit';
+
+type Mandate = {
+  id: number;
+  status: 'pending' | 'active' | 'revoked';
+  iban: string;
+  account_holder: string;
+  phone: string;
+};
+
+export function meta({ matches }: Route.MetaArgs) {
+  return pageMeta(matches, 'page.directDebit');
+}
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const answer = await context.api<{ mandate: Mandate | null }>('/api/directdebit.php');
+  return { mandate: answer.ok ? answer.data.mandate : null };
+}
+
+export async function action({ context, request }: Route.ActionArgs) {
+  const form = await request.formData();
+  if (form.get('intent') === 'confirm') {
+    const result = await context.api<{ mandate: Mandate } | ErrorBody>('/api/directdebit.php', {
+      method: 'PUT',
+      body: { mandate: Number(formText(form, 'mandate')), code: formText(form, 'code') },
+    });
+    if (!result.ok)
+      return {
+        ...(await formError(result)).data,
+        pending: Number(formText(form, 'mandate')),
+        phone: formText(form, 'phone'),
+      };
+    return { mandate: (result.data as { mandate: Mandate }).mandate };
+  }
+  const result = await context.api<{ mandate: Mandate } | ErrorBody>('/api/directdebit.php', {
+    method: 'POST',
+    body: {
+      account_holder: formText(form, 'account_holder'),
+      iban: formText(form, 'iban'),
+      phone: formText(form, 'phone'),
+    },
+  });
+  if (!result.ok) return formError(result);
+  const mandate = (result.data as { mandate: Mandate }).mandate;
+  return { pending: mandate.id, phone: mandate.phone };
+}
+
+/** SEPA direct debit (spec §2): account holder and IBAN, confirmed by a code sent by SMS. */
+export default function DirectDebit({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const { company, settings } = useRootData();
+  const navigation = useNavigation();
+  const busy = navigation.state === 'submitting';
+  const result = actionData as
+    | { mandate?: Mandate; pending?: number; phone?: string; errors?: never }
+    | undefined;
+  const mandate = result?.mandate ?? (loaderData.mandate?.status === 'active' ? loaderData.mandate : null);
+  const errors = result && 'errors' in result ? (result as { errors: never }).errors : undefined;
+  return (
+    <div className="container py-4" style={{ maxWidth: 560 }}>
+      <h1 className="h3">{t('page.directDebit')}</h1>
+      {mandate?.status === 'active' ? (
+        <div className="alert alert-success" role="status" data-testid="mandate-active">
+          {t('directdebit:active', { iban: mandate.iban })}
+        </div>
+      ) : result?.pending ? (
+        <Form method="post" noValidate>
+          <input type="hidden" name="intent" value="confirm" />
+          <input type="hidden" name="mandate" value={result.pending} />
+          <input type="hidden" name="phone" value={result.phone ?? ''} />
+          <p>{t('directdebit:codeLead', { phone: result.phone ?? '' })}</p>
+          <FormAlert errors={errors} />
+          <FormField
+            name="code"
+            label={t('directdebit:code')}
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            maxLength={6}
+            required
+            errors={errors}
+          />
+          <p className="small text-body-secondary">
+            {t('directdebit:mandateText', { company: company?.name ?? settings.name })}
+          </p>
+          <button type="submit" className="btn btn-primary" disabled={busy}>
+            {t('directdebit:confirm')}
+          </button>
+        </Form>
+      ) : (
+        <Form method="post" noValidate>
+          <p className="text-body-secondary">{t('directdebit:lead')}</p>
+          <FormAlert errors={errors} />
+          <FormField
+            name="account_holder"
+            label={t('directdebit:accountHolder')}
+            autoComplete="name"
+            required
+            errors={errors}
+          />
+          <FormField name="iban" label={t('directdebit:iban')} autoComplete="off" required errors={errors} />
+          <FormField
+            name="phone"
+            type="tel"
+            label={t('directdebit:phone')}
+            hint={t('directdebit:phoneHint')}
+            autoComplete="tel"
+            required
+            errors={errors}
+          />
+          <button type="submit" className="btn btn-primary" disabled={busy}>
+            {t('directdebit:submit')}
+          </button>
+        </Form>
+      )}
+    </div>
+  );
+}
