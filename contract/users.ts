@@ -22,6 +22,7 @@ export const ownProfileSummarySchema = z.object({
   country: z.string(),
   status: z.enum(['active', 'disabled']),
   main_image: imageSchema.nullable(),
+  complete: z.boolean().describe('gender, whom they seek and something about themselves are filled in'),
 });
 
 /** User of api-contract.md (spec §3). */

@@ -1,5 +1,8 @@
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { currentPushState, type PushState, subscribeToPush } from '../lib/push.ts';
+import { useRootData } from '../lib/root-data.ts';
 import { useDismissal } from '../lib/use-dismissal.ts';
 import { useLiveState } from '../state/live-state.tsx';
 import { ActivationReminder } from './activation-reminder.tsx';
@@ -35,6 +38,13 @@ export function WarningBanners() {
   const { t } = useTranslation();
   const { user } = useLiveState();
   const notifications = useDismissal('hide-disabled-notifications-alert');
+  const enrich = useDismissal('hide-enrich-alert');
+  const pushAlert = useDismissal('hide-push-notification-alert');
+  const { settings } = useRootData();
+  const [push, setPush] = useState<PushState>('unknown');
+  useEffect(() => {
+    if (user) void currentPushState().then(setPush);
+  }, [user]);
   if (!user) return null;
   const banners: React.ReactNode[] = [];
   if (user.status === 'not_confirmed') banners.push(<ActivationReminder key="activation" />);
@@ -45,6 +55,30 @@ export function WarningBanners() {
         <Link to="/profile#photos" className="alert-link">
           {t('alert.profilePhotoAction')}
         </Link>
+      </Banner>,
+    );
+  }
+  if (user.profile.main_image && !user.profile.complete && !enrich.dismissed) {
+    banners.push(
+      <Banner key="enrich" variant="info" onDismiss={enrich.dismiss} testId="enrich-alert">
+        {t('alert.enrich')}{' '}
+        <Link to="/profile" className="alert-link">
+          {t('alert.enrichAction')}
+        </Link>
+      </Banner>,
+    );
+  }
+  if (push === 'not-subscribed' && !pushAlert.dismissed) {
+    banners.push(
+      <Banner key="push" variant="info" onDismiss={pushAlert.dismiss} testId="push-alert">
+        {t('alert.enablePush')}{' '}
+        <button
+          type="button"
+          className="btn btn-link alert-link p-0 align-baseline"
+          onClick={() => void subscribeToPush(settings.push_public_key).then(setPush)}
+        >
+          {t('alert.enablePushAction')}
+        </button>
       </Banner>,
     );
   }

@@ -72,7 +72,7 @@ export function testUser(overrides: Partial<User> = {}): User {
     fictional_icon: true,
     language: 'en',
     notifications_disabled: [],
-    profile: { id: 1, name: 'Robin', country: 'NL', status: 'active', main_image: null },
+    profile: { id: 1, name: 'Robin', country: 'NL', status: 'active', main_image: null, complete: true },
     ...overrides,
   };
 }

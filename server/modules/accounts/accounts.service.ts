@@ -100,6 +100,11 @@ export class AccountsService {
         name: found?.profile.name ?? '',
         country: found?.profile.country ?? site.countries[0] ?? '',
         status: found?.profile.status ?? 'disabled',
+        complete: Boolean(
+          found?.profile.gender &&
+            found.profile.seeking &&
+            (found.profile.about || found.profile.interests.length > 0),
+        ),
         main_image: photo
           ? {
               filename: this.storage.url(photo.mainKey, site.cdnPrefix),
