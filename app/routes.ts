@@ -21,6 +21,7 @@ export default [
     route('match-finder', 'routes/signup-matches.tsx', { id: 'match-finder' }),
     route('lang-config', 'routes/lang-config.tsx', { id: 'lang-config' }),
     route('unsubscribe', 'routes/unsubscribe.tsx', { id: 'unsubscribe' }),
+    route(':token', 'routes/info-page.tsx', { id: 'info-token' }),
     route('pages/terms', infoPage, { id: 'pages-terms' }),
     route('pages/privacy', infoPage, { id: 'pages-privacy' }),
     route('pages/cookies', infoPage, { id: 'pages-cookies' }),

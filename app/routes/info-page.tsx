@@ -14,13 +14,20 @@ export const infoPages: Record<string, { page: string; title: string }> = {
   'pages-compliance': { page: 'compliance', title: 'page.compliance' },
 };
 
-export function meta({ matches }: Route.MetaArgs) {
-  return pageMeta(matches, infoPages[matches.at(-1)?.id ?? '']?.title ?? 'page.terms', { public: true });
+export function meta({ matches, params }: Route.MetaArgs) {
+  const byToken = Object.values(infoPages).find((entry) => 'token' in params && entry.page === params.token);
+  return pageMeta(matches, byToken?.title ?? infoPages[matches.at(-1)?.id ?? '']?.title ?? 'page.terms', {
+    public: true,
+  });
 }
 
-export async function loader({ context, request }: Route.LoaderArgs) {
+export async function loader({ context, request, params }: Route.LoaderArgs) {
   const pathname = new URL(request.url).pathname;
-  const entry = Object.values(infoPages).find((candidate) => pathname === `/pages/${candidate.page}`);
+  // /pages/<page>, or the info page by its token at the top level (/faq, /terms, …).
+  const entry = Object.values(infoPages).find(
+    (candidate) =>
+      pathname === `/pages/${candidate.page}` || ('token' in params && params.token === candidate.page),
+  );
   if (!entry) throw data(null, { status: 404 });
   const answer = await context.api<{ title: string; html: string }>(`/api/page.php?page=${entry.page}`);
   if (!answer.ok) throw data(null, { status: 404 });

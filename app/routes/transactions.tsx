@@ -8,6 +8,8 @@ import { useRootData } from '../lib/root-data.ts';
 import { useLiveState } from '../state/live-state.tsx';
 import type { Route } from './+types/transactions';
 
+type LedgerEntry = { delta: number; balance_after: number; reason: string; created_at: string };
+
 type Transaction = Order & {
   company: {
     name: string;
@@ -30,10 +32,17 @@ export async function loader({ context, params }: Route.LoaderArgs) {
       `/api/transactions.php?id=${Number(params.id) || 0}`,
     );
     if (!one.ok) throw redirect('/transactions');
-    return { transaction: one.data.transaction, transactions: null };
+    return { transaction: one.data.transaction, transactions: null, ledger: [] };
   }
-  const all = await context.api<{ transactions: Order[] }>('/api/transactions.php');
-  return { transaction: null, transactions: all.ok ? all.data.transactions : [] };
+  const [all, credits] = await Promise.all([
+    context.api<{ transactions: Order[] }>('/api/transactions.php'),
+    context.api<{ ledger: LedgerEntry[] }>('/api/credits.php'),
+  ]);
+  return {
+    transaction: null,
+    transactions: all.ok ? all.data.transactions : [],
+    ledger: credits.ok ? credits.data.ledger : [],
+  };
 }
 
 function Receipt({ transaction }: { transaction: Transaction }) {
@@ -132,6 +141,26 @@ export default function Transactions({ loaderData }: Route.ComponentProps) {
         </ul>
       ) : (
         <p>{t('credits:transactions.empty')}</p>
+      )}
+      {loaderData.ledger.length > 0 && (
+        <section className="mt-4" data-testid="credits-ledger">
+          <h2 className="h5">{t('credits:ledger.heading')}</h2>
+          <p className="small text-body-secondary">{t('credits:ledger.lead')}</p>
+          <table className="table table-sm">
+            <tbody>
+              {loaderData.ledger.map((entry) => (
+                <tr key={`${entry.created_at}-${entry.balance_after}-${entry.delta}`}>
+                  <td>{formatDate(entry.created_at, locale, { dateStyle: 'short', timeStyle: 'short' })}</td>
+                  <td>{t(`credits:ledger.reason.${entry.reason}`)}</td>
+                  <td className={`text-end ${entry.delta < 0 ? 'text-danger' : 'text-success'}`}>
+                    {entry.delta > 0 ? `+${entry.delta}` : entry.delta}
+                  </td>
+                  <td className="text-end text-body-secondary">{entry.balance_after}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
       )}
     </div>
   );

@@ -15,6 +15,7 @@ import type { Profile } from '#contract/profiles.ts';
 import type { User } from '#contract/users.ts';
 import { MatchModal } from '../components/match-modal.tsx';
 import { apiFetch, onAuthenticationRequired } from '../lib/api-client.ts';
+import { currentPushState } from '../lib/push.ts';
 import { membersAreaRoutes, pollIntervalMs, pollStartDelayMs, titleWithCount } from '../lib/shell-rules.ts';
 import { type ConnectionStatus, LiveSocket } from './live-socket.ts';
 
@@ -115,6 +116,11 @@ export function LiveStateProvider({
       if (interval) clearInterval(interval);
     };
   }, [loggedIn, pushSubscribed, refreshUser, reloadLikes, reloadChats]);
+
+  // With push on this device, polling slows down (spec §7).
+  useEffect(() => {
+    if (loggedIn) void currentPushState().then((state) => setPushSubscribed(state === 'subscribed'));
+  }, [loggedIn]);
 
   // The live connection: unread messages, likes, matches and credits as they happen.
   useEffect(() => {

@@ -14,14 +14,16 @@ test('switching the language in the footer changes the page and is remembered', 
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Welcome back');
 });
 
-test('each locale renders the home page on the server in its own language', async ({ request }) => {
-  const seen = new Set<string>();
-  for (const locale of ['en', 'nl', 'de', 'it', 'fr', 'es', 'pl', 'da', 'fi', 'no', 'sv']) {
-    const html = await (await request.get('/', { headers: { cookie: `locale=${locale}` } })).text();
-    expect(html).toContain(`<html lang="${locale}"`);
-    seen.add(html.match(/<h1[^>]*>([^<]*)</)?.[1] ?? '');
+test('each locale renders home, login and signup on the server in its own language', async ({ request }) => {
+  for (const path of ['/', '/login', '/signup']) {
+    const seen = new Set<string>();
+    for (const locale of ['en', 'nl', 'de', 'it', 'fr', 'es', 'pl', 'da', 'fi', 'no', 'sv']) {
+      const html = await (await request.get(path, { headers: { cookie: `locale=${locale}` } })).text();
+      expect(html).toContain(`<html lang="${locale}"`);
+      seen.add(html.match(/<h1[^>]*>([^<]*)</)?.[1] ?? '');
+    }
+    expect(seen.size, path).toBe(11);
   }
-  expect(seen.size).toBe(11);
 });
 
 test('the site-entry warning shows until accepted', async ({ browser, baseURL }) => {

@@ -31,3 +31,10 @@ test('legal pages are server-rendered in the visitor language, and a complaint c
   await page.getByRole('button', { name: 'Send complaint' }).click();
   await expect(page.getByRole('status')).toContainText('kim@example.com');
 });
+
+test('an info page answers by its token too, and other tokens are 404', async ({ request }) => {
+  const faq = await request.get('/faq');
+  expect(faq.status()).toBe(200);
+  expect(await faq.text()).toContain('data-page="info-token"');
+  expect((await request.get('/not-a-page-token')).status()).toBe(404);
+});

@@ -251,6 +251,25 @@ describe('chats with credits', () => {
     expect(seen.at(-1)).toBe('m204');
   });
 
+  it('lets a participant, and nobody else, report a message', async () => {
+    const a = await activeMember(t.app);
+    const b = await activeMember(t.app);
+    const stranger = await activeMember(t.app);
+    const sent = (await send(a.cookie, { profile: b.profileId, text: 'send me money' })).json().message;
+    const report = (cookie: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/report.php',
+        headers: { cookie },
+        payload: { message: sent.id, reason: 'scam' },
+      });
+    expect((await report(b.cookie)).json()).toEqual({ ok: true });
+    expect((await report(stranger.cookie)).statusCode).toBe(404);
+    const { reports } = await import('#server/db/schema/social.ts');
+    const [row] = await t.database.db.select().from(reports).where(eq(reports.messageId, sent.id));
+    expect(row).toMatchObject({ profileId: a.profileId, reason: 'scam' });
+  });
+
   it('refuses texts over the site length and warns about contact details', async () => {
     const a = await activeMember(t.app);
     const b = await activeMember(t.app);

@@ -1,7 +1,7 @@
-import type { Transaction } from '#server/db/client.ts';
+import type { Executor, Transaction } from '#server/db/client.ts';
 import type { CreditReason } from '#server/db/schema/credits.ts';
 import { AppError } from '#server/lib/errors.ts';
-import { bookLedgerEntry, ledgerEntryExists, lockBalance } from './credits.repository.ts';
+import { bookLedgerEntry, ledgerEntryExists, ledgerOf, lockBalance } from './credits.repository.ts';
 
 export class InsufficientCreditsError extends AppError {
   override name = 'InsufficientCreditsError';
@@ -40,4 +40,14 @@ export async function changeCredits(tx: Transaction, change: CreditChange): Prom
     at: change.at,
   });
   return balanceAfter;
+}
+
+/** What each credit went on: the member's ledger, newest first. */
+export async function creditsHistory(db: Executor, userId: number) {
+  return (await ledgerOf(db, userId)).map((row) => ({
+    delta: row.delta,
+    balance_after: row.balanceAfter,
+    reason: row.reason,
+    created_at: row.createdAt.toISOString(),
+  }));
 }

@@ -10,6 +10,7 @@ import {
 import { NotFoundError } from '#server/lib/errors.ts';
 import type { ZodApp } from '#server/lib/zod-app.ts';
 import { requireMember } from '#server/modules/accounts/sessions.ts';
+import { creditsHistory } from '#server/modules/credits/credits.service.ts';
 import { toCompanyInfo } from '#server/modules/sites/sites.service.ts';
 import type { createTestProvider } from './providers.ts';
 
@@ -137,6 +138,34 @@ export async function paymentsRoutes(app: ZodApp): Promise<void> {
           refund_days: request.site.refundDays,
         },
       };
+    },
+  );
+
+  app.get(
+    '/api/credits.php',
+    {
+      schema: {
+        tags: ['payments'],
+        summary: "The member's credits ledger: every change of the balance with its reason",
+        response: {
+          200: z.object({
+            credits: z.number().int(),
+            ledger: z.array(
+              z.object({
+                delta: z.number().int(),
+                balance_after: z.number().int(),
+                reason: z.string(),
+                created_at: z.string(),
+              }),
+            ),
+          }),
+          ...errors,
+        },
+      },
+    },
+    async (request) => {
+      const member = requireMember(request);
+      return { credits: member.credits, ledger: await creditsHistory(app.deps.db, member.id) };
     },
   );
 

@@ -86,6 +86,15 @@ describe('buying credits with the test provider', () => {
       ).json().order.status,
     ).toBe('completed');
     expect((await pay(payment, 'paid')).statusCode).toBe(404);
+
+    const history = (
+      await t.app.inject({ url: '/api/credits.php', headers: { cookie: member.cookie } })
+    ).json();
+    expect(history.ledger.map((entry: { reason: string }) => entry.reason)).toEqual(['purchase', 'signup']);
+    expect(history.ledger[0].balance_after).toBe(history.credits);
+    expect(history.ledger.reduce((sum: number, entry: { delta: number }) => sum + entry.delta, 0)).toBe(
+      history.credits,
+    );
   });
 
   it('books nothing for failed or cancelled payments', async () => {

@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray, or } from 'drizzle-orm';
 import type { Executor } from '#server/db/client.ts';
+import { conversationParticipants, messages } from '#server/db/schema/chats.ts';
 import { type ProfileRow, profiles, users } from '#server/db/schema/members.ts';
 import { type PhotoRow, photos } from '#server/db/schema/photos.ts';
 import { blocks, likes, reports } from '#server/db/schema/social.ts';
@@ -108,4 +109,25 @@ export async function clearNewLike(db: Executor, liker: number, liked: number): 
 
 export async function insertReport(db: Executor, report: typeof reports.$inferInsert): Promise<void> {
   await db.insert(reports).values(report);
+}
+
+/** The sender of a message in a conversation the profile takes part in; undefined otherwise. */
+export async function senderOfVisibleMessage(
+  db: Executor,
+  messageId: number,
+  profileId: number,
+): Promise<number | undefined> {
+  const [row] = await db
+    .select({ sender: messages.senderProfileId })
+    .from(messages)
+    .innerJoin(
+      conversationParticipants,
+      and(
+        eq(conversationParticipants.conversationId, messages.conversationId),
+        eq(conversationParticipants.profileId, profileId),
+      ),
+    )
+    .where(eq(messages.id, messageId))
+    .limit(1);
+  return row?.sender;
 }

@@ -126,12 +126,19 @@ export async function profilesRoutes(app: ZodApp): Promise<void> {
       },
       schema: {
         tags: ['profiles'],
-        summary: 'Reports a profile to the operators',
-        body: z.object({
-          profile: z.number().int().positive(),
-          reason: z.enum(['spam', 'scam', 'offensive', 'underage', 'other'], { error: 'required' }),
-          text: z.string().max(2000, { error: 'too_long' }).optional(),
-        }),
+        summary:
+          'Reports a profile, or a message of a conversation the member takes part in, to the operators',
+        body: z
+          .object({
+            profile: z.number().int().positive().optional(),
+            message: z.number().int().positive().optional(),
+            reason: z.enum(['spam', 'scam', 'offensive', 'underage', 'other'], { error: 'required' }),
+            text: z.string().max(2000, { error: 'too_long' }).optional(),
+          })
+          .refine((body) => (body.profile === undefined) !== (body.message === undefined), {
+            message: 'required',
+            path: ['profile'],
+          }),
         response: { 200: okSchema, ...errors },
       },
     },

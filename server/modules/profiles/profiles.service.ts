@@ -12,7 +12,8 @@ import { BlockedError } from './profiles.errors.ts';
 import * as repo from './profiles.repository.ts';
 
 export type ReportInput = {
-  profile: number;
+  profile?: number | undefined;
+  message?: number | undefined;
   reason: 'spam' | 'scam' | 'offensive' | 'underage' | 'other';
   text?: string | undefined;
 };
@@ -152,10 +153,20 @@ export class ProfilesService {
   }
 
   async report(member: UserRow, input: ReportInput): Promise<void> {
-    if (!(await repo.findProfileWithOwner(this.db, input.profile))) throw new NotFoundError();
+    let profileId = input.profile;
+    if (input.message !== undefined) {
+      // Only a message of one's own conversations can be reported; it reports its sender too.
+      const own = await this.profileOf(member);
+      const sender = await repo.senderOfVisibleMessage(this.db, input.message, own.id);
+      if (sender === undefined) throw new NotFoundError();
+      profileId = sender;
+    }
+    if (profileId === undefined || !(await repo.findProfileWithOwner(this.db, profileId)))
+      throw new NotFoundError();
     await repo.insertReport(this.db, {
       reporterUserId: member.id,
-      profileId: input.profile,
+      profileId,
+      messageId: input.message ?? null,
       reason: input.reason,
       text: input.text?.trim() || null,
       createdAt: this.clock.now(),
