@@ -23,7 +23,7 @@ import { createTranslator, type Translator } from './lib/i18n.ts';
 import { registerRequestContext } from './lib/request-context.ts';
 import { loadSecrets, type Secrets } from './lib/secrets.ts';
 import { createSmsOutbox, type SmsSender } from './lib/sms.ts';
-import { createLocalStorage, type MediaStorage, mediaRoutePrefix } from './lib/storage.ts';
+import { createLocalStorage, createS3Storage, type MediaStorage, mediaRoutePrefix } from './lib/storage.ts';
 import type { ZodApp } from './lib/zod-app.ts';
 import { accountsRoutes } from './modules/accounts/accounts.routes.ts';
 import { AccountsService } from './modules/accounts/accounts.service.ts';
@@ -160,7 +160,20 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   if (config.SEED_DEMO) await seedDemo(database.db, { profiles: config.DEMO_PROFILES });
 
   const clock = options.clock ?? systemClock;
-  const storage = createLocalStorage(path.join(config.DATA_DIR, 'media'));
+  const storage = config.S3_BUCKET
+    ? createS3Storage({
+        bucket: config.S3_BUCKET,
+        region: config.S3_REGION,
+        endpoint: config.S3_ENDPOINT,
+        accessKeyId: config.S3_ACCESS_KEY_ID,
+        secretAccessKey: config.S3_SECRET_ACCESS_KEY,
+        publicUrl:
+          config.S3_PUBLIC_URL ??
+          (config.S3_ENDPOINT
+            ? `${config.S3_ENDPOINT.replace(/\/$/, '')}/${config.S3_BUCKET}`
+            : `https://${config.S3_BUCKET}.s3.${config.S3_REGION}.amazonaws.com`),
+      })
+    : createLocalStorage(path.join(config.DATA_DIR, 'media'));
   const translator = options.translator ?? createTranslator();
   const mailTransport =
     options.mailTransport ??
