@@ -1,6 +1,9 @@
 import { index, integer, jsonb, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
 
-export const mailStatuses = ['pending', 'sent', 'failed'] as const;
+export const mailStatuses = ['pending', 'sent', 'failed', 'skipped'] as const;
+
+/** Checked just before sending: a message mail is dropped when the message was read meanwhile. */
+export type MailCondition = { unread: { conversationId: number; profileId: number; messageId: number } };
 
 /**
  * The durable mail queue: a mail is a row first and is sent by a worker, so an SMTP server that is
@@ -16,6 +19,7 @@ export const mailJobs = pgTable(
     text: text().notNull(),
     headers: jsonb().$type<Record<string, string>>().notNull().default({}),
     kind: text().notNull(),
+    condition: jsonb().$type<MailCondition>(),
     status: text({ enum: mailStatuses }).notNull().default('pending'),
     attempts: integer().notNull().default(0),
     runAt: timestamp({ withTimezone: true }).notNull(),

@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { Executor } from '#server/db/client.ts';
-import { mailJobs } from '#server/db/schema/mail.ts';
+import { conversationParticipants } from '#server/db/schema/chats.ts';
+import { type MailCondition, mailJobs } from '#server/db/schema/mail.ts';
 
 export type NewMail = {
   to: string;
@@ -9,12 +10,21 @@ export type NewMail = {
   text: string;
   kind: string;
   headers?: Record<string, string>;
+  condition?: MailCondition;
+  /** Send no earlier than this (default: now). */
+  runAt?: Date;
 };
 
 export async function insertMail(db: Executor, mail: NewMail, at: Date): Promise<number> {
   const [row] = await db
     .insert(mailJobs)
-    .values({ ...mail, headers: mail.headers ?? {}, runAt: at, createdAt: at })
+    .values({
+      ...mail,
+      headers: mail.headers ?? {},
+      condition: mail.condition ?? null,
+      runAt: mail.runAt ?? at,
+      createdAt: at,
+    })
     .returning({ id: mailJobs.id });
   return row!.id;
 }
@@ -56,4 +66,24 @@ export async function markMailFailed(
 
 export async function listMails(db: Executor, limit = 50) {
   return db.select().from(mailJobs).orderBy(sql`${mailJobs.id} desc`).limit(limit);
+}
+
+export async function markMailSkipped(db: Executor, id: number): Promise<void> {
+  await db.update(mailJobs).set({ status: 'skipped' }).where(eq(mailJobs.id, id));
+}
+
+/** Whether a message mail still has a reason to go: the message is still unread. */
+export async function conditionHolds(db: Executor, condition: MailCondition | null): Promise<boolean> {
+  if (!condition) return true;
+  const { conversationId, profileId, messageId } = condition.unread;
+  const [row] = await db
+    .select({ lastRead: conversationParticipants.lastReadMessageId })
+    .from(conversationParticipants)
+    .where(
+      and(
+        eq(conversationParticipants.conversationId, conversationId),
+        eq(conversationParticipants.profileId, profileId),
+      ),
+    );
+  return row !== undefined && row.lastRead < messageId;
 }

@@ -1,6 +1,14 @@
 import type { Database, Executor } from '#server/db/client.ts';
 import type { Clock } from '#server/lib/clock.ts';
-import { claimDueMails, insertMail, markMailFailed, markMailSent, type NewMail } from './mail.repository.ts';
+import {
+  claimDueMails,
+  conditionHolds,
+  insertMail,
+  markMailFailed,
+  markMailSent,
+  markMailSkipped,
+  type NewMail,
+} from './mail.repository.ts';
 import type { MailTransport } from './mail-transport.ts';
 
 const leaseMs = 5 * 60_000;
@@ -45,6 +53,10 @@ export class MailQueue {
       const batch = await claimDueMails(this.db, now, new Date(now.getTime() + leaseMs), 20);
       if (batch.length === 0) return sent;
       for (const job of batch) {
+        if (!(await conditionHolds(this.db, job.condition))) {
+          await markMailSkipped(this.db, job.id);
+          continue;
+        }
         try {
           await this.transport.send({
             id: job.id,

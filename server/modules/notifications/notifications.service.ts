@@ -2,6 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import webpush from 'web-push';
 import { isLocale, type Locale } from '#contract/locales.ts';
 import type { Database } from '#server/db/client.ts';
+import type { MailCondition } from '#server/db/schema/mail.ts';
 import type { UserRow } from '#server/db/schema/members.ts';
 import type { SiteRow } from '#server/db/schema/sites.ts';
 import type { Clock } from '#server/lib/clock.ts';
@@ -18,6 +19,9 @@ export type PushSender = (
   payload: string,
   options: { vapidDetails: { subject: string; publicKey: string; privateKey: string }; TTL: number },
 ) => Promise<unknown>;
+
+/** How long a message mail waits, so a push that gets the message read makes the mail unneeded. */
+export const messageMailDelayMs = 5 * 60_000;
 
 /** A tab with a live connection keeps its member online this long between heartbeats. */
 export const onlineGraceMs = 90_000;
@@ -127,7 +131,7 @@ export class NotificationsService {
     site: SiteRow,
     type: Exclude<NotificationType, 'news'>,
     content: { kind: 'newMessage' | 'newLike' | 'newMatch'; params: Record<string, string>; path: string },
-    channels: { email: boolean } = { email: true },
+    channels: { email: boolean; condition?: MailCondition } = { email: true },
   ): Promise<void> {
     if (this.online(user) || user.status === 'deleted' || user.status === 'pending_deletion') return;
     const preferences = await repo.preferencesOf(this.db, user.id);
@@ -167,6 +171,13 @@ export class NotificationsService {
           'List-Unsubscribe': `<${unsubscribeUrl}>`,
           'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
         },
+        // A message mail waits a few minutes: if the push (or a tab) got it read by then, no mail goes out.
+        ...(channels.condition
+          ? {
+              condition: channels.condition,
+              runAt: new Date(this.clock.now().getTime() + messageMailDelayMs),
+            }
+          : {}),
       });
     }
     if (pushOn) {
@@ -211,7 +222,16 @@ export class NotificationsService {
         },
         path: `/chats/${input.conversationId}`,
       },
-      { email: mail },
+      {
+        email: mail,
+        condition: {
+          unread: {
+            conversationId: input.conversationId,
+            profileId: input.recipientProfileId,
+            messageId: input.messageId,
+          },
+        },
+      },
     );
   }
 

@@ -238,3 +238,43 @@ describe('notifications', () => {
     expect(icon.headers['content-type']).toBe('image/png');
   });
 });
+
+describe('message mails wait for the push', () => {
+  it('drops the mail when the message was read within five minutes, and sends it otherwise', async () => {
+    const { createFakeClock } = await import('../../../tests/setup/fake-clock.ts');
+    const clock = createFakeClock();
+    const t = await createTestApp({}, { clock, pushSender: loopbackSender });
+    try {
+      const sender = await activeMember(t.app, { name: 'Quick' });
+      const reader = await activeMember(t.app);
+      const away = await activeMember(t.app);
+      await t.app.deps.mail.processDue(); // the activation mails of the signups
+      const toReader = (await send(t, sender.cookie, reader.profileId, 'read me soon')).json().message;
+      await send(t, sender.cookie, away.profileId, 'nobody reads me');
+      expect(await t.app.deps.mail.processDue()).toBe(0);
+
+      await t.app.inject({
+        url: `/api/chat.php?conversation=${toReader.conversation}`,
+        headers: { cookie: reader.cookie },
+      });
+      clock.advanceMinutes(6);
+      await t.app.deps.mail.processDue();
+      const jobs = await t.database.db.select().from(mailJobs);
+      const statusOf = (email: string) =>
+        jobs.find((job) => job.to === email && job.kind === 'newMessage')?.status;
+      expect(statusOf(reader.email)).toBe('skipped');
+      expect(statusOf(away.email)).toBe('sent');
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+function send(t: TestApp, cookie: string, profile: number, text: string) {
+  return t.app.inject({
+    method: 'POST',
+    url: '/api/chat.php',
+    headers: { cookie },
+    payload: { profile, text },
+  });
+}
