@@ -56,6 +56,8 @@ export const users = pgTable(
     onlineUntil: timestamp({ withTimezone: true }),
     /** Operators block members from paying by direct debit (e.g. after reversed debits). */
     directDebitBlocked: boolean().notNull().default(false),
+    /** The member as a customer at the payment provider, for recurring charges on a stored mandate. */
+    paymentCustomerId: text(),
   },
   (table) => [
     uniqueIndex('users_site_email_unique').on(table.siteId, sql`lower(${table.email})`),

@@ -15,7 +15,7 @@ import { selectedCountry } from '#server/modules/sites/sites.service.ts';
 import type { DirectDebitService } from './direct-debit.service.ts';
 import { isPaymentMethod, methodsFor } from './payment-methods.ts';
 import * as repo from './payments.repository.ts';
-import type { PaymentProvider } from './providers.ts';
+import { mandateMethods, type PaymentProvider } from './providers.ts';
 
 type OrderRow = typeof orders.$inferSelect;
 type CodeRow = typeof discountCodes.$inferSelect;
@@ -208,12 +208,24 @@ export class PaymentsService {
       method: input.paymentmethod,
       redirectUrl: `${context.baseUrl}/transactions/${order.id}`,
       webhookUrl: `${context.baseUrl}/api/payment-webhook.php`,
+      ...((mandateMethods as readonly string[]).includes(input.paymentmethod) && member.email
+        ? { customer: { id: member.paymentCustomerId, name: site.name, email: member.email } }
+        : {}),
     });
+    if (payment.customerId && payment.customerId !== member.paymentCustomerId) {
+      await this.db
+        .update(users)
+        .set({ paymentCustomerId: payment.customerId })
+        .where(eq(users.id, member.id));
+    }
     await repo.setProviderPayment(this.db, order.id, payment.id);
     return { order: toOrder({ ...order, providerPaymentId: payment.id }), checkout_url: payment.checkoutUrl };
   }
 
-  /** The last completed bundle again, with the last method. */
+  /**
+   * The last completed bundle again, with the last method: charged on the stored mandate without a
+   * checkout where the method left one, else through a normal checkout.
+   */
   async repeatOrder(
     member: UserRow,
     site: SiteRow,
@@ -221,12 +233,47 @@ export class PaymentsService {
   ) {
     const last = await repo.lastCompletedOrder(this.db, member.id);
     if (!last) throw new NotFoundError();
-    return this.createOrder(
-      member,
-      site,
-      { bundle: last.bundleId, paymentmethod: last.paymentMethod },
-      context,
+    const customerId = member.paymentCustomerId;
+    if (!customerId || !(mandateMethods as readonly string[]).includes(last.paymentMethod)) {
+      return this.createOrder(
+        member,
+        site,
+        { bundle: last.bundleId, paymentmethod: last.paymentMethod },
+        context,
+      );
+    }
+    const country = await this.countryOf(member, site, context.geoipCountry);
+    const bundle = (await repo.bundlesFor(this.db, country)).find(
+      (candidate) => candidate.id === last.bundleId,
     );
+    if (!bundle) throw new NotFoundError();
+    if (last.paymentMethod === 'directdebit')
+      await this.directDebit?.assertCanPay(member, bundle.amountCents);
+    const order = await repo.insertOrder(this.db, {
+      userId: member.id,
+      siteId: site.id,
+      bundleId: bundle.id,
+      credits: bundle.credits,
+      amountCents: bundle.amountCents,
+      listPriceCents: bundle.amountCents,
+      currency: bundle.currency,
+      country,
+      paymentMethod: last.paymentMethod,
+      provider: this.provider.name,
+      createdAt: this.clock.now(),
+    });
+    const payment = await this.provider.createRecurringPayment({
+      orderId: order.id,
+      amountCents: bundle.amountCents,
+      currency: bundle.currency,
+      description: `${site.name} – ${bundle.credits} credits (#${order.id})`,
+      webhookUrl: `${context.baseUrl}/api/payment-webhook.php`,
+      customerId,
+    });
+    await repo.setProviderPayment(this.db, order.id, payment.id);
+    await this.settle(payment.id);
+    const settled = await repo.findOrder(this.db, order.id);
+    return { order: toOrder(settled ?? order), checkout_url: `/transactions/${order.id}` };
   }
 
   async order(member: UserRow, orderId: number): Promise<Order> {

@@ -168,6 +168,35 @@ describe('buying credits with the test provider', () => {
     expect(method.response.json()).toMatchObject({ error: 'discount_not_found', reason: 'payment_method' });
   });
 
+  it('repeats an order on the stored mandate without a checkout, and through a checkout otherwise', async () => {
+    const member = await activeMember(t.app);
+    const first = await order(member.cookie, { paymentmethod: 'card' });
+    await pay(paymentOf(first.response.json().checkout_url), 'paid');
+    const before = (await me(member.cookie)).credits;
+    const repeat = await t.app.inject({
+      method: 'POST',
+      url: '/api/repeat-order.php',
+      headers: { cookie: member.cookie },
+      payload: {},
+    });
+    expect(repeat.statusCode).toBe(201);
+    expect(repeat.json().checkout_url).toBe(`/transactions/${repeat.json().order.id}`);
+    expect(repeat.json().order.status).toBe('completed');
+    expect((await me(member.cookie)).credits).toBe(before + first.response.json().order.credits);
+
+    const other = await activeMember(t.app);
+    const transfer = await order(other.cookie, { paymentmethod: 'banktransfer' });
+    await pay(paymentOf(transfer.response.json().checkout_url), 'paid');
+    const again = await t.app.inject({
+      method: 'POST',
+      url: '/api/repeat-order.php',
+      headers: { cookie: other.cookie },
+      payload: {},
+    });
+    expect(again.json().checkout_url).toMatch(/^\/payments\/test\/tst_/);
+    expect(again.json().order.status).toBe('pending');
+  });
+
   it('offers the 25% welcome time bonus only in the first 4 hours and only to members who never paid', async () => {
     const member = await activeMember(t.app);
     const welcome = await t.app.inject({
@@ -204,6 +233,59 @@ describe('buying credits with the test provider', () => {
 });
 
 describe('the Mollie adapter', () => {
+  it('stores a customer on a first payment and charges it later with sequenceType recurring', async () => {
+    const { createMollieProvider } = await import('./providers.ts');
+    const calls: { customers: unknown[]; payments: Record<string, unknown>[] } = {
+      customers: [],
+      payments: [],
+    };
+    const client = {
+      customers: {
+        create: async (body: unknown) => {
+          calls.customers.push(body);
+          return { id: 'cst_8wmqcHMN4U' };
+        },
+      },
+      payments: {
+        create: async (body: Record<string, unknown>) => {
+          calls.payments.push(body);
+          return {
+            id: `tr_${calls.payments.length}`,
+            getCheckoutUrl: () => 'https://www.mollie.com/checkout/test-mode?method=creditcard',
+          };
+        },
+      },
+    };
+    const mollie = createMollieProvider('test_dummy', client as never);
+    const first = await mollie.createPayment({
+      orderId: 1,
+      amountCents: 1499,
+      currency: 'EUR',
+      description: 'Amora – 25 credits',
+      method: 'card',
+      redirectUrl: 'https://amora.example/transactions/1',
+      webhookUrl: 'https://amora.example/api/payment-webhook.php',
+      customer: { id: null, name: 'Amora', email: 'robin@example.com' },
+    });
+    expect(first).toMatchObject({ id: 'tr_1', customerId: 'cst_8wmqcHMN4U' });
+    expect(calls.payments[0]).toMatchObject({
+      amount: { value: '14.99', currency: 'EUR' },
+      method: 'creditcard',
+      customerId: 'cst_8wmqcHMN4U',
+      sequenceType: 'first',
+    });
+    await mollie.createRecurringPayment({
+      orderId: 2,
+      amountCents: 1499,
+      currency: 'EUR',
+      description: 'again',
+      webhookUrl: 'https://amora.example/api/payment-webhook.php',
+      customerId: 'cst_8wmqcHMN4U',
+    });
+    expect(calls.payments[1]).toMatchObject({ customerId: 'cst_8wmqcHMN4U', sequenceType: 'recurring' });
+    expect(calls.payments[1]).not.toHaveProperty('redirectUrl');
+  });
+
   // Payment objects as the Mollie API documentation shows them (GET /v2/payments/:id), trimmed.
   const recorded = (status: string, extra: Record<string, unknown> = {}) =>
     ({

@@ -4,6 +4,7 @@ import {
   type MollieClient,
   PaymentMethod as MollieMethod,
   type Payment,
+  SequenceType,
 } from '@mollie/api-client';
 import { eq } from 'drizzle-orm';
 import type { Database } from '#server/db/client.ts';
@@ -23,6 +24,8 @@ export type ProviderPayment = {
 
 export type CreatePayment = {
   orderId: number;
+  /** The member at the provider: a first payment with it stores a mandate for later charges. */
+  customer?: { id: string | null; name: string; email: string };
   amountCents: number;
   currency: string;
   description: string;
@@ -34,9 +37,16 @@ export type CreatePayment = {
 /** A payment provider: the built-in test mode, or Mollie. Settlement always re-fetches the payment. */
 export type PaymentProvider = {
   name: 'test' | 'mollie';
-  createPayment(input: CreatePayment): Promise<{ id: string; checkoutUrl: string }>;
+  createPayment(input: CreatePayment): Promise<{ id: string; checkoutUrl: string; customerId?: string }>;
+  /** Charges the customer's stored mandate without a checkout (repeat orders). */
+  createRecurringPayment(
+    input: Omit<CreatePayment, 'method' | 'redirectUrl'> & { customerId: string },
+  ): Promise<{ id: string }>;
   getPayment(id: string): Promise<ProviderPayment | null>;
 };
+
+/** Methods whose first payment leaves a mandate for later charges (Mollie: card, PayPal, and SEPA via iDEAL/Bancontact/direct debit). */
+export const mandateMethods = ['card', 'paypal', 'directdebit', 'ideal', 'bancontact'] as const;
 
 const cents = (value: string | undefined) => (value ? Math.round(Number(value) * 100) : 0);
 
@@ -84,6 +94,11 @@ export function createMollieProvider(
   return {
     name: 'mollie',
     async createPayment(input) {
+      const customerId =
+        input.customer && (mandateMethods as readonly string[]).includes(input.method)
+          ? (input.customer.id ??
+            (await client.customers.create({ name: input.customer.name, email: input.customer.email })).id)
+          : undefined;
       const payment = await client.payments.create({
         amount: { currency: input.currency, value: (input.amountCents / 100).toFixed(2) },
         description: input.description,
@@ -91,8 +106,24 @@ export function createMollieProvider(
         webhookUrl: input.webhookUrl,
         method: mollieMethods[input.method],
         metadata: { orderId: input.orderId },
+        ...(customerId ? { customerId, sequenceType: SequenceType.first } : {}),
       });
-      return { id: payment.id, checkoutUrl: payment.getCheckoutUrl() ?? input.redirectUrl };
+      return {
+        id: payment.id,
+        checkoutUrl: payment.getCheckoutUrl() ?? input.redirectUrl,
+        ...(customerId ? { customerId } : {}),
+      };
+    },
+    async createRecurringPayment(input) {
+      const payment = await client.payments.create({
+        amount: { currency: input.currency, value: (input.amountCents / 100).toFixed(2) },
+        description: input.description,
+        webhookUrl: input.webhookUrl,
+        customerId: input.customerId,
+        sequenceType: SequenceType.recurring,
+        metadata: { orderId: input.orderId },
+      });
+      return { id: payment.id };
     },
     async getPayment(id) {
       try {
@@ -124,7 +155,24 @@ export function createTestProvider(db: Database): PaymentProvider & {
         redirectUrl: input.redirectUrl,
         createdAt: new Date(),
       });
-      return { id, checkoutUrl: `/payments/test/${id}` };
+      const customerId = input.customer
+        ? (input.customer.id ?? `tcst_${randomBytes(6).toString('hex')}`)
+        : undefined;
+      return { id, checkoutUrl: `/payments/test/${id}`, ...(customerId ? { customerId } : {}) };
+    },
+    /** Test mode: a charge on a stored mandate succeeds at once, as a test card would. */
+    async createRecurringPayment(input) {
+      const id = `tst_${randomBytes(10).toString('hex')}`;
+      await db.insert(testPayments).values({
+        id,
+        amountCents: input.amountCents,
+        currency: input.currency,
+        description: input.description,
+        redirectUrl: input.webhookUrl,
+        status: 'paid',
+        createdAt: new Date(),
+      });
+      return { id };
     },
     async getPayment(id) {
       const [row] = await db.select().from(testPayments).where(eq(testPayments.id, id));

@@ -1,0 +1,1 @@
+ALTER TABLE "users" ADD COLUMN "payment_customer_id" text;
