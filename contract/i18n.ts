@@ -1,8 +1,7 @@
 import type { Locale } from './locales.ts';
 
-/** Catalog areas: one JSON file per area and locale under locales/<lang>/. */
-export const catalogAreas = ['common', 'errors'] as const;
-export type CatalogArea = (typeof catalogAreas)[number];
+// Catalogs: one JSON file per area and locale under locales/<lang>/ (auth, chat, common, content,
+// credits, directdebit, errors, landers, likes, mail, notifications, profile), read by the server.
 
 export type Catalog = Record<string, string>;
 export type LocaleResources = Record<string, Catalog>;

@@ -1,22 +1,72 @@
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link, redirect } from 'react-router';
+import type { Profile } from '#contract/profiles.ts';
+import type { UserResponse } from '#contract/users.ts';
+import { useSignupModal } from '../components/signup-modal.tsx';
 import { useRootData } from '../lib/root-data.ts';
+import type { Route } from './+types/home';
 
-export default function Home() {
+/** The front door for visitors; members go straight to the members area (spec §2: members is home after login). */
+export async function loader({ context }: Route.LoaderArgs) {
+  const me = await context.api<UserResponse>('/api/user.php');
+  if (me.ok && me.data.user) throw redirect('/members');
+  const featured = await context.api<{ profiles: Profile[] }>('/api/featured.php?limit=8');
+  return { profiles: featured.ok ? featured.data.profiles : [] };
+}
+
+export default function Home({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const { settings } = useRootData();
+  const signupModal = useSignupModal();
   return (
     <section className="container py-5">
       <h1 className="display-5 fw-bold">{t('home.heading', { site: settings.name })}</h1>
       <p className="lead">{t('home.lead')}</p>
-      <div className="d-flex flex-wrap gap-2">
-        <Link className="btn btn-primary btn-lg" to="/signup">
+      <div className="d-flex flex-wrap gap-2 mb-5">
+        <Link
+          className="btn btn-primary btn-lg"
+          to="/signup"
+          onClick={(event) => {
+            if (!signupModal) return;
+            event.preventDefault();
+            signupModal.open();
+          }}
+        >
           {t('home.signup')}
         </Link>
         <Link className="btn btn-outline-primary btn-lg" to="/login">
           {t('home.login')}
         </Link>
       </div>
+      {loaderData.profiles.length > 0 && (
+        <ul className="row row-cols-2 row-cols-sm-4 g-3 list-unstyled" aria-label={t('landers:nearYou')}>
+          {loaderData.profiles.map((profile) => (
+            <li key={profile.id} className="col">
+              <figure className="mb-0">
+                {profile.main_image && (
+                  <img
+                    src={profile.main_image.thumb_filename}
+                    alt=""
+                    width={240}
+                    height={240}
+                    loading="lazy"
+                    decoding="async"
+                    className="img-fluid rounded object-fit-cover w-100"
+                  />
+                )}
+                <figcaption className="small mt-1">
+                  <span className="fw-semibold">
+                    {t('profile:card.age', { name: profile.name, age: profile.age })}
+                  </span>
+                  {profile.region_label && (
+                    <span className="d-block text-body-secondary text-truncate">{profile.region_label}</span>
+                  )}
+                </figcaption>
+              </figure>
+            </li>
+          ))}
+        </ul>
+      )}
     </section>
   );
 }
