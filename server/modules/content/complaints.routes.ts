@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { emailField } from '#contract/accounts.ts';
 import { errorBodySchema, okSchema } from '#contract/common.ts';
-import { complaints } from '#server/db/schema/social.ts';
 import type { ZodApp } from '#server/lib/zod-app.ts';
 import { requestContext } from '#server/modules/accounts/sessions.ts';
 import { renderMail } from '#server/modules/mail/mail-templates.ts';
+import { insertComplaint } from './complaints.repository.ts';
 
 export const complaintBodySchema = z.object({
   name: z.string({ error: 'required' }).trim().min(1, { error: 'required' }).max(100, { error: 'too_long' }),
@@ -37,7 +37,7 @@ export async function complaintsRoutes(app: ZodApp): Promise<void> {
       const ctx = requestContext(request);
       const now = app.deps.clock.now();
       await app.deps.db.transaction(async (tx) => {
-        await tx.insert(complaints).values({
+        await insertComplaint(tx, {
           siteId: request.site.id,
           userId: request.member?.id ?? null,
           ...request.body,

@@ -26,7 +26,14 @@ export async function contentRoutes(app: ZodApp): Promise<void> {
       return renderPage(
         request.locale,
         request.query.page,
-        pageValues(request.site, company, { hideAddress, locale: request.locale }),
+        pageValues(request.site, company, {
+          hideAddress,
+          locale: request.locale,
+          fictionalDefaults: {
+            singular: app.deps.translator.t(request.locale, 'content:fictionalSingular'),
+            plural: app.deps.translator.t(request.locale, 'content:fictionalPlural'),
+          },
+        }),
       );
     },
   );

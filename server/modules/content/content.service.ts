@@ -37,7 +37,7 @@ export type PageValues = Record<string, string>;
 export function pageValues(
   site: SiteRow,
   company: CompanyRow | undefined,
-  options: { hideAddress: boolean; locale: Locale },
+  options: { hideAddress: boolean; locale: Locale; fictionalDefaults: { singular: string; plural: string } },
 ): PageValues {
   return {
     site: site.name,
@@ -57,8 +57,8 @@ export function pageValues(
       dateStyle: 'long',
       timeZone: 'UTC',
     }).format(new Date(`${termsDate(company)}T00:00:00Z`)),
-    fictional_singular: site.fictionalSingular || 'fictional profile',
-    fictional_plural: site.fictionalPlural || 'fictional profiles',
+    fictional_singular: site.fictionalSingular || options.fictionalDefaults.singular,
+    fictional_plural: site.fictionalPlural || options.fictionalDefaults.plural,
   };
 }
 

@@ -91,3 +91,19 @@ describe('complaints', () => {
     expect(Object.keys(invalid.json().fields).sort()).toEqual(['email', 'message', 'name', 'subject']);
   });
 });
+
+describe('fictional-profile wording', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it("uses the page's language when the site sets no wording of its own", async () => {
+    const german = (
+      await t.app.inject({ url: '/api/page.php?page=terms', headers: { cookie: 'locale=de' } })
+    ).json().html;
+    expect(german).toContain('fiktive Profile');
+    expect(german).not.toContain('fictional profiles');
+  });
+});

@@ -1,9 +1,7 @@
-import { eq } from 'drizzle-orm';
 import { z } from 'zod';
-import { mailJobs } from '#server/db/schema/mail.ts';
 import { NotFoundError } from '#server/lib/errors.ts';
 import type { ZodApp } from '#server/lib/zod-app.ts';
-import { listMails } from './mail.repository.ts';
+import { findMail, listMails } from './mail.repository.ts';
 import { escapeHtml } from './mail-templates.ts';
 
 /** Development only: the mails the app sent, newest first, to click through signup and reset by hand. */
@@ -27,7 +25,7 @@ export async function devOutboxRoutes(app: ZodApp): Promise<void> {
     '/dev/outbox/:id',
     { schema: { hide: true, params: z.object({ id: z.coerce.number().int() }) } },
     async (request, reply) => {
-      const [mail] = await app.deps.db.select().from(mailJobs).where(eq(mailJobs.id, request.params.id));
+      const mail = await findMail(app.deps.db, request.params.id);
       if (!mail) throw new NotFoundError();
       return reply.type('text/html; charset=utf-8').send(mail.html);
     },

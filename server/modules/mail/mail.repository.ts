@@ -87,3 +87,8 @@ export async function conditionHolds(db: Executor, condition: MailCondition | nu
     );
   return row !== undefined && row.lastRead < messageId;
 }
+
+export async function findMail(db: Executor, id: number) {
+  const [row] = await db.select().from(mailJobs).where(eq(mailJobs.id, id));
+  return row;
+}

@@ -8,6 +8,7 @@ import type { SiteRow } from '#server/db/schema/sites.ts';
 import type { Clock } from '#server/lib/clock.ts';
 import type { Translator } from '#server/lib/i18n.ts';
 import type { Secrets } from '#server/lib/secrets.ts';
+import { findUserById } from '#server/modules/accounts/accounts.repository.ts';
 import type { MailQueue } from '#server/modules/mail/mail.service.ts';
 import { renderMail } from '#server/modules/mail/mail-templates.ts';
 import * as repo from './notifications.repository.ts';
@@ -103,10 +104,7 @@ export class NotificationsService {
   }
 
   private async disable(userId: number, reason: DisabledReason): Promise<void> {
-    const [user] = await this.db.query.users.findMany({
-      where: (users, { eq }) => eq(users.id, userId),
-      limit: 1,
-    });
+    const user = await findUserById(this.db, userId);
     if (!user) return;
     const reasons = new Set(user.notificationsDisabled);
     reasons.add(reason);

@@ -1,14 +1,14 @@
-import { eq } from 'drizzle-orm';
 import type { BundlesResponse, DiscountCode, Order } from '#contract/payments.ts';
 import { timeBonus } from '#contract/payments.ts';
 import type { Database } from '#server/db/client.ts';
-import { type UserRow, users } from '#server/db/schema/members.ts';
+import type { UserRow } from '#server/db/schema/members.ts';
 import type { discountCodes, orders } from '#server/db/schema/payments.ts';
 import type { SiteRow } from '#server/db/schema/sites.ts';
 import type { Clock } from '#server/lib/clock.ts';
 import { AppError, NotFoundError, ValidationFailedError } from '#server/lib/errors.ts';
 import type { EventBus } from '#server/lib/event-bus.ts';
 import { publishToMember } from '#server/lib/member-events.ts';
+import { lockUser, updateUser } from '#server/modules/accounts/accounts.repository.ts';
 import { changeCredits } from '#server/modules/credits/credits.service.ts';
 import { findProfileByUserId } from '#server/modules/profiles/profiles.repository.ts';
 import { selectedCountry } from '#server/modules/sites/sites.service.ts';
@@ -213,10 +213,7 @@ export class PaymentsService {
         : {}),
     });
     if (payment.customerId && payment.customerId !== member.paymentCustomerId) {
-      await this.db
-        .update(users)
-        .set({ paymentCustomerId: payment.customerId })
-        .where(eq(users.id, member.id));
+      await updateUser(this.db, member.id, { paymentCustomerId: payment.customerId });
     }
     await repo.setProviderPayment(this.db, order.id, payment.id);
     return { order: toOrder({ ...order, providerPaymentId: payment.id }), checkout_url: payment.checkoutUrl };
@@ -312,7 +309,7 @@ export class PaymentsService {
           at: now,
         });
         await repo.updateOrder(tx, order.id, { status: 'completed', settledAt: now });
-        await tx.update(users).set({ paidUser: true }).where(eq(users.id, order.userId));
+        await updateUser(tx, order.userId, { paidUser: true });
         if (order.discountCodeId)
           await repo.insertRedemption(tx, order.discountCodeId, order.userId, order.id, now);
         return balance === null ? null : { userId: order.userId, balance };
@@ -328,12 +325,8 @@ export class PaymentsService {
             ? 'refund'
             : null;
       if (order.status === 'completed' && reversed) {
-        const user = await tx
-          .select({ credits: users.credits })
-          .from(users)
-          .where(eq(users.id, order.userId))
-          .for('update');
-        const take = Math.min(order.credits, user[0]?.credits ?? 0);
+        const user = await lockUser(tx, order.userId);
+        const take = Math.min(order.credits, user?.credits ?? 0);
         const balance = await changeCredits(tx, {
           userId: order.userId,
           delta: -take,
