@@ -1,16 +1,16 @@
 import { randomInt } from 'node:crypto';
-import { and, desc, eq, gte, sql } from 'drizzle-orm';
 import { electronicFormatIBAN, isValidIBAN } from 'ibantools';
 import { isLocale } from '#contract/locales.ts';
 import type { Database } from '#server/db/client.ts';
 import type { UserRow } from '#server/db/schema/members.ts';
-import { directDebitMandates, orders } from '#server/db/schema/payments.ts';
+import type { directDebitMandates } from '#server/db/schema/payments.ts';
 import type { SiteRow } from '#server/db/schema/sites.ts';
 import { addDays, addMinutes, type Clock } from '#server/lib/clock.ts';
 import { AppError, NotFoundError, ValidationFailedError } from '#server/lib/errors.ts';
 import type { Translator } from '#server/lib/i18n.ts';
 import type { SmsSender } from '#server/lib/sms.ts';
 import { hashToken } from '#server/lib/tokens.ts';
+import * as repo from './direct-debit.repository.ts';
 
 export const codeMinutes = 10;
 export const maxCodeAttempts = 5;
@@ -62,12 +62,7 @@ export class DirectDebitService {
   }
 
   async current(member: UserRow): Promise<MandateView | null> {
-    const [row] = await this.db
-      .select()
-      .from(directDebitMandates)
-      .where(eq(directDebitMandates.userId, member.id))
-      .orderBy(desc(directDebitMandates.id))
-      .limit(1);
+    const row = await repo.latestMandate(this.db, member.id);
     return row ? this.view(row) : null;
   }
 
@@ -84,31 +79,24 @@ export class DirectDebitService {
     if (!/^\+?\d{8,15}$/.test(phone)) throw new ValidationFailedError({ phone: 'invalid_phone' });
     const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
     const now = this.clock.now();
-    const [row] = await this.db
-      .insert(directDebitMandates)
-      .values({
-        userId: member.id,
-        accountHolder: input.account_holder.trim(),
-        iban,
-        phone,
-        codeHash: hashToken(code),
-        codeExpiresAt: addMinutes(now, codeMinutes),
-        createdAt: now,
-      })
-      .returning();
+    const row = await repo.insertMandate(this.db, {
+      userId: member.id,
+      accountHolder: input.account_holder.trim(),
+      iban,
+      phone,
+      codeHash: hashToken(code),
+      codeExpiresAt: addMinutes(now, codeMinutes),
+      createdAt: now,
+    });
     const locale = isLocale(member.language) ? member.language : 'en';
     await this.sms.send(phone, this.translator.t(locale, 'directdebit:sms', { site: site.name, code }));
-    return this.view(row!);
+    return this.view(row);
   }
 
   /** The SMS code: it expires after 10 minutes and allows 5 tries. */
   async confirm(member: UserRow, mandateId: number, code: string): Promise<MandateView> {
     const confirmed = await this.db.transaction(async (tx) => {
-      const [row] = await tx
-        .select()
-        .from(directDebitMandates)
-        .where(and(eq(directDebitMandates.id, mandateId), eq(directDebitMandates.userId, member.id)))
-        .for('update');
+      const row = await repo.lockMandate(tx, mandateId, member.id);
       if (!row || row.status !== 'pending') throw new NotFoundError();
       if (
         row.codeAttempts >= maxCodeAttempts ||
@@ -118,23 +106,11 @@ export class DirectDebitService {
         throw new AppError(429, 'code_attempts');
       }
       if (hashToken(code.trim()) !== row.codeHash) return null;
-      await tx
-        .update(directDebitMandates)
-        .set({ status: 'revoked' })
-        .where(and(eq(directDebitMandates.userId, member.id), eq(directDebitMandates.status, 'active')));
-      const [active] = await tx
-        .update(directDebitMandates)
-        .set({ status: 'active', codeHash: null, confirmedAt: this.clock.now() })
-        .where(eq(directDebitMandates.id, row.id))
-        .returning();
-      return this.view(active!);
+      return this.view(await repo.activateMandate(tx, row.id, member.id, this.clock.now()));
     });
     if (confirmed) return confirmed;
     // A wrong code counts, outside the transaction that refused it.
-    await this.db
-      .update(directDebitMandates)
-      .set({ codeAttempts: sql`${directDebitMandates.codeAttempts} + 1` })
-      .where(eq(directDebitMandates.id, mandateId));
+    await repo.countWrongCode(this.db, mandateId);
     throw new ValidationFailedError({ code: 'invalid_code' });
   }
 
@@ -143,17 +119,7 @@ export class DirectDebitService {
     if (member.directDebitBlocked) throw new DirectDebitBlockedError();
     const mandate = await this.current(member);
     if (mandate?.status !== 'active') throw new ValidationFailedError({ paymentmethod: 'mandate_required' });
-    const [row] = await this.db
-      .select({ total: sql<number>`coalesce(sum(${orders.amountCents}), 0)::int` })
-      .from(orders)
-      .where(
-        and(
-          eq(orders.userId, member.id),
-          eq(orders.paymentMethod, 'directdebit'),
-          sql`${orders.status} in ('pending', 'completed')`,
-          gte(orders.createdAt, addDays(this.clock.now(), -30)),
-        ),
-      );
-    if ((row?.total ?? 0) + amountCents > directDebitLimitCents) throw new DirectDebitLimitError();
+    const total = await repo.directDebitTotalSince(this.db, member.id, addDays(this.clock.now(), -30));
+    if (total + amountCents > directDebitLimitCents) throw new DirectDebitLimitError();
   }
 }
