@@ -1,0 +1,134 @@
+import { useTranslation } from 'react-i18next';
+import { Form, NavLink, Outlet, redirect, useRouteLoaderData } from 'react-router';
+import type { Staff } from '#contract/admin.ts';
+import type { Route } from './+types/admin-layout';
+
+const publicPaths = new Set(['/admin/login']);
+
+/** The back office: staff only (their own session), never indexed, never framed. */
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const path = new URL(request.url).pathname.replace(/\/$/, '');
+  const me = await context.api<{ staff: Staff }>('/api/admin/session.php');
+  const staff = me.ok ? me.data.staff : null;
+  if (!staff && !publicPaths.has(path)) throw redirect('/admin/login');
+  if (staff && publicPaths.has(path)) throw redirect('/admin/inbox');
+  if (
+    staff &&
+    staff.role !== 'operator' &&
+    !staff.totp_enabled &&
+    path !== '/admin/enrol' &&
+    path !== '/admin/logout'
+  ) {
+    throw redirect('/admin/enrol');
+  }
+  return { staff };
+}
+
+export function headers() {
+  return {
+    'X-Robots-Tag': 'noindex, nofollow',
+    'X-Frame-Options': 'DENY',
+    'Cache-Control': 'private, no-store',
+    'Referrer-Policy': 'same-origin',
+  };
+}
+
+export function meta() {
+  return [{ title: 'Back office' }, { name: 'robots', content: 'noindex, nofollow' }];
+}
+
+/** The signed-in staff member, for the pages inside this layout. */
+export function useStaff(): Staff | null {
+  return useRouteLoaderData<typeof loader>('admin')?.staff ?? null;
+}
+
+export default function AdminLayout({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const staff = loaderData.staff;
+  const ready = staff && (staff.role === 'operator' || staff.totp_enabled);
+  return (
+    <>
+      <nav
+        className="navbar navbar-expand navbar-dark bg-dark px-3 flex-wrap"
+        aria-label={t('admin:nav.label')}
+      >
+        <span className="navbar-brand">{t('admin:nav.brand')}</span>
+        {ready && (
+          <ul className="navbar-nav me-auto flex-wrap">
+            <li className="nav-item">
+              <NavLink className="nav-link" to="/admin/inbox">
+                {t('admin:nav.inbox')}
+              </NavLink>
+            </li>
+            {staff.role !== 'operator' && (
+              <>
+                <li className="nav-item">
+                  <NavLink className="nav-link" to="/admin/members">
+                    {t('admin:nav.members')}
+                  </NavLink>
+                </li>
+                <li className="nav-item">
+                  <NavLink className="nav-link" to="/admin/reports">
+                    {t('admin:nav.reports')}
+                  </NavLink>
+                </li>
+                <li className="nav-item">
+                  <NavLink className="nav-link" to="/admin/photos">
+                    {t('admin:nav.photos')}
+                  </NavLink>
+                </li>
+              </>
+            )}
+            {staff.role !== 'operator' && (
+              <li className="nav-item">
+                <NavLink className="nav-link" to="/admin/profiles">
+                  {t('admin:nav.profiles')}
+                </NavLink>
+              </li>
+            )}
+            {staff.role === 'admin' && (
+              <>
+                <li className="nav-item">
+                  <NavLink className="nav-link" to="/admin/sites">
+                    {t('admin:nav.sites')}
+                  </NavLink>
+                </li>
+                <li className="nav-item">
+                  <NavLink className="nav-link" to="/admin/stats">
+                    {t('admin:nav.stats')}
+                  </NavLink>
+                </li>
+                <li className="nav-item">
+                  <NavLink className="nav-link" to="/admin/staff">
+                    {t('admin:nav.staff')}
+                  </NavLink>
+                </li>
+                <li className="nav-item">
+                  <NavLink className="nav-link" to="/admin/audit">
+                    {t('admin:nav.audit')}
+                  </NavLink>
+                </li>
+              </>
+            )}
+            <li className="nav-item">
+              <NavLink className="nav-link" to="/admin/account">
+                {t('admin:nav.account')}
+              </NavLink>
+            </li>
+          </ul>
+        )}
+        {staff && (
+          <Form method="post" action="/admin/logout" className="ms-auto d-flex align-items-center gap-2">
+            <span className="text-light small">{staff.name}</span>
+            <button type="submit" className="btn btn-outline-light btn-sm">
+              {t('admin:nav.signOut')}
+            </button>
+          </Form>
+        )}
+      </nav>
+      <main id="main" className="flex-grow-1 container-fluid py-3">
+        <Outlet />
+      </main>
+    </>
+  );
+}

@@ -1,0 +1,190 @@
+import { z } from 'zod';
+import { messageSchema } from './chats.ts';
+import { photoSchema, profileSchema } from './profiles.ts';
+
+/** Back-office roles (api-contract.md, Staff calls). */
+export const staffRoleOptions = ['operator', 'moderator', 'admin'] as const;
+export type StaffRole = (typeof staffRoleOptions)[number];
+
+/** How long a claim on a conversation lasts without a reply or renewal. */
+export const claimMinutes = 5;
+/** A staff sign-in lasts this long. */
+export const staffSessionHours = 12;
+
+export const staffSchema = z.object({
+  id: z.number().int(),
+  email: z.string(),
+  name: z.string(),
+  role: z.enum(staffRoleOptions),
+  totp_enabled: z.boolean(),
+  language: z.string(),
+});
+export type Staff = z.infer<typeof staffSchema>;
+export const staffResponseSchema = z.object({ staff: staffSchema });
+export const staffListResponseSchema = z.object({ staff: z.array(staffSchema) });
+
+const otpCode = z
+  .string()
+  .trim()
+  .regex(/^\d{6}$/, 'invalid');
+
+export const staffLoginSchema = z.object({
+  email: z.string().trim().max(254),
+  password: z.string().max(200),
+  otp: otpCode.optional(),
+});
+
+export const totpSetupResponseSchema = z.object({
+  secret: z.string(),
+  otpauth_url: z.string(),
+  qr: z.string().describe('the otpauth URL as an SVG QR code (data: URL) to scan'),
+});
+export const totpConfirmSchema = z.object({ code: otpCode });
+
+export const createStaffSchema = z.object({
+  email: z.email({ error: 'invalid' }).max(254),
+  name: z.string().trim().min(1, 'required').max(80),
+  role: z.enum(staffRoleOptions, { error: 'invalid' }),
+  password: z.string().min(10, 'too_short').max(200),
+  language: z.string().optional(),
+});
+
+export const staffSessionSchema = z.object({
+  id: z.number().int(),
+  created_at: z.string(),
+  expires_at: z.string(),
+  user_agent: z.string().nullable(),
+  ip: z.string().nullable(),
+  current: z.boolean(),
+});
+export const staffSessionsResponseSchema = z.object({ sessions: z.array(staffSessionSchema) });
+export const endSessionSchema = z.object({ id: z.number().int().positive() });
+
+export const claimHolderSchema = z.object({ id: z.number().int(), name: z.string() }).nullable();
+
+export const inboxItemSchema = z.object({
+  id: z.number().int(),
+  site: z.object({ id: z.number().int(), name: z.string() }),
+  member: profileSchema,
+  member_language: z.string(),
+  profile: profileSchema,
+  waiting_since: z.string(),
+  last_message: messageSchema,
+  claimed_by: claimHolderSchema,
+  claim_expires_at: z.string().nullable(),
+});
+export type InboxItem = z.infer<typeof inboxItemSchema>;
+export const inboxQuerySchema = z.object({
+  site: z.coerce.number().int().positive().optional(),
+  language: z.string().max(5).optional(),
+});
+export const inboxResponseSchema = z.object({ conversations: z.array(inboxItemSchema) });
+
+export const conversationRefSchema = z.object({ conversation: z.number().int().positive() });
+export const claimResponseSchema = z.object({
+  conversation: z.number().int(),
+  claimed_by: claimHolderSchema,
+  claim_expires_at: z.string().nullable(),
+});
+export type ClaimResponse = z.infer<typeof claimResponseSchema>;
+
+export const noteSchema = z.object({
+  id: z.number().int(),
+  about: z.enum(['member', 'profile']),
+  text: z.string(),
+  by: z.object({ id: z.number().int(), name: z.string() }),
+  at: z.string(),
+});
+export type Note = z.infer<typeof noteSchema>;
+export const createNoteSchema = z.object({
+  conversation: z.number().int().positive(),
+  about: z.enum(['member', 'profile'], { error: 'invalid' }),
+  text: z.string().trim().min(1, 'required').max(2000, 'too_long'),
+});
+export const noteResponseSchema = z.object({ note: noteSchema });
+
+/** A message as staff see it: `mine` means sent by the fictional profile. */
+export const adminConversationResponseSchema = z.object({
+  conversation: z.object({
+    id: z.number().int(),
+    site: z.object({ id: z.number().int(), name: z.string() }),
+    claimed_by: claimHolderSchema,
+    claim_expires_at: z.string().nullable(),
+  }),
+  member: z.object({
+    profile: profileSchema,
+    user: z.object({
+      id: z.number().int(),
+      status: z.string(),
+      credits: z.number().int(),
+      paid_user: z.boolean(),
+      language: z.string(),
+      signup_date: z.string(),
+      last_seen: z.string(),
+    }),
+  }),
+  profile: profileSchema,
+  profile_photos: z.array(photoSchema),
+  messages: z.array(messageSchema),
+  notes: z.array(noteSchema),
+});
+export type AdminConversation = z.infer<typeof adminConversationResponseSchema>;
+export const conversationQuerySchema = z.object({ id: z.coerce.number().int().positive() });
+
+export const replySchema = z
+  .object({
+    conversation: z.number().int().positive(),
+    text: z.string().max(5000).optional(),
+    photo: z.number().int().positive().optional(),
+  })
+  .refine((body) => (body.text === undefined) !== (body.photo === undefined), {
+    message: 'required',
+    path: ['text'],
+  });
+export const replyResponseSchema = z.object({ message: messageSchema });
+
+export const operatorStatsSchema = z.object({
+  replies_today: z.number().int(),
+  median_reply_seconds: z.number().int().nullable(),
+  waiting: z.array(z.object({ site: z.number().int(), name: z.string(), count: z.number().int() })),
+  operators: z
+    .array(
+      z.object({
+        id: z.number().int(),
+        name: z.string(),
+        role: z.enum(staffRoleOptions),
+        replies_today: z.number().int(),
+        median_reply_seconds: z.number().int().nullable(),
+      }),
+    )
+    .optional()
+    .describe('admins only: every staff member'),
+});
+export type OperatorStats = z.infer<typeof operatorStatsSchema>;
+
+export const auditQuerySchema = z.object({
+  staff: z.coerce.number().int().positive().optional(),
+  page: z.coerce.number().int().min(1).max(10_000).default(1),
+});
+export const auditEntrySchema = z.object({
+  id: z.number().int(),
+  at: z.string(),
+  staff: z.object({ id: z.number().int(), name: z.string() }).nullable(),
+  action: z.string(),
+  object: z.string().nullable(),
+  ip: z.string().nullable(),
+});
+export type AuditEntry = z.infer<typeof auditEntrySchema>;
+export const auditResponseSchema = z.object({ entries: z.array(auditEntrySchema) });
+
+/** Live events on GET /api/admin/ws: `inbox` and `claim` to all staff, `message` only to the operator holding the conversation. */
+export type AdminEvent =
+  | { type: 'ready' }
+  | { type: 'inbox'; conversation: number; waiting: boolean }
+  | {
+      type: 'claim';
+      conversation: number;
+      claimed_by: { id: number; name: string } | null;
+      claim_expires_at: string | null;
+    }
+  | { type: 'message'; conversation: number; message: z.infer<typeof messageSchema> };

@@ -1,0 +1,120 @@
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { conversations } from './chats.ts';
+import { profiles } from './members.ts';
+
+/** Back-office roles (api-contract.md, Staff calls); members are never staff. */
+export const staffRoles = ['operator', 'moderator', 'admin'] as const;
+export type StaffRole = (typeof staffRoles)[number];
+
+/**
+ * The people who run the sites. A table of their own, apart from members: no member query (search,
+ * likes, chats) can ever meet a staff account.
+ */
+export const staff = pgTable(
+  'staff',
+  {
+    id: serial().primaryKey(),
+    email: text().notNull(),
+    name: text().notNull(),
+    role: text({ enum: staffRoles }).notNull(),
+    passwordHash: text().notNull(),
+    /** The active TOTP secret (base32), null until enrolled. */
+    totpSecret: text(),
+    /** A secret handed out for enrolment, active only once a code from it is confirmed. */
+    totpPendingSecret: text(),
+    /** The last accepted TOTP time step: a code is never accepted twice. */
+    totpLastStep: integer().notNull().default(0),
+    language: text().notNull().default('en'),
+    active: boolean().notNull().default(true),
+    failedLoginCount: integer().notNull().default(0),
+    failedLoginWindowStart: timestamp({ withTimezone: true }),
+    lockedUntil: timestamp({ withTimezone: true }),
+    lockLevel: integer().notNull().default(0),
+    createdAt: timestamp({ withTimezone: true }).notNull(),
+    lastLoginAt: timestamp({ withTimezone: true }),
+  },
+  (table) => [uniqueIndex('staff_email_unique').on(sql`lower(${table.email})`)],
+);
+
+/** A staff sign-in on one device (12 hours). Only the SHA-256 of the cookie's token is kept. */
+export const staffSessions = pgTable(
+  'staff_sessions',
+  {
+    id: serial().primaryKey(),
+    tokenHash: text().notNull().unique(),
+    staffId: integer()
+      .notNull()
+      .references(() => staff.id, { onDelete: 'cascade' }),
+    createdAt: timestamp({ withTimezone: true }).notNull(),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+    userAgent: text(),
+    ip: text(),
+  },
+  (table) => [index('staff_sessions_staff_idx').on(table.staffId)],
+);
+
+/** Who answers a conversation right now: one row per conversation, taken atomically, lapsing at expiresAt. */
+export const conversationClaims = pgTable('conversation_claims', {
+  conversationId: integer()
+    .primaryKey()
+    .references(() => conversations.id, { onDelete: 'cascade' }),
+  staffId: integer()
+    .notNull()
+    .references(() => staff.id, { onDelete: 'cascade' }),
+  claimedAt: timestamp({ withTimezone: true }).notNull(),
+  expiresAt: timestamp({ withTimezone: true }).notNull(),
+});
+
+export const noteSubjects = ['member', 'profile'] as const;
+
+/** Staff notes about a member or a fictional profile; they follow the profile into every conversation. */
+export const staffNotes = pgTable(
+  'staff_notes',
+  {
+    id: serial().primaryKey(),
+    about: text({ enum: noteSubjects }).notNull(),
+    profileId: integer()
+      .notNull()
+      .references(() => profiles.id, { onDelete: 'cascade' }),
+    staffId: integer()
+      .notNull()
+      .references(() => staff.id),
+    text: text().notNull(),
+    createdAt: timestamp({ withTimezone: true }).notNull(),
+  },
+  (table) => [index('staff_notes_profile_idx').on(table.profileId, table.createdAt)],
+);
+
+/** Every staff read of a conversation and every staff write: who, what, which object, from where, when. */
+export const staffAudit = pgTable(
+  'staff_audit',
+  {
+    id: serial().primaryKey(),
+    staffId: integer().references(() => staff.id),
+    action: text().notNull(),
+    object: text(),
+    ip: text(),
+    detail: jsonb().$type<Record<string, string | number | boolean | null>>(),
+    at: timestamp({ withTimezone: true }).notNull(),
+  },
+  (table) => [
+    index('staff_audit_at_idx').on(table.at),
+    index('staff_audit_staff_idx').on(table.staffId, table.at),
+  ],
+);
+
+export type StaffRow = typeof staff.$inferSelect;
+export type StaffSessionRow = typeof staffSessions.$inferSelect;
+export type StaffNoteRow = typeof staffNotes.$inferSelect;
+export type StaffAuditRow = typeof staffAudit.$inferSelect;

@@ -1,0 +1,111 @@
+import { and, desc, eq, gt, lt, sql } from 'drizzle-orm';
+import type { Executor } from '#server/db/client.ts';
+import { type StaffRow, staff, staffAudit, staffSessions } from '#server/db/schema/staff.ts';
+
+export async function findStaffByEmail(db: Executor, email: string): Promise<StaffRow | undefined> {
+  const [row] = await db.select().from(staff).where(sql`lower(${staff.email}) = lower(${email})`).limit(1);
+  return row;
+}
+
+export async function findStaffById(db: Executor, id: number): Promise<StaffRow | undefined> {
+  const [row] = await db.select().from(staff).where(eq(staff.id, id)).limit(1);
+  return row;
+}
+
+/** Takes the staff row's lock for the rest of the transaction (sign-in attempts are counted under it). */
+export async function lockStaff(db: Executor, id: number): Promise<StaffRow | undefined> {
+  const [row] = await db.select().from(staff).where(eq(staff.id, id)).for('update').limit(1);
+  return row;
+}
+
+/** Inserts a staff account unless one has the address already; undefined then. */
+export async function insertStaff(
+  db: Executor,
+  values: typeof staff.$inferInsert,
+): Promise<StaffRow | undefined> {
+  const [row] = await db.insert(staff).values(values).onConflictDoNothing().returning();
+  return row;
+}
+
+export async function countStaff(db: Executor): Promise<number> {
+  const [row] = await db.select({ value: sql<number>`count(*)::int` }).from(staff);
+  return row?.value ?? 0;
+}
+
+export async function listStaff(db: Executor): Promise<StaffRow[]> {
+  return db.select().from(staff).orderBy(staff.name, staff.id);
+}
+
+export async function updateStaff(
+  db: Executor,
+  id: number,
+  values: Partial<typeof staff.$inferInsert>,
+): Promise<void> {
+  await db.update(staff).set(values).where(eq(staff.id, id));
+}
+
+/** Accepts a TOTP time step once: false when this or a later step was used already (replay). */
+export async function advanceTotpStep(db: Executor, id: number, step: number): Promise<boolean> {
+  const rows = await db
+    .update(staff)
+    .set({ totpLastStep: step })
+    .where(and(eq(staff.id, id), lt(staff.totpLastStep, step)))
+    .returning({ id: staff.id });
+  return rows.length === 1;
+}
+
+// ---- sessions
+
+export async function insertStaffSession(db: Executor, values: typeof staffSessions.$inferInsert) {
+  await db.insert(staffSessions).values(values);
+}
+
+export async function findStaffSession(db: Executor, tokenHash: string, now: Date) {
+  const [row] = await db
+    .select({ session: staffSessions, staff })
+    .from(staffSessions)
+    .innerJoin(staff, eq(staff.id, staffSessions.staffId))
+    .where(and(eq(staffSessions.tokenHash, tokenHash), gt(staffSessions.expiresAt, now)))
+    .limit(1);
+  return row;
+}
+
+export async function deleteStaffSession(db: Executor, tokenHash: string): Promise<void> {
+  await db.delete(staffSessions).where(eq(staffSessions.tokenHash, tokenHash));
+}
+
+export async function deleteStaffSessionById(db: Executor, staffId: number, id: number): Promise<boolean> {
+  const rows = await db
+    .delete(staffSessions)
+    .where(and(eq(staffSessions.staffId, staffId), eq(staffSessions.id, id)))
+    .returning({ id: staffSessions.id });
+  return rows.length === 1;
+}
+
+export async function listStaffSessions(db: Executor, staffId: number, now: Date) {
+  return db
+    .select()
+    .from(staffSessions)
+    .where(and(eq(staffSessions.staffId, staffId), gt(staffSessions.expiresAt, now)))
+    .orderBy(desc(staffSessions.createdAt));
+}
+
+// ---- audit
+
+export async function insertAudit(db: Executor, entry: typeof staffAudit.$inferInsert): Promise<void> {
+  await db.insert(staffAudit).values(entry);
+}
+
+export async function listAudit(
+  db: Executor,
+  options: { staffId?: number | undefined; limit: number; offset: number },
+) {
+  return db
+    .select({ entry: staffAudit, staffName: staff.name })
+    .from(staffAudit)
+    .leftJoin(staff, eq(staff.id, staffAudit.staffId))
+    .where(options.staffId ? eq(staffAudit.staffId, options.staffId) : undefined)
+    .orderBy(desc(staffAudit.at), desc(staffAudit.id))
+    .limit(options.limit)
+    .offset(options.offset);
+}

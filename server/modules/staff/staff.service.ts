@@ -1,0 +1,321 @@
+import { generateSecret, generateURI, verify } from 'otplib';
+import QRCode from 'qrcode';
+import type { Staff, StaffRole } from '#contract/admin.ts';
+import { staffSessionHours } from '#contract/admin.ts';
+import { isLocale } from '#contract/locales.ts';
+import type { Database, Executor } from '#server/db/client.ts';
+import type { StaffRow } from '#server/db/schema/staff.ts';
+import { addMinutes, type Clock } from '#server/lib/clock.ts';
+import { AppError, ValidationFailedError } from '#server/lib/errors.ts';
+import { hashToken, newToken } from '#server/lib/tokens.ts';
+import { AccountLockedError, LoginFailedError } from '#server/modules/accounts/accounts.errors.ts';
+import { hashPassword, verifyPassword } from '#server/modules/accounts/passwords.ts';
+import { ForbiddenError, OtpRequiredError } from './staff.errors.ts';
+import * as repo from './staff.repository.ts';
+
+export type LockoutPolicy = { maxFailures: number; windowMinutes: number; lockMinutes: number };
+
+/** Where a staff call comes from, for the audit trail. */
+export type StaffRequestInfo = { ip: string; userAgent: string | null };
+
+export type AuditInput = {
+  staffId: number | null;
+  action: string;
+  object?: string | null;
+  ip?: string | null;
+  detail?: Record<string, string | number | boolean | null>;
+};
+
+/** Rights by role; a role lacking one gets 403 forbidden. */
+export const staffRights = {
+  operate: ['operator', 'moderator', 'admin'],
+  manage_staff: ['admin'],
+  read_audit: ['admin'],
+  /** Sites and companies (back office). */
+  manage_sites: ['admin'],
+  /** Fictional profiles and their photos (back office). */
+  manage_profiles: ['moderator', 'admin'],
+  /** Members, bans, their photos and the report queue. */
+  moderate: ['moderator', 'admin'],
+  /** Money and personal data of members: credit corrections, refunds, data exports. */
+  member_money: ['admin'],
+} as const satisfies Record<string, readonly StaffRole[]>;
+export type StaffRight = keyof typeof staffRights;
+
+export function hasRight(role: StaffRole, right: StaffRight): boolean {
+  return (staffRights[right] as readonly StaffRole[]).includes(role);
+}
+
+/** Admins and moderators may do nothing but enrol until two-factor sign-in is on. */
+export function mustEnrol(row: StaffRow): boolean {
+  return row.role !== 'operator' && !row.totpSecret;
+}
+
+export function toStaff(row: StaffRow): Staff {
+  return {
+    id: row.id,
+    email: row.email,
+    name: row.name,
+    role: row.role,
+    totp_enabled: row.totpSecret !== null,
+    language: row.language,
+  };
+}
+
+const totpIssuer = 'Back office';
+
+export class EmailTakenError extends AppError {
+  override name = 'EmailTakenError';
+  constructor() {
+    super(409, 'email_exists');
+  }
+}
+
+export class StaffService {
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock,
+    private readonly lockout: LockoutPolicy,
+  ) {}
+
+  async audit(db: Executor, entry: AuditInput): Promise<void> {
+    await repo.insertAudit(db, {
+      staffId: entry.staffId,
+      action: entry.action,
+      object: entry.object ?? null,
+      ip: entry.ip ?? null,
+      detail: entry.detail ?? null,
+      at: this.clock.now(),
+    });
+  }
+
+  /** The first admin from ADMIN_EMAIL/ADMIN_PASSWORD: created once, an existing account is left as it is. */
+  async ensureAdmin(email: string, password: string, name = 'Admin'): Promise<boolean> {
+    if (await repo.findStaffByEmail(this.db, email)) return false;
+    const created = await repo.insertStaff(this.db, {
+      email: email.trim(),
+      name,
+      role: 'admin',
+      passwordHash: await hashPassword(password),
+      createdAt: this.clock.now(),
+    });
+    if (created)
+      await this.audit(this.db, { staffId: null, action: 'staff.create', object: `staff:${created.id}` });
+    return created !== undefined;
+  }
+
+  async hasAccount(email: string): Promise<boolean> {
+    return (await repo.findStaffByEmail(this.db, email)) !== undefined;
+  }
+
+  /**
+   * Staff sign-in. Each attempt is counted under the staff row's lock before the password is
+   * checked, so parallel guesses never get more than the allowed number of checks; a valid
+   * sign-in clears the count. An enrolled account also needs a fresh TOTP code.
+   */
+  async login(
+    input: { email: string; password: string; otp?: string | undefined },
+    info: StaffRequestInfo,
+  ): Promise<{ staff: StaffRow; token: string }> {
+    const found = await repo.findStaffByEmail(this.db, input.email);
+    if (!found?.active) {
+      await verifyPassword(null, input.password);
+      throw new LoginFailedError();
+    }
+    const now = this.clock.now();
+    const attempt = await this.db.transaction(async (tx) => {
+      const row = await repo.lockStaff(tx, found.id);
+      if (!row) return { locked: 0, lockedNow: 0 };
+      if (row.lockedUntil && row.lockedUntil > now) {
+        return { locked: Math.ceil((row.lockedUntil.getTime() - now.getTime()) / 60_000), lockedNow: 0 };
+      }
+      const windowOpen =
+        row.failedLoginWindowStart !== null &&
+        now.getTime() - row.failedLoginWindowStart.getTime() < this.lockout.windowMinutes * 60_000;
+      const count = windowOpen ? row.failedLoginCount + 1 : 1;
+      if (count >= this.lockout.maxFailures) {
+        const minutes = this.lockout.lockMinutes * 2 ** row.lockLevel;
+        await repo.updateStaff(tx, row.id, {
+          failedLoginCount: 0,
+          failedLoginWindowStart: null,
+          lockedUntil: addMinutes(now, minutes),
+          lockLevel: row.lockLevel + 1,
+        });
+        return { locked: 0, lockedNow: minutes };
+      }
+      await repo.updateStaff(tx, row.id, {
+        failedLoginCount: count,
+        failedLoginWindowStart: windowOpen ? row.failedLoginWindowStart : now,
+      });
+      return { locked: 0, lockedNow: 0 };
+    });
+    if (attempt.locked > 0) throw new AccountLockedError(attempt.locked);
+
+    const fail = async (action: string) => {
+      await this.audit(this.db, { staffId: found.id, action, ip: info.ip });
+      if (attempt.lockedNow > 0) throw new AccountLockedError(attempt.lockedNow);
+    };
+    if (!(await verifyPassword(found.passwordHash, input.password))) {
+      await fail('sign_in.failed');
+      throw new LoginFailedError();
+    }
+    if (found.totpSecret) {
+      if (!input.otp) {
+        // The first step of a two-step sign-in is no failure: the attempt is given back.
+        await this.db.transaction(async (tx) => {
+          const row = await repo.lockStaff(tx, found.id);
+          if (row && row.failedLoginCount > 0 && attempt.lockedNow === 0) {
+            await repo.updateStaff(tx, row.id, { failedLoginCount: row.failedLoginCount - 1 });
+          }
+        });
+        throw new OtpRequiredError();
+      }
+      const step = await this.checkCode(found.totpSecret, input.otp);
+      if (step === null || !(await repo.advanceTotpStep(this.db, found.id, step))) {
+        await fail('sign_in.otp_failed');
+        throw new OtpRequiredError();
+      }
+    }
+    return this.db.transaction(async (tx) => {
+      await repo.updateStaff(tx, found.id, {
+        failedLoginCount: 0,
+        failedLoginWindowStart: null,
+        lockedUntil: null,
+        lockLevel: 0,
+        lastLoginAt: now,
+      });
+      const token = newToken();
+      await repo.insertStaffSession(tx, {
+        tokenHash: hashToken(token),
+        staffId: found.id,
+        createdAt: now,
+        expiresAt: new Date(now.getTime() + staffSessionHours * 3_600_000),
+        userAgent: info.userAgent?.slice(0, 300) ?? null,
+        ip: info.ip,
+      });
+      await this.audit(tx, { staffId: found.id, action: 'sign_in', ip: info.ip });
+      return { staff: found, token };
+    });
+  }
+
+  /** The time step of a valid code (within ±30 s), or null. */
+  private async checkCode(secret: string, code: string): Promise<number | null> {
+    try {
+      const result = await verify({
+        secret,
+        token: code,
+        epoch: Math.floor(this.clock.now().getTime() / 1000),
+        epochTolerance: 30,
+      });
+      return result.valid && 'timeStep' in result ? result.timeStep : null;
+    } catch {
+      return null;
+    }
+  }
+
+  async resolveSession(token: string): Promise<{ staff: StaffRow; sessionId: number } | null> {
+    const found = await repo.findStaffSession(this.db, hashToken(token), this.clock.now());
+    if (!found?.staff.active) return null;
+    return { staff: found.staff, sessionId: found.session.id };
+  }
+
+  async logout(actor: StaffRow, token: string, ip: string): Promise<void> {
+    await repo.deleteStaffSession(this.db, hashToken(token));
+    await this.audit(this.db, { staffId: actor.id, action: 'sign_out', ip });
+  }
+
+  async sessions(actor: StaffRow, currentSessionId: number) {
+    return (await repo.listStaffSessions(this.db, actor.id, this.clock.now())).map((session) => ({
+      id: session.id,
+      created_at: session.createdAt.toISOString(),
+      expires_at: session.expiresAt.toISOString(),
+      user_agent: session.userAgent,
+      ip: session.ip,
+      current: session.id === currentSessionId,
+    }));
+  }
+
+  async endSession(actor: StaffRow, sessionId: number, ip: string): Promise<boolean> {
+    const ended = await repo.deleteStaffSessionById(this.db, actor.id, sessionId);
+    if (ended)
+      await this.audit(this.db, {
+        staffId: actor.id,
+        action: 'session.end',
+        object: `session:${sessionId}`,
+        ip,
+      });
+    return ended;
+  }
+
+  /** A new TOTP secret for enrolment; it becomes active only once a code from it is confirmed. */
+  async startTotp(actor: StaffRow): Promise<{ secret: string; otpauth_url: string; qr: string }> {
+    if (actor.totpSecret) throw new ForbiddenError();
+    const secret = generateSecret();
+    await repo.updateStaff(this.db, actor.id, { totpPendingSecret: secret });
+    const url = generateURI({ issuer: totpIssuer, label: actor.email, secret });
+    const svg = await QRCode.toString(url, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' });
+    return {
+      secret,
+      otpauth_url: url,
+      qr: `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`,
+    };
+  }
+
+  async confirmTotp(actor: StaffRow, code: string, ip: string): Promise<StaffRow> {
+    if (actor.totpSecret) throw new ForbiddenError();
+    const pending = actor.totpPendingSecret;
+    const step = pending ? await this.checkCode(pending, code) : null;
+    if (!pending || step === null) throw new ValidationFailedError({ code: 'invalid' });
+    return this.db.transaction(async (tx) => {
+      await repo.updateStaff(tx, actor.id, {
+        totpSecret: pending,
+        totpPendingSecret: null,
+        totpLastStep: step,
+      });
+      await this.audit(tx, { staffId: actor.id, action: 'totp.enrol', object: `staff:${actor.id}`, ip });
+      return { ...actor, totpSecret: pending, totpPendingSecret: null, totpLastStep: step };
+    });
+  }
+
+  async create(
+    actor: StaffRow,
+    input: { email: string; name: string; role: StaffRole; password: string; language?: string | undefined },
+    ip: string,
+  ): Promise<StaffRow> {
+    const passwordHash = await hashPassword(input.password);
+    return this.db.transaction(async (tx) => {
+      const created = await repo.insertStaff(tx, {
+        email: input.email.trim(),
+        name: input.name,
+        role: input.role,
+        passwordHash,
+        language: input.language && isLocale(input.language) ? input.language : 'en',
+        createdAt: this.clock.now(),
+      });
+      if (!created) throw new EmailTakenError();
+      await this.audit(tx, { staffId: actor.id, action: 'staff.create', object: `staff:${created.id}`, ip });
+      return created;
+    });
+  }
+
+  list(): Promise<StaffRow[]> {
+    return repo.listStaff(this.db);
+  }
+
+  async auditLog(query: { staff?: number | undefined; page: number }) {
+    const pageSize = 100;
+    const rows = await repo.listAudit(this.db, {
+      staffId: query.staff,
+      limit: pageSize,
+      offset: (query.page - 1) * pageSize,
+    });
+    return rows.map(({ entry, staffName }) => ({
+      id: entry.id,
+      at: entry.at.toISOString(),
+      staff: entry.staffId !== null ? { id: entry.staffId, name: staffName ?? '' } : null,
+      action: entry.action,
+      object: entry.object,
+      ip: entry.ip,
+    }));
+  }
+}

@@ -1,0 +1,81 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { staffSessionHours } from '#contract/admin.ts';
+import type { StaffRow } from '#server/db/schema/staff.ts';
+import { ForbiddenError, OtpEnrolmentRequiredError, StaffRequiredError } from './staff.errors.ts';
+import { hasRight, mustEnrol, type StaffRight } from './staff.service.ts';
+
+export const staffCookieName = 'staff_sid';
+/** The staff cookie goes only to the back-office pages and their API, never to member pages. */
+export const staffCookiePaths = ['/admin', '/api/admin'] as const;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The signed-in staff member on /api/admin/ calls, or null. */
+    staff: { row: StaffRow; sessionId: number; token: string } | null;
+  }
+}
+
+const adminApiPrefix = '/api/admin/';
+export const signInPath = '/api/admin/session.php';
+const adminRoutesOf = new WeakMap<FastifyInstance, { method: string; url: string }[]>();
+
+/** Every registered /api/admin/ route (a test checks that each refuses members). */
+export function adminRoutes(app: FastifyInstance): { method: string; url: string }[] {
+  return adminRoutesOf.get(app) ?? [];
+}
+
+/** Resolves the staff cookie on back-office API calls; records the back-office routes as they are added. */
+export function registerStaffSessions(app: FastifyInstance): void {
+  const routes: { method: string; url: string }[] = [];
+  adminRoutesOf.set(app, routes);
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith(adminApiPrefix)) return;
+    for (const method of [route.method].flat())
+      if (method !== 'HEAD') routes.push({ method, url: route.url });
+  });
+  app.decorateRequest('staff', null);
+  app.addHook('onRequest', async (request) => {
+    if (!request.url.startsWith(adminApiPrefix)) return;
+    const token = request.cookies[staffCookieName];
+    if (token && token.length <= 100) {
+      const found = await app.deps.staff.resolveSession(token);
+      if (found) request.staff = { row: found.staff, sessionId: found.sessionId, token };
+    }
+    // Before any validation: members and visitors learn nothing about back-office calls but this.
+    const path = request.url.split('?')[0];
+    if (!request.staff && !(request.method === 'POST' && path === signInPath)) throw new StaffRequiredError();
+  });
+}
+
+export function setStaffCookie(request: FastifyRequest, reply: FastifyReply, token: string): void {
+  for (const path of staffCookiePaths) {
+    reply.setCookie(staffCookieName, token, {
+      httpOnly: true,
+      sameSite: 'strict',
+      secure: request.protocol === 'https',
+      path,
+      maxAge: staffSessionHours * 3600,
+    });
+  }
+}
+
+export function clearStaffCookie(reply: FastifyReply): void {
+  for (const path of staffCookiePaths) reply.clearCookie(staffCookieName, { path });
+}
+
+/**
+ * The staff member behind a back-office call: 403 staff_required for members and visitors,
+ * 403 otp_enrolment_required until an admin or moderator has enrolled (unless the call is part of
+ * enrolment), 403 forbidden when the role lacks the right.
+ */
+export function requireStaff(
+  request: FastifyRequest,
+  right: StaffRight | null = 'operate',
+  options: { duringEnrolment?: boolean } = {},
+): StaffRow {
+  const found = request.staff;
+  if (!found) throw new StaffRequiredError();
+  if (!options.duringEnrolment && mustEnrol(found.row)) throw new OtpEnrolmentRequiredError();
+  if (right && !hasRight(found.row.role, right)) throw new ForbiddenError();
+  return found.row;
+}

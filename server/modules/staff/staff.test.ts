@@ -1,0 +1,279 @@
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { staff } from '#server/db/schema/staff.ts';
+import { activeMember, nextIp } from '../../../tests/setup/members.ts';
+import { signedInStaff, staffCookie, staffPassword, totpCode } from '../../../tests/setup/staff.ts';
+import { createTestApp, type TestApp } from '../../../tests/setup/test-app.ts';
+import { ensureStaffAtStart } from './staff.bootstrap.ts';
+import { adminRoutes, signInPath } from './staff.sessions.ts';
+
+const envAdmin = { ADMIN_EMAIL: 'boss@example.com', ADMIN_PASSWORD: 'granite-Orchid-5521' };
+
+describe('staff accounts and sign-in', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(envAdmin);
+  });
+  afterAll(() => t.close());
+
+  const signIn = (payload: Record<string, unknown>, ip = nextIp()) =>
+    t.app.inject({ method: 'POST', url: signInPath, remoteAddress: ip, payload });
+
+  it('creates the admin of ADMIN_EMAIL once, and leaves an existing one as it is', async () => {
+    expect(t.app.deps.staffStart).toEqual({ adminCreated: true, demoAdmin: null });
+    const again = await ensureStaffAtStart(
+      { ...t.config, ADMIN_PASSWORD: 'another-Password-9876' },
+      t.app.deps.staff,
+    );
+    expect(again.adminCreated).toBe(false);
+    const rows = await t.database.db
+      .select()
+      .from(staff)
+      .where(sql`lower(${staff.email}) = ${envAdmin.ADMIN_EMAIL}`);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.role).toBe('admin');
+    expect(
+      (await signIn({ email: envAdmin.ADMIN_EMAIL, password: 'another-Password-9876' })).statusCode,
+    ).toBe(401);
+    const login = await signIn({ email: envAdmin.ADMIN_EMAIL, password: envAdmin.ADMIN_PASSWORD });
+    expect(login.statusCode).toBe(200);
+    expect(login.json().staff).toMatchObject({ role: 'admin', totp_enabled: false });
+    // An admin who has not enrolled can only enrol.
+    const cookie = staffCookie(login);
+    const inbox = await t.app.inject({ url: '/api/admin/inbox.php', headers: { cookie } });
+    expect(inbox.statusCode).toBe(403);
+    expect(inbox.json().error).toBe('otp_enrolment_required');
+    expect((await t.app.inject({ url: '/api/admin/session.php', headers: { cookie } })).statusCode).toBe(200);
+  });
+
+  it('sets a 12-hour HttpOnly cookie for /admin and /api/admin only', async () => {
+    const login = await signIn({ email: envAdmin.ADMIN_EMAIL, password: envAdmin.ADMIN_PASSWORD });
+    const cookies = [login.headers['set-cookie']].flat().map(String);
+    expect(cookies).toHaveLength(2);
+    expect(cookies.map((cookie) => /Path=([^;]+)/.exec(cookie)?.[1]).sort()).toEqual([
+      '/admin',
+      '/api/admin',
+    ]);
+    for (const cookie of cookies) {
+      expect(cookie).toMatch(/HttpOnly/);
+      expect(cookie).toMatch(/SameSite=Strict/);
+      expect(cookie).toMatch(/Max-Age=43200/);
+    }
+  });
+
+  it('enrols in TOTP with a QR code, then asks for a valid, unused code at every sign-in', async () => {
+    const admin = await signedInStaff(t.app, 'admin', { enrol: false });
+    const setup = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/totp.php',
+      headers: { cookie: admin.cookie },
+    });
+    expect(setup.statusCode).toBe(200);
+    const { secret, otpauth_url, qr } = setup.json();
+    expect(otpauth_url).toMatch(/^otpauth:\/\/totp\//);
+    expect(otpauth_url).toContain(`secret=${secret}`);
+    expect(Buffer.from(qr.replace(/^data:image\/svg\+xml;base64,/, ''), 'base64').toString()).toContain(
+      '<svg',
+    );
+    const wrong = await t.app.inject({
+      method: 'PUT',
+      url: '/api/admin/totp.php',
+      headers: { cookie: admin.cookie },
+      payload: { code: (Number(await totpCode(secret)) + 1).toString().padStart(6, '0').slice(-6) },
+    });
+    expect(wrong.statusCode).toBe(422);
+    const enrolled = await t.app.inject({
+      method: 'PUT',
+      url: '/api/admin/totp.php',
+      headers: { cookie: admin.cookie },
+      payload: { code: await totpCode(secret) },
+    });
+    expect(enrolled.statusCode).toBe(200);
+    expect(enrolled.json().staff.totp_enabled).toBe(true);
+    expect(
+      (await t.app.inject({ url: '/api/admin/inbox.php', headers: { cookie: admin.cookie } })).statusCode,
+    ).toBe(200);
+
+    const withoutCode = await signIn({ email: admin.email, password: staffPassword });
+    expect(withoutCode.statusCode).toBe(401);
+    expect(withoutCode.json().error).toBe('otp_required');
+    expect(withoutCode.headers['set-cookie']).toBeUndefined();
+    const badCode = await signIn({ email: admin.email, password: staffPassword, otp: '000000' });
+    expect(badCode.json().error).toBe('otp_required');
+    // The enrolment used the current code: it is not accepted a second time.
+    const replayed = await signIn({
+      email: admin.email,
+      password: staffPassword,
+      otp: await totpCode(secret),
+    });
+    expect(replayed.statusCode).toBe(401);
+    const wrongPassword = await signIn({ email: admin.email, password: 'nope-nope-nope', otp: '123456' });
+    expect(wrongPassword.json().error).toBe('login_failed');
+
+    await t.database.db.update(staff).set({ totpLastStep: 0 }).where(eq(staff.id, admin.id));
+    const ok = await signIn({ email: admin.email, password: staffPassword, otp: await totpCode(secret) });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json().staff).toMatchObject({ id: admin.id, totp_enabled: true });
+
+    const audit = (
+      await t.app.inject({
+        url: `/api/admin/audit.php?staff=${admin.id}`,
+        headers: { cookie: staffCookie(ok) },
+      })
+    ).json();
+    const actions = audit.entries.map((entry: { action: string }) => entry.action);
+    expect(actions).toEqual(expect.arrayContaining(['sign_in', 'totp.enrol', 'sign_in.otp_failed']));
+  });
+
+  it('locks the account after 5 wrong passwords, even when they arrive at once', async () => {
+    const operator = await signedInStaff(t.app, 'operator', { enrol: false });
+    const attempts = await Promise.all(
+      Array.from({ length: 10 }, () => signIn({ email: operator.email, password: 'wrong-password-123' })),
+    );
+    const codes = attempts.map((response) => response.json().error).sort();
+    expect(codes.filter((code) => code === 'login_failed')).toHaveLength(4);
+    expect(codes.filter((code) => code === 'account_locked')).toHaveLength(6);
+    const right = await signIn({ email: operator.email, password: staffPassword });
+    expect(right.statusCode).toBe(429);
+    expect(right.json()).toMatchObject({ error: 'account_locked', minutes: 15 });
+  });
+
+  it('answers 403 staff_required to members and visitors on every /api/admin/ route', async () => {
+    const member = await activeMember(t.app);
+    const routes = adminRoutes(t.app).filter(
+      (route) => !(route.method === 'POST' && route.url === signInPath),
+    );
+    expect(routes.length).toBeGreaterThanOrEqual(15);
+    expect(routes.map((route) => route.url)).toContain('/api/admin/ws');
+    for (const route of routes) {
+      for (const cookie of [member.cookie, undefined]) {
+        const response = await t.app.inject({
+          method: route.method as 'GET',
+          url: route.url,
+          headers: cookie ? { cookie } : {},
+          ...(route.method === 'GET' ? {} : { payload: {} }),
+        });
+        expect([route.method, route.url, response.statusCode, response.json().error]).toEqual([
+          route.method,
+          route.url,
+          403,
+          'staff_required',
+        ]);
+      }
+    }
+  });
+
+  it('refuses an operator who tries to create staff or read the audit log; an admin may', async () => {
+    const operator = await signedInStaff(t.app, 'operator');
+    const admin = await signedInStaff(t.app, 'admin');
+    const newStaff = {
+      email: 'new.operator@example.com',
+      name: 'Nora',
+      role: 'operator',
+      password: 'sapphire-Kettle-88',
+    };
+    const create = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/staff.php',
+      headers: { cookie: operator.cookie },
+      payload: newStaff,
+    });
+    expect(create.statusCode).toBe(403);
+    expect(create.json().error).toBe('forbidden');
+    const audit = await t.app.inject({ url: '/api/admin/audit.php', headers: { cookie: operator.cookie } });
+    expect(audit.statusCode).toBe(403);
+    expect(audit.json().error).toBe('forbidden');
+
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/staff.php',
+      headers: { cookie: admin.cookie },
+      payload: newStaff,
+    });
+    expect(created.statusCode).toBe(201);
+    expect(created.json().staff).toMatchObject({
+      email: newStaff.email,
+      role: 'operator',
+      totp_enabled: false,
+    });
+    const again = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/staff.php',
+      headers: { cookie: admin.cookie },
+      payload: { ...newStaff, email: 'NEW.operator@example.com' },
+    });
+    expect(again.statusCode).toBe(409);
+    expect((await signIn({ email: newStaff.email, password: newStaff.password })).statusCode).toBe(200);
+    const log = (
+      await t.app.inject({ url: `/api/admin/audit.php?staff=${admin.id}`, headers: { cookie: admin.cookie } })
+    ).json();
+    expect(log.entries[0]).toMatchObject({
+      staff: { id: admin.id },
+      action: 'staff.create',
+      object: `staff:${created.json().staff.id}`,
+    });
+    expect(log.entries[0].ip).toBeTruthy();
+  });
+
+  it('lists and ends own sessions; signing out ends the session', async () => {
+    const operator = await signedInStaff(t.app, 'operator', { enrol: false });
+    const second = staffCookie(await signIn({ email: operator.email, password: staffPassword }));
+    const list = (await t.app.inject({ url: '/api/admin/sessions.php', headers: { cookie: second } })).json();
+    expect(list.sessions).toHaveLength(2);
+    const other = list.sessions.find((session: { current: boolean }) => !session.current);
+    const ended = await t.app.inject({
+      method: 'DELETE',
+      url: '/api/admin/sessions.php',
+      headers: { cookie: second },
+      payload: { id: other.id },
+    });
+    expect(ended.statusCode).toBe(200);
+    const gone = await t.app.inject({ url: '/api/admin/session.php', headers: { cookie: operator.cookie } });
+    expect(gone.json().error).toBe('staff_required');
+    const out = await t.app.inject({
+      method: 'DELETE',
+      url: '/api/admin/session.php',
+      headers: { cookie: second },
+    });
+    expect(out.statusCode).toBe(200);
+    expect(
+      (await t.app.inject({ url: '/api/admin/session.php', headers: { cookie: second } })).statusCode,
+    ).toBe(403);
+  });
+
+  it('refuses a back-office call from a foreign origin (CSRF)', async () => {
+    const admin = await signedInStaff(t.app, 'admin');
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/staff.php',
+      headers: { cookie: admin.cookie, origin: 'https://evil.example' },
+      payload: { email: 'x@example.com', name: 'X', role: 'admin', password: 'long-enough-pass' },
+    });
+    expect(response.statusCode).toBe(403);
+    expect(response.json().error).toBe('csrf_failed');
+  });
+});
+
+describe('the demo admin', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ SEED_DEMO: '1', DEMO_PROFILES: '0' });
+  });
+  afterAll(() => t.close());
+
+  it('gets a generated password, written once to the data folder', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const demo = t.app.deps.staffStart.demoAdmin;
+    expect(demo).not.toBeNull();
+    expect(demo!.password.length).toBeGreaterThanOrEqual(16);
+    expect(await readFile(demo!.file, 'utf8')).toContain(demo!.password);
+    const login = await t.app.inject({
+      method: 'POST',
+      url: signInPath,
+      remoteAddress: nextIp(),
+      payload: { email: demo!.email, password: demo!.password },
+    });
+    expect(login.statusCode).toBe(200);
+    expect((await ensureStaffAtStart(t.config, t.app.deps.staff)).demoAdmin).toBeNull();
+  });
+});
