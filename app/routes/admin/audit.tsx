@@ -1,0 +1,75 @@
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import type { AuditEntry } from '#contract/admin.ts';
+import { formatDate } from '../../lib/format.ts';
+import { useRootData } from '../../lib/root-data.ts';
+import type { Route } from './+types/audit';
+
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  const page = Math.max(1, Number(url.searchParams.get('page')) || 1);
+  const staff = url.searchParams.get('staff');
+  const query = new URLSearchParams({ page: String(page), ...(staff ? { staff } : {}) });
+  const result = await context.api<{ entries: AuditEntry[] }>(`/api/admin/audit.php?${query}`);
+  if (!result.ok) throw new Response(null, { status: result.status });
+  return { entries: result.data.entries, page, staff };
+}
+
+/** The audit log (admins): every staff read of a conversation and every staff write, newest first. */
+export default function Audit({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const locale = useRootData().locale;
+  const { entries, page, staff } = loaderData;
+  const link = (to: number) => `/admin/audit?page=${to}${staff ? `&staff=${staff}` : ''}`;
+  return (
+    <div>
+      <h1 className="h4">{t('admin:audit.heading')}</h1>
+      <div className="table-responsive">
+        <table className="table table-sm">
+          <thead>
+            <tr>
+              <th>{t('admin:audit.at')}</th>
+              <th>{t('admin:audit.staff')}</th>
+              <th>{t('admin:audit.action')}</th>
+              <th>{t('admin:audit.object')}</th>
+              <th>{t('admin:audit.ip')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {entries.map((entry) => (
+              <tr key={entry.id}>
+                <td className="text-nowrap">
+                  {formatDate(entry.at, locale, { dateStyle: 'short', timeStyle: 'medium' })}
+                </td>
+                <td>
+                  {entry.staff ? (
+                    <Link to={`/admin/audit?staff=${entry.staff.id}`}>{entry.staff.name}</Link>
+                  ) : (
+                    '–'
+                  )}
+                </td>
+                <td>
+                  <code>{entry.action}</code>
+                </td>
+                <td>{entry.object ?? ''}</td>
+                <td>{entry.ip ?? ''}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <nav className="d-flex gap-2" aria-label={t('admin:audit.pages')}>
+        {page > 1 && (
+          <Link className="btn btn-sm btn-outline-secondary" to={link(page - 1)}>
+            {t('admin:audit.newer')}
+          </Link>
+        )}
+        {entries.length === 100 && (
+          <Link className="btn btn-sm btn-outline-secondary" to={link(page + 1)}>
+            {t('admin:audit.older')}
+          </Link>
+        )}
+      </nav>
+    </div>
+  );
+}

@@ -1,0 +1,80 @@
+import { useTranslation } from 'react-i18next';
+import { Form, useNavigation } from 'react-router';
+import type { Staff } from '#contract/admin.ts';
+import { FormAlert, FormField } from '../../components/forms/form-field.tsx';
+import { formError, formText, redirectWithCookies } from '../../lib/actions.server.ts';
+import type { Route } from './+types/login';
+
+export async function action({ context, request }: Route.ActionArgs) {
+  const form = await request.formData();
+  const otp = formText(form, 'otp').replace(/\s/g, '');
+  const result = await context.api<{ staff: Staff }>('/api/admin/session.php', {
+    method: 'POST',
+    body: { email: formText(form, 'email'), password: formText(form, 'password'), ...(otp ? { otp } : {}) },
+  });
+  if (result.status === 401 && (result.data as unknown as { error: string }).error === 'otp_required') {
+    return { otpStep: true, wrongCode: otp !== '' };
+  }
+  if (!result.ok) return formError(result);
+  const staff = result.data.staff;
+  const mustEnrol = staff.role !== 'operator' && !staff.totp_enabled;
+  return redirectWithCookies(mustEnrol ? '/admin/enrol' : '/admin/inbox', result);
+}
+
+/** Staff sign-in: e-mail and password, then the code of the authenticator app once enrolled. */
+export default function AdminLogin({ actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const navigation = useNavigation();
+  const otpStep = actionData !== undefined && 'otpStep' in actionData;
+  const errors = actionData !== undefined && 'errors' in actionData ? actionData.errors : undefined;
+  return (
+    <div className="mx-auto" style={{ maxWidth: 420 }}>
+      <h1 className="h3 mb-3">{t('admin:login.heading')}</h1>
+      <FormAlert errors={errors} />
+      {otpStep && actionData.wrongCode && (
+        <div className="alert alert-danger" role="alert">
+          {t('admin:login.wrongCode')}
+        </div>
+      )}
+      <Form method="post" noValidate>
+        <div hidden={otpStep}>
+          <FormField
+            name="email"
+            type="email"
+            autoComplete="username"
+            required
+            label={t('admin:login.email')}
+            errors={errors}
+          />
+          <FormField
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            required
+            label={t('admin:login.password')}
+            errors={errors}
+          />
+        </div>
+        {otpStep && (
+          <FormField
+            name="otp"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            pattern="[0-9]{6}"
+            maxLength={6}
+            required
+            autoFocus
+            label={t('admin:login.code')}
+            hint={t('admin:login.codeHint')}
+            errors={errors}
+          />
+        )}
+        <div className="d-grid">
+          <button type="submit" className="btn btn-primary" disabled={navigation.state === 'submitting'}>
+            {otpStep ? t('admin:login.verify') : t('admin:login.submit')}
+          </button>
+        </div>
+      </Form>
+    </div>
+  );
+}

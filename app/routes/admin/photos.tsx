@@ -1,0 +1,100 @@
+import { useTranslation } from 'react-i18next';
+import { Form, Link, useNavigation } from 'react-router';
+import type { PhotoQueueItem } from '#contract/admin-members.ts';
+import { FormAlert } from '../../components/forms/form-field.tsx';
+import { formError, formText } from '../../lib/actions.server.ts';
+import type { Route } from './+types/photos';
+import { ReportCount } from './members.tsx';
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const result = await context.api<{ photos: PhotoQueueItem[] }>('/api/admin/photo-queue.php');
+  if (!result.ok) throw new Response(null, { status: result.status });
+  return { photos: result.data.photos };
+}
+
+export async function action({ context, request }: Route.ActionArgs) {
+  const form = await request.formData();
+  const reason = formText(form, 'reason').trim();
+  const result = await context.api('/api/admin/photo-queue.php', {
+    method: 'PUT',
+    body: {
+      photo: Number(formText(form, 'photo')),
+      decision: formText(form, 'decision'),
+      ...(reason ? { reason } : {}),
+    },
+  });
+  return result.ok ? { decided: true } : formError(result);
+}
+
+/** Members' new photos, oldest first: approve, or reject with a reason (the member is told by mail). */
+export default function PhotoQueue({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const navigation = useNavigation();
+  const errors = actionData && 'errors' in actionData ? actionData.errors : undefined;
+  return (
+    <div>
+      <h1 className="h4">{t('admin:photos.heading')}</h1>
+      <FormAlert errors={errors} />
+      {errors?.body.fields && (
+        <div className="alert alert-danger" role="alert">
+          {t('admin:photos.reasonNeeded')}
+        </div>
+      )}
+      {loaderData.photos.length === 0 && <p>{t('admin:photos.none')}</p>}
+      <div className="row g-3">
+        {loaderData.photos.map(({ photo, member }) => (
+          <div key={photo.id} className="col-12 col-sm-6 col-lg-4 col-xxl-3">
+            <div className="card h-100">
+              <img
+                src={photo.url}
+                alt={`#${photo.id}`}
+                className="card-img-top object-fit-cover"
+                height={220}
+              />
+              <div className="card-body">
+                <p className="small mb-2">
+                  <Link to={`/admin/members/${member.profile_id}`}>{member.name}</Link> · {member.site}{' '}
+                  <ReportCount count={member.reports_about} />
+                </p>
+                <Form method="post" className="d-inline">
+                  <input type="hidden" name="photo" value={photo.id} />
+                  <input type="hidden" name="decision" value="approve" />
+                  <button
+                    type="submit"
+                    className="btn btn-sm btn-success"
+                    disabled={navigation.state === 'submitting'}
+                  >
+                    {t('admin:photos.approve')}
+                  </button>
+                </Form>
+                <Form method="post" className="mt-2">
+                  <input type="hidden" name="photo" value={photo.id} />
+                  <input type="hidden" name="decision" value="reject" />
+                  <label className="form-label small" htmlFor={`reject-${photo.id}`}>
+                    {t('admin:action.reason')}
+                  </label>
+                  <div className="input-group input-group-sm">
+                    <input
+                      id={`reject-${photo.id}`}
+                      name="reason"
+                      className="form-control"
+                      required
+                      maxLength={500}
+                    />
+                    <button
+                      type="submit"
+                      className="btn btn-outline-danger"
+                      disabled={navigation.state === 'submitting'}
+                    >
+                      {t('admin:photos.reject')}
+                    </button>
+                  </div>
+                </Form>
+              </div>
+            </div>
+          </div>
+        ))}
+      </div>
+    </div>
+  );
+}

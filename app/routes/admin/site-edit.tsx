@@ -1,0 +1,446 @@
+import { useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { data, Form, Link, redirect, useNavigation, useRevalidator } from 'react-router';
+import {
+  type AdminCompany,
+  type AdminSite,
+  signupRuleOptions,
+  siteProfileFieldOptions,
+  siteProfileNoteOptions,
+  siteSearchFieldOptions,
+  siteTextFieldOptions,
+} from '#contract/admin-sites.ts';
+import type { ErrorBody } from '#contract/common.ts';
+import { locales } from '#contract/locales.ts';
+import { FormAlert } from '../../components/forms/form-field.tsx';
+import { formError } from '../../lib/actions.server.ts';
+import { useRootData } from '../../lib/root-data.ts';
+import type { Route } from './+types/site-edit';
+import { languageName } from './admin-socket.ts';
+import { AdminCheckbox, AdminField, AdminInput, defined, list, text, whole } from './backoffice-form.tsx';
+
+export async function loader({ context, params, request }: Route.LoaderArgs) {
+  const [sites, companies] = await Promise.all([
+    context.api<{ sites: AdminSite[] }>('/api/admin/sites.php'),
+    context.api<{ companies: AdminCompany[] }>('/api/admin/companies.php'),
+  ]);
+  if (!sites.ok) throw new Response(null, { status: sites.status });
+  const site =
+    params.id === 'new' ? null : (sites.data.sites.find((entry) => String(entry.id) === params.id) ?? null);
+  if (params.id !== 'new' && !site) throw new Response(null, { status: 404 });
+  return {
+    site,
+    companies: companies.ok ? companies.data.companies : [],
+    savedNow: new URL(request.url).searchParams.has('saved'),
+  };
+}
+
+/** "NL 25 EUR" per line → { NL: { costs: 25, currency: 'EUR' } } (a wrong line is named by the API). */
+function minimumCosts(value: string | undefined) {
+  if (value === undefined) return undefined;
+  const costs: Record<string, { costs: number | string; currency: string }> = {};
+  for (const line of value
+    .split('\n')
+    .map((entry) => entry.trim())
+    .filter(Boolean)) {
+    const [country = '', amount = '', currency = ''] = line.split(/[\s:;,]+/);
+    costs[country.toUpperCase()] = {
+      costs: /^\d+$/.test(amount) ? Number(amount) : amount,
+      currency: currency.toUpperCase(),
+    };
+  }
+  return costs;
+}
+
+export async function action({ context, params, request }: Route.ActionArgs) {
+  const form = await request.formData();
+  const checked = (name: string) => form.get(name) === 'on';
+  const body = defined({
+    domain: text(form, 'domain'),
+    name: text(form, 'name'),
+    is_default: checked('is_default'),
+    index_title: text(form, 'index_title'),
+    description: text(form, 'description'),
+    countries: list(form, 'countries')?.map((code) => code.toUpperCase()),
+    domain_language: text(form, 'domain_language'),
+    timezone: text(form, 'timezone'),
+    company_id: whole(form, 'company_id'),
+    visible_profile_fields: form.getAll('visible_profile_fields').map(String),
+    visible_profile_notes: form.getAll('visible_profile_notes').map(String),
+    search_fields: form.getAll('search_fields').map(String),
+    message_credits: whole(form, 'message_credits'),
+    photo_credits: whole(form, 'photo_credits'),
+    gift_credits: whole(form, 'gift_credits'),
+    signup_credits: whole(form, 'signup_credits'),
+    message_length: whole(form, 'message_length'),
+    free_conversations: whole(form, 'free_conversations'),
+    free_messages: whole(form, 'free_messages'),
+    minimum_message_costs: minimumCosts(text(form, 'minimum_message_costs')),
+    min_age: whole(form, 'min_age'),
+    refund_days: whole(form, 'refund_days'),
+    niche: whole(form, 'niche'),
+    signups: text(form, 'signups'),
+    logged_out_search: checked('logged_out_search'),
+    logged_out_search_trafficsource: checked('logged_out_search_trafficsource'),
+    member_resell: checked('member_resell'),
+    enable_site_entry_popup: checked('enable_site_entry_popup'),
+    us_footer: checked('us_footer'),
+    fictional_warning: text(form, 'fictional_warning'),
+    fictional_singular: text(form, 'fictional_singular'),
+    fictional_plural: text(form, 'fictional_plural'),
+    support_email: text(form, 'support_email'),
+    support_phone: text(form, 'support_phone'),
+    theme_color: text(form, 'theme_color'),
+    logo_url: text(form, 'logo_url')?.trim() || null,
+    mail_from_name: text(form, 'mail_from_name')?.trim() || null,
+    mail_from_address: text(form, 'mail_from_address')?.trim() || null,
+    cdn_prefix: text(form, 'cdn_prefix'),
+    texts: Object.fromEntries(
+      locales.map((code) => [
+        code,
+        Object.fromEntries(
+          siteTextFieldOptions.map((name) => [name, text(form, `texts.${code}.${name}`) ?? '']),
+        ),
+      ]),
+    ),
+  });
+  const creating = params.id === 'new';
+  const result = await context.api<{ site: AdminSite }>('/api/admin/sites.php', {
+    method: creating ? 'POST' : 'PUT',
+    body: creating ? body : { ...body, id: Number(params.id) },
+  });
+  if (!result.ok) return formError(result);
+  if (creating) throw redirect(`/admin/sites/${result.data.site.id}?saved=1`);
+  return data({ saved: true as const, errors: undefined as { status: number; body: ErrorBody } | undefined });
+}
+
+/** The profile catalog's label of a field name. */
+const profileFieldKey: Record<string, string> = {
+  body_type: 'bodyType',
+  eye_colour: 'eyeColour',
+  relationship_status: 'relationshipStatus',
+  countryregion: 'region',
+};
+
+function Section({ title, children }: { title: string; children: React.ReactNode }) {
+  return (
+    <fieldset className="card mb-3">
+      <div className="card-body">
+        <legend className="h6 card-title">{title}</legend>
+        <div className="row row-cols-1 row-cols-md-2 gx-3">{children}</div>
+      </div>
+    </fieldset>
+  );
+}
+
+/** The logo: uploaded here (re-encoded, public) or given as a URL in the form. */
+function LogoUpload({ site }: { site: AdminSite }) {
+  const { t } = useTranslation();
+  const revalidator = useRevalidator();
+  const input = useRef<HTMLInputElement>(null);
+  const [state, setState] = useState<'idle' | 'busy' | 'failed'>('idle');
+  const upload = async (file: File) => {
+    setState('busy');
+    const body = new FormData();
+    body.append('file', file);
+    const response = await fetch(`/api/admin/site-logo.php?site=${site.id}`, {
+      method: 'POST',
+      body,
+      credentials: 'same-origin',
+    });
+    setState(response.ok ? 'idle' : 'failed');
+    if (response.ok) await revalidator.revalidate();
+  };
+  return (
+    <div className="mb-3">
+      <div className="form-label">{t('admin:site.logo')}</div>
+      <div className="d-flex align-items-center gap-3 flex-wrap">
+        {site.logo_url ? (
+          <img
+            src={site.logo_url}
+            alt={t('admin:site.logoAlt', { name: site.name })}
+            style={{ maxHeight: 48, maxWidth: 160 }}
+          />
+        ) : (
+          <span className="text-body-secondary small">{t('admin:site.noLogo')}</span>
+        )}
+        <input
+          ref={input}
+          type="file"
+          accept="image/*"
+          className="form-control form-control-sm"
+          style={{ maxWidth: 260 }}
+          aria-label={t('admin:site.uploadLogo')}
+          disabled={state === 'busy'}
+          onChange={(event) => {
+            const file = event.currentTarget.files?.[0];
+            if (file) void upload(file);
+          }}
+        />
+      </div>
+      {state === 'failed' && (
+        <div className="text-danger small" role="alert">
+          {t('admin:site.logoFailed')}
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** A site's editor (admins): every Settings field, its texts and branding; errors at the fields. */
+export default function SiteEdit({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const locale = useRootData().locale;
+  const navigation = useNavigation();
+  const { site, companies } = loaderData;
+  const errors = actionData?.errors;
+  const saved = (actionData !== undefined && 'saved' in actionData) || loaderData.savedNow;
+  const field = (
+    name: keyof AdminSite,
+    label: string,
+    options: Partial<Parameters<typeof AdminInput>[0]> = {},
+  ) => (
+    <AdminInput
+      name={name}
+      label={label}
+      errors={errors}
+      defaultValue={site ? (site[name] as string | number | null) : undefined}
+      {...options}
+    />
+  );
+  const number = (name: keyof AdminSite, label: string, fallback: number) =>
+    field(name, label, {
+      type: 'number',
+      inputMode: 'numeric',
+      defaultValue: site ? (site[name] as number) : fallback,
+    });
+  const checks = (
+    name: 'visible_profile_fields' | 'visible_profile_notes' | 'search_fields',
+    options: readonly string[],
+    fallback: string[],
+  ) => (
+    <AdminField name={name} label={t(`admin:site.${name}`)} errors={errors}>
+      {() => (
+        <div className="d-flex flex-wrap column-gap-3">
+          {options.map((option) => (
+            <AdminCheckbox
+              key={option}
+              name={name}
+              value={option}
+              label={t(`profile:field.${profileFieldKey[option] ?? option}`)}
+              defaultChecked={(site ? site[name] : fallback).includes(option)}
+            />
+          ))}
+        </div>
+      )}
+    </AdminField>
+  );
+  const costs = site
+    ? Object.entries(site.minimum_message_costs)
+        .map(([country, cost]) => `${country} ${cost.costs} ${cost.currency}`)
+        .join('\n')
+    : '';
+  return (
+    <div style={{ maxWidth: 1100 }}>
+      <nav className="mb-2">
+        <Link to="/admin/sites">{t('admin:sites.back')}</Link>
+      </nav>
+      <h1 className="h4">
+        {site ? t('admin:sites.editHeading', { name: site.name }) : t('admin:sites.new')}
+      </h1>
+      {saved && !errors && (
+        <div className="alert alert-success" role="status">
+          {t('admin:sites.saved')}
+        </div>
+      )}
+      {errors && (
+        <div className="alert alert-danger" role="alert">
+          {errors.body.fields ? t('admin:editor.fixErrors') : errors.body.message}
+        </div>
+      )}
+      <FormAlert errors={undefined} />
+      <Form method="post" noValidate key={site?.updated_at ?? 'new'}>
+        <Section title={t('admin:site.sectionIdentity')}>
+          {field('name', t('admin:site.name'), { required: true })}
+          {field('domain', t('admin:site.domain'), { required: true, hint: t('admin:site.domainHint') })}
+          <AdminField name="domain_language" label={t('admin:site.domainLanguage')} errors={errors}>
+            {({ id, invalid }) => (
+              <select
+                id={id}
+                name="domain_language"
+                className={`form-select${invalid ? ' is-invalid' : ''}`}
+                defaultValue={site?.domain_language ?? 'en'}
+              >
+                {locales.map((code) => (
+                  <option key={code} value={code}>
+                    {languageName(code, locale)}
+                  </option>
+                ))}
+              </select>
+            )}
+          </AdminField>
+          {field('countries', t('admin:site.countries'), {
+            required: true,
+            hint: t('admin:site.countriesHint'),
+            defaultValue: site?.countries.join(', '),
+          })}
+          {field('timezone', t('admin:site.timezone'), {
+            defaultValue: site?.timezone ?? 'Europe/Amsterdam',
+          })}
+          <AdminField name="company_id" label={t('admin:site.company')} errors={errors}>
+            {({ id, invalid }) => (
+              <select
+                id={id}
+                name="company_id"
+                className={`form-select${invalid ? ' is-invalid' : ''}`}
+                defaultValue={site?.company_id ?? companies[0]?.id}
+              >
+                {companies.map((company) => (
+                  <option key={company.id} value={company.id}>
+                    {company.name}
+                  </option>
+                ))}
+              </select>
+            )}
+          </AdminField>
+          <div className="mb-3">
+            <AdminCheckbox
+              name="is_default"
+              label={t('admin:site.isDefault')}
+              defaultChecked={site?.is_default ?? false}
+            />
+          </div>
+        </Section>
+        <Section title={t('admin:site.sectionTexts')}>
+          {field('index_title', t('admin:site.indexTitle'))}
+          {field('description', t('admin:site.description'))}
+          {field('fictional_warning', t('admin:site.fictionalWarning'))}
+          {field('fictional_singular', t('admin:site.fictionalSingular'))}
+          {field('fictional_plural', t('admin:site.fictionalPlural'))}
+        </Section>
+        <fieldset className="card mb-3">
+          <div className="card-body">
+            <legend className="h6 card-title">{t('admin:site.sectionLanguageTexts')}</legend>
+            <p className="small text-body-secondary">{t('admin:site.languageTextsHint')}</p>
+            {locales.map((code) => (
+              <details key={code} className="mb-2">
+                <summary>{languageName(code, locale)}</summary>
+                <div className="row row-cols-1 row-cols-md-2 gx-3 pt-2">
+                  {siteTextFieldOptions.map((name) => (
+                    <AdminInput
+                      key={name}
+                      name={`texts.${code}.${name}`}
+                      label={t(`admin:siteText.${name}`)}
+                      errors={errors}
+                      defaultValue={site?.texts[code]?.[name]}
+                    />
+                  ))}
+                </div>
+              </details>
+            ))}
+          </div>
+        </fieldset>
+        <Section title={t('admin:site.sectionCosts')}>
+          {number('message_credits', t('admin:site.messageCredits'), 1)}
+          {number('photo_credits', t('admin:site.photoCredits'), 2)}
+          {number('gift_credits', t('admin:site.giftCredits'), 3)}
+          {number('signup_credits', t('admin:site.signupCredits'), 0)}
+          {number('message_length', t('admin:site.messageLength'), 1000)}
+          {number('free_conversations', t('admin:site.freeConversations'), 2)}
+          {number('free_messages', t('admin:site.freeMessages'), 3)}
+          <AdminField
+            name="minimum_message_costs"
+            label={t('admin:site.minimumMessageCosts')}
+            errors={errors}
+            hint={t('admin:site.minimumMessageCostsHint')}
+          >
+            {({ id, invalid, describedBy }) => (
+              <textarea
+                id={id}
+                name="minimum_message_costs"
+                rows={3}
+                className={`form-control${invalid ? ' is-invalid' : ''}`}
+                aria-describedby={describedBy}
+                defaultValue={costs}
+              />
+            )}
+          </AdminField>
+        </Section>
+        <Section title={t('admin:site.sectionRules')}>
+          <AdminField name="signups" label={t('admin:site.signups')} errors={errors}>
+            {({ id, invalid }) => (
+              <select
+                id={id}
+                name="signups"
+                className={`form-select${invalid ? ' is-invalid' : ''}`}
+                defaultValue={site?.signups ?? 'all'}
+              >
+                {signupRuleOptions.map((option) => (
+                  <option key={option} value={option}>
+                    {t(`admin:signups.${option}`)}
+                  </option>
+                ))}
+              </select>
+            )}
+          </AdminField>
+          {number('min_age', t('admin:site.minAge'), 18)}
+          {number('refund_days', t('admin:site.refundDays'), 14)}
+          {number('niche', t('admin:site.niche'), 1)}
+          <div className="mb-3">
+            <AdminCheckbox
+              name="logged_out_search"
+              label={t('admin:site.loggedOutSearch')}
+              defaultChecked={site?.logged_out_search ?? false}
+            />
+            <AdminCheckbox
+              name="logged_out_search_trafficsource"
+              label={t('admin:site.loggedOutSearchTrafficsource')}
+              defaultChecked={site?.logged_out_search_trafficsource ?? false}
+            />
+            <AdminCheckbox
+              name="member_resell"
+              label={t('admin:site.memberResell')}
+              defaultChecked={site?.member_resell ?? false}
+            />
+            <AdminCheckbox
+              name="enable_site_entry_popup"
+              label={t('admin:site.enableSiteEntryPopup')}
+              defaultChecked={site?.enable_site_entry_popup ?? true}
+            />
+            <AdminCheckbox
+              name="us_footer"
+              label={t('admin:site.usFooter')}
+              defaultChecked={site?.us_footer ?? false}
+            />
+          </div>
+        </Section>
+        <Section title={t('admin:site.sectionProfiles')}>
+          {checks('visible_profile_fields', siteProfileFieldOptions, [...siteProfileFieldOptions])}
+          {checks('visible_profile_notes', siteProfileNoteOptions, ['about'])}
+          {checks('search_fields', siteSearchFieldOptions, [...siteSearchFieldOptions])}
+        </Section>
+        <Section title={t('admin:site.sectionSupport')}>
+          {field('support_email', t('admin:site.supportEmail'), { type: 'email', required: true })}
+          {field('support_phone', t('admin:site.supportPhone'), { type: 'tel' })}
+          {field('mail_from_name', t('admin:site.mailFromName'))}
+          {field('mail_from_address', t('admin:site.mailFromAddress'), { type: 'email' })}
+        </Section>
+        <Section title={t('admin:site.sectionBranding')}>
+          {field('theme_color', t('admin:site.themeColor'), {
+            type: 'color',
+            defaultValue: site?.theme_color ?? '#c2185b',
+          })}
+          {field('logo_url', t('admin:site.logoUrl'), { type: 'url' })}
+          {field('cdn_prefix', t('admin:site.cdnPrefix'), {
+            type: 'url',
+            hint: t('admin:site.cdnPrefixHint'),
+          })}
+          {site && <LogoUpload site={site} />}
+        </Section>
+        <button type="submit" className="btn btn-primary" disabled={navigation.state === 'submitting'}>
+          {site ? t('admin:editor.save') : t('admin:sites.create')}
+        </button>
+      </Form>
+    </div>
+  );
+}

@@ -1,0 +1,43 @@
+import { useTranslation } from 'react-i18next';
+import type { OperatorStats } from '#contract/admin.ts';
+import type { Route } from './+types/stats';
+import { formatSeconds } from './admin-socket.ts';
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const result = await context.api<OperatorStats>('/api/admin/operator-stats.php');
+  if (!result.ok) throw new Response(null, { status: result.status });
+  return { stats: result.data };
+}
+
+/** Per-operator figures for admins: replies today and the median time members waited for them. */
+export default function Stats({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const { stats } = loaderData;
+  return (
+    <div>
+      <h1 className="h4">{t('admin:stats.perOperator')}</h1>
+      <div className="table-responsive">
+        <table className="table table-sm">
+          <thead>
+            <tr>
+              <th>{t('admin:staff.name')}</th>
+              <th>{t('admin:staff.role')}</th>
+              <th className="text-end">{t('admin:stats.repliesToday')}</th>
+              <th className="text-end">{t('admin:stats.medianReply')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {(stats.operators ?? []).map((operator) => (
+              <tr key={operator.id}>
+                <td>{operator.name}</td>
+                <td>{t(`admin:role.${operator.role}`)}</td>
+                <td className="text-end">{operator.replies_today}</td>
+                <td className="text-end">{formatSeconds(operator.median_reply_seconds)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </div>
+  );
+}
