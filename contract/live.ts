@@ -1,0 +1,37 @@
+import { z } from 'zod';
+import { messageSchema } from './chats.ts';
+import { idField } from './common.ts';
+import { profileSchema } from './profiles.ts';
+
+/** The frames the server sends on GET /api/ws (api-contract.md, Live events), as JSON text frames. */
+export const liveEventSchema = z.discriminatedUnion('type', [
+  z
+    .object({ type: z.literal('ready') })
+    .describe('Sent once the socket is subscribed: fetch what was missed'),
+  z.object({ type: z.literal('message'), conversation: idField, message: messageSchema }),
+  z.object({ type: z.literal('read'), conversation: idField }),
+  z.object({ type: z.literal('like'), profile: profileSchema }),
+  z.object({ type: z.literal('match'), profile: profileSchema }),
+  z.object({ type: z.literal('credits'), credits: z.number().int() }),
+  z.object({ type: z.literal('typing'), conversation: idField }),
+]);
+export type LiveEventFrame = z.infer<typeof liveEventSchema>;
+
+/** The frames a member's client may send on GET /api/ws. */
+export const liveClientFrameSchema = z.object({ type: z.literal('typing'), conversation: idField });
+
+/** The frames the server sends on GET /api/admin/ws (contract/admin.ts AdminEvent). */
+export const adminEventSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('ready') }),
+  z.object({ type: z.literal('inbox'), conversation: idField, waiting: z.boolean() }),
+  z.object({
+    type: z.literal('claim'),
+    conversation: idField,
+    claimed_by: z.object({ id: idField, name: z.string() }).nullable(),
+    claim_expires_at: z.string().nullable(),
+  }),
+  z.object({ type: z.literal('message'), conversation: idField, message: messageSchema }),
+]);
+
+/** Close codes of both sockets: 1001 the server is going away (reconnect at once), 4401 not logged in, 4403 forbidden. */
+export const liveCloseCodes = { goingAway: 1001, unauthenticated: 4401, forbidden: 4403 } as const;

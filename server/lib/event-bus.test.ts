@@ -1,0 +1,119 @@
+import { createServer, type Server, type Socket } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRedisBus } from './event-bus.ts';
+
+/** The commands (arrays of bulk strings) in a RESP buffer, and what is left of it. */
+function parseCommands(buffer: string): { commands: string[][]; rest: string } {
+  const commands: string[][] = [];
+  let rest = buffer;
+  for (;;) {
+    const match = /^\*(\d+)\r\n/.exec(rest);
+    if (!match) return { commands, rest };
+    let offset = match[0].length;
+    const parts: string[] = [];
+    for (let i = 0; i < Number(match[1]); i++) {
+      const header = /^\$(\d+)\r\n/.exec(rest.slice(offset));
+      if (!header) return { commands, rest };
+      const start = offset + header[0].length;
+      const end = start + Number(header[1]);
+      if (rest.length < end + 2) return { commands, rest };
+      parts.push(rest.slice(start, end));
+      offset = end + 2;
+    }
+    commands.push(parts);
+    rest = rest.slice(offset);
+  }
+}
+
+const bulk = (text: string) => `$${Buffer.byteLength(text)}\r\n${text}\r\n`;
+
+/**
+ * A Redis that refuses the first SUBSCRIBE of a channel (as Redis does under memory pressure or an
+ * ACL change) and accepts the next; it can then push a message to the subscribed connection.
+ */
+function flakyRedis() {
+  const subscribed = new Map<string, Socket>();
+  const attempts = new Map<string, number>();
+  const server: Server = createServer((socket) => {
+    let buffer = '';
+    socket.on('data', (data) => {
+      const parsed = parseCommands(buffer + data.toString('utf8'));
+      buffer = parsed.rest;
+      for (const [name, ...args] of parsed.commands) {
+        const command = name!.toUpperCase();
+        if (command === 'INFO') socket.write(bulk('# Server\r\nloading:0\r\n'));
+        else if (command === 'SUBSCRIBE') {
+          for (const channel of args) {
+            const attempt = (attempts.get(channel) ?? 0) + 1;
+            attempts.set(channel, attempt);
+            if (attempt === 1) socket.write('-ERR OOM command not allowed\r\n');
+            else {
+              subscribed.set(channel, socket);
+              socket.write(`*3\r\n${bulk('subscribe')}${bulk(channel)}:1\r\n`);
+            }
+          }
+        } else if (command === 'QUIT') {
+          socket.write('+OK\r\n');
+          socket.end();
+        } else socket.write('+OK\r\n');
+      }
+    });
+    socket.on('error', () => undefined);
+  });
+  return {
+    server,
+    attempts,
+    push(channel: string, payload: unknown) {
+      subscribed
+        .get(channel)
+        ?.write(`*3\r\n${bulk('message')}${bulk(channel)}${bulk(JSON.stringify(payload))}`);
+    },
+    subscribedTo: (channel: string) => subscribed.has(channel),
+  };
+}
+
+describe('the Redis event bus', () => {
+  const redis = flakyRedis();
+  let url: string;
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => redis.server.listen(0, '127.0.0.1', resolve));
+    const address = redis.server.address();
+    if (!address || typeof address === 'string') throw new Error('no port');
+    url = `redis://127.0.0.1:${address.port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => redis.server.close(() => resolve())));
+
+  it('logs and counts a failed subscribe and retries it, so the socket behind it is not deaf', async () => {
+    const warnings: { details: object; message: string }[] = [];
+    let failures = 0;
+    const bus = await createRedisBus(
+      url,
+      'p:',
+      { warn: (details, message) => void warnings.push({ details, message }) },
+      () => failures++,
+    );
+    try {
+      const received: unknown[] = [];
+      bus.subscribe('member.1', (payload) => received.push(payload));
+      const deadline = Date.now() + 5000;
+      while (!redis.subscribedTo('p:member.1') && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(redis.attempts.get('p:member.1')).toBe(2);
+      expect(failures).toBe(1);
+      expect(warnings).toEqual([
+        expect.objectContaining({
+          message: 'event bus: subscribe failed, retrying',
+          details: expect.objectContaining({ channel: 'member.1', attempt: 0 }),
+        }),
+      ]);
+      redis.push('p:member.1', { type: 'credits', credits: 3 });
+      while (received.length === 0 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(received).toEqual([{ type: 'credits', credits: 3 }]);
+    } finally {
+      await bus.close();
+    }
+  });
+});

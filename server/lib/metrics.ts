@@ -1,0 +1,160 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { EventBus } from './event-bus.ts';
+
+/**
+ * The Prometheus metrics of one app instance (its own registry, so several apps in one process,
+ * as in the tests, never mix their numbers). Served at /metrics with METRICS_TOKEN as a Bearer token.
+ */
+export class Metrics {
+  readonly registry = new Registry();
+  readonly httpDuration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP requests by method, route pattern and status',
+    labelNames: ['method', 'route', 'status_code'],
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
+  readonly websocketConnections = new Gauge({
+    name: 'websocket_connections',
+    help: 'Open WebSocket connections (member: /api/ws, staff: /api/admin/ws)',
+    labelNames: ['socket'],
+    registers: [this.registry],
+  });
+  readonly websocketFramesSent = new Counter({
+    name: 'websocket_messages_sent_total',
+    help: 'Live events sent to WebSocket clients, by event type',
+    labelNames: ['socket', 'type'],
+    registers: [this.registry],
+  });
+  readonly eventsPublished = new Counter({
+    name: 'event_bus_published_total',
+    help: 'Events published on the event bus, by type (message: chat messages sent)',
+    labelNames: ['type'],
+    registers: [this.registry],
+  });
+  readonly eventBusLag = new Histogram({
+    name: 'event_bus_lag_seconds',
+    help: 'Time from publishing an event to its delivery to a subscriber on this instance',
+    buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5],
+    registers: [this.registry],
+  });
+  readonly eventBusSubscribeFailures = new Counter({
+    name: 'event_bus_subscribe_failures_total',
+    help: 'Failed Redis subscribes (retried)',
+    registers: [this.registry],
+  });
+  readonly jobFailures = new Counter({
+    name: 'job_failures_total',
+    help: 'Failed background job attempts, by queue (mail, payments, push)',
+    labelNames: ['queue'],
+    registers: [this.registry],
+  });
+  readonly mailFailures = new Counter({
+    name: 'mail_failures_total',
+    help: 'Mail deliveries that failed: retry (will be tried again) or final (given up)',
+    labelNames: ['outcome'],
+    registers: [this.registry],
+  });
+  readonly pushFailures = new Counter({
+    name: 'push_failures_total',
+    help: 'Web Push deliveries that failed: gone (subscription removed) or error',
+    labelNames: ['reason'],
+    registers: [this.registry],
+  });
+  readonly queueDepth = new Gauge({
+    name: 'job_queue_depth',
+    help: 'Jobs waiting, by queue (mail: pending mails; payments: pending orders)',
+    labelNames: ['queue'],
+    registers: [this.registry],
+    collect: async () => {
+      for (const [queue, count] of Object.entries(await this.depths())) this.queueDepth.set({ queue }, count);
+    },
+  });
+
+  private depthSources: Record<string, () => Promise<number>> = {};
+
+  /** A queue's depth, read when Prometheus scrapes. */
+  queue(name: string, depth: () => Promise<number>): void {
+    this.depthSources[name] = depth;
+  }
+
+  private async depths(): Promise<Record<string, number>> {
+    const entries = await Promise.all(
+      Object.entries(this.depthSources).map(
+        async ([name, read]) => [name, await read().catch(() => -1)] as const,
+      ),
+    );
+    return Object.fromEntries(entries);
+  }
+}
+
+/** An event's type for labels: its `type` field, else "other". */
+const typeOf = (payload: unknown) =>
+  typeof payload === 'object' && payload !== null && typeof (payload as { type?: unknown }).type === 'string'
+    ? (payload as { type: string }).type
+    : 'other';
+
+type Envelope = { __publishedAt: number; payload: unknown };
+const isEnvelope = (value: unknown): value is Envelope =>
+  typeof value === 'object' && value !== null && '__publishedAt' in value && 'payload' in value;
+
+/**
+ * The event bus with its numbers: events published by type, and the lag from publish to delivery
+ * (the publish time travels in an envelope that subscribers never see).
+ */
+export function measuredBus(bus: EventBus, metrics: Metrics, now: () => number = Date.now): EventBus {
+  return {
+    publish(channel, payload) {
+      metrics.eventsPublished.inc({ type: typeOf(payload) });
+      return bus.publish(channel, { __publishedAt: now(), payload } satisfies Envelope);
+    },
+    subscribe(channel, handler) {
+      return bus.subscribe(channel, (message) => {
+        if (!isEnvelope(message)) return handler(message);
+        metrics.eventBusLag.observe(Math.max(0, now() - message.__publishedAt) / 1000);
+        handler(message.payload);
+      });
+    },
+    close: () => bus.close(),
+  };
+}
+
+function tokenMatches(header: string | undefined, token: string): boolean {
+  const given = Buffer.from(header?.startsWith('Bearer ') ? header.slice(7) : '');
+  const expected = Buffer.from(token);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/** HTTP timings of every request, and GET /metrics behind METRICS_TOKEN (absent: 404, the page is off). */
+export function registerMetrics(app: FastifyInstance, metrics: Metrics, token: string | undefined): void {
+  app.addHook('onResponse', async (request, reply) => {
+    metrics.httpDuration.observe(
+      {
+        method: request.method,
+        route: request.routeOptions.url ?? 'unmatched',
+        status_code: String(reply.statusCode),
+      },
+      reply.elapsedTime / 1000,
+    );
+  });
+  app.get(
+    '/metrics',
+    {
+      config: { siteless: true },
+      schema: {
+        tags: ['system'],
+        summary: 'Prometheus metrics (Authorization: Bearer METRICS_TOKEN; 404 without METRICS_TOKEN)',
+        hide: true,
+      },
+    },
+    async (request, reply) => {
+      if (!token) return reply.callNotFound();
+      if (!tokenMatches(request.headers.authorization, token)) {
+        return reply.status(401).header('www-authenticate', 'Bearer').type('text/plain').send('unauthorized');
+      }
+      return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+    },
+  );
+}

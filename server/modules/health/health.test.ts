@@ -1,0 +1,148 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { buildApp } from '#server/app.ts';
+import { loadConfig } from '#server/config.ts';
+import { connectPostgres, type DatabaseHandle, wrapPglite } from '#server/db/client.ts';
+import { createTestApp, type TestApp } from '../../../tests/setup/test-app.ts';
+import { databaseUrlFor } from '../../../tests/setup/test-database.ts';
+
+describe('liveness and readiness', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('answers live and ready while the database (and Redis) answer', async () => {
+    expect((await t.app.inject({ url: '/api/health/live' })).json()).toEqual({ ok: true });
+    const ready = await t.app.inject({ url: '/api/health/ready' });
+    expect(ready.statusCode).toBe(200);
+    expect(ready.json()).toEqual({
+      ok: true,
+      database: 'up',
+      redis: process.env.REDIS_URL ? 'up' : 'not_configured',
+    });
+    expect((await t.app.inject({ url: '/api/health' })).statusCode).toBe(200);
+  });
+});
+
+describe('readiness when the database goes away', () => {
+  it('flips to 503 not_ready while the database does not answer, liveness stays 200', async () => {
+    const t = await createTestApp();
+    const info = inject('testDatabase');
+    const admin = info.kind === 'postgres' ? new pg.Client({ connectionString: info.adminUrl }) : null;
+    const name = t.databaseUrl ? new URL(t.databaseUrl).pathname.slice(1) : '';
+    try {
+      expect((await t.app.inject({ url: '/api/health/ready' })).statusCode).toBe(200);
+      if (admin) {
+        // PostgreSQL refuses this database's connections: as if it were stopped for the app.
+        await admin.connect();
+        await admin.query(`alter database "${name}" allow_connections false`);
+        await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1', [
+          name,
+        ]);
+      } else {
+        await t.database.close();
+      }
+      const down = await t.app.inject({ url: '/api/health/ready' });
+      expect(down.statusCode).toBe(503);
+      expect(down.json()).toMatchObject({
+        error: 'not_ready',
+        database: 'down',
+        message: expect.any(String),
+      });
+      expect((await t.app.inject({ url: '/api/health/live' })).statusCode).toBe(200);
+
+      if (admin) {
+        await admin.query(`alter database "${name}" allow_connections true`);
+        const up = await t.app.inject({ url: '/api/health/ready' });
+        expect(up.statusCode).toBe(200);
+      }
+    } finally {
+      await admin?.end();
+      if (admin) await t.close();
+      else await t.app.close().catch(() => undefined);
+    }
+  });
+});
+
+/** A database with the schema and nothing else (SEED_DEMO=0 on a new installation). */
+async function emptyDatabase(): Promise<{ handle: DatabaseHandle; drop(): Promise<void> }> {
+  const info = inject('testDatabase');
+  if (info.kind === 'pglite')
+    return { handle: wrapPglite(await PGlite.create()), drop: async () => undefined };
+  const name = `${info.prefix}_empty_${process.pid}`;
+  const admin = new pg.Client({ connectionString: info.adminUrl });
+  await admin.connect();
+  await admin.query(`create database "${name}"`);
+  await admin.end();
+  return {
+    handle: connectPostgres(databaseUrlFor(info.adminUrl, name), 2),
+    async drop() {
+      const dropper = new pg.Client({ connectionString: info.adminUrl });
+      await dropper.connect();
+      await dropper.query(`drop database if exists "${name}" with (force)`);
+      await dropper.end();
+    },
+  };
+}
+
+describe('SEED_DEMO=0 on an empty database', () => {
+  let app: FastifyInstance;
+  let database: Awaited<ReturnType<typeof emptyDatabase>>;
+  let dataDir: string;
+  beforeAll(async () => {
+    database = await emptyDatabase();
+    dataDir = await mkdtemp(path.join(os.tmpdir(), 'dating-setup-'));
+    const config = loadConfig({
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'silent',
+      DATA_DIR: dataDir,
+      SEED_DEMO: '0',
+      ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
+    });
+    app = await buildApp(config, {
+      database: database.handle,
+      web: false,
+      redisPrefix: `setup:${process.pid}:`,
+    });
+  }, 120_000);
+  afterAll(async () => {
+    await app.close();
+    await database.drop();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('serves the setup page in the visitor language instead of a 500', async () => {
+    const page = await app.inject({ url: '/', headers: { 'accept-language': 'de-DE,de;q=0.9' } });
+    expect(page.statusCode).toBe(503);
+    expect(page.headers['content-type']).toContain('text/html');
+    expect(page.body).toContain('<html lang="de">');
+    expect(page.body).toContain('Diese Plattform ist noch nicht eingerichtet');
+    expect(page.body).toContain('ADMIN_EMAIL');
+    expect(page.body).toContain('ADMIN_PASSWORD');
+    expect(page.body).toContain('SEED_DEMO=1');
+    const english = await app.inject({ url: '/members' });
+    expect(english.body).toContain('This platform is not set up yet');
+  });
+
+  it('answers API calls 503 setup_required in the error shape, health with the reason', async () => {
+    for (const url of ['/api/user.php', '/api/settings.php', '/api/health', '/api/health/ready']) {
+      const response = await app.inject({ url });
+      expect(response.statusCode, url).toBe(503);
+      expect(response.json(), url).toMatchObject({ error: 'setup_required', message: expect.any(String) });
+    }
+    const login = await app.inject({
+      method: 'POST',
+      url: '/api/user.php',
+      payload: { email: 'a@example.com', password: 'whatever-1234' },
+    });
+    expect(login.statusCode).toBe(503);
+    expect((await app.inject({ url: '/api/health/live' })).statusCode).toBe(200);
+  });
+});

@@ -1,0 +1,165 @@
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import type { MailTransport } from '#server/modules/mail/mail-transport.ts';
+import { activeMember } from '../../../tests/setup/members.ts';
+import { createTestApp, type TestApp } from '../../../tests/setup/test-app.ts';
+
+const metricsToken = 'metrics-token-0123456789';
+
+function connect(base: string, cookie: string) {
+  const socket = new WebSocket(base, { headers: { cookie } });
+  const ready = new Promise<void>((resolve, reject) => {
+    socket.on('message', (data) => {
+      if (JSON.parse(String(data)).type === 'ready') resolve();
+    });
+    socket.on('error', reject);
+  });
+  const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+    socket.on('close', (code, reason) => resolve({ code, reason: String(reason) })),
+  );
+  return { socket, ready, closed };
+}
+
+describe('/metrics', () => {
+  let t: TestApp;
+  let base: string;
+  let failMail = true;
+  const transport: MailTransport = {
+    async send() {
+      if (failMail) throw new Error('SMTP 451 try later');
+    },
+    close() {},
+  };
+  beforeAll(async () => {
+    t = await createTestApp({ METRICS_TOKEN: metricsToken }, { mailTransport: transport });
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    base = `ws://127.0.0.1:${(t.app.server.address() as AddressInfo).port}/api/ws`;
+  });
+  afterAll(() => t.close());
+
+  const scrape = async () => {
+    const response = await t.app.inject({
+      url: '/metrics',
+      headers: { authorization: `Bearer ${metricsToken}` },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toContain('text/plain');
+    return response.body;
+  };
+
+  it('is refused without the token or with a wrong one', async () => {
+    expect((await t.app.inject({ url: '/metrics' })).statusCode).toBe(401);
+    const wrong = await t.app.inject({ url: '/metrics', headers: { authorization: 'Bearer nope' } });
+    expect(wrong.statusCode).toBe(401);
+  });
+
+  it('counts HTTP calls per route and status, sockets, live messages, the bus lag, queues and failures', async () => {
+    await t.app.inject({ url: '/api/user.php' });
+    await t.app.inject({ url: '/api/no-such-call.php' });
+    const member = await activeMember(t.app);
+    const live = connect(base, member.cookie);
+    await live.ready;
+    // A credits event goes through the bus to the member's socket.
+    await t.app.deps.bus.publish(`member.${member.userId}`, { type: 'credits', credits: 7 });
+    // The signup mail fails at the SMTP server: retried later, logged, counted.
+    await t.app.deps.mail.processDue();
+
+    const body = await scrape();
+    expect(body).toMatch(
+      /http_request_duration_seconds_count\{method="GET",route="\/api\/user.php",status_code="200"\} [1-9]/,
+    );
+    expect(body).toMatch(
+      /http_request_duration_seconds_count\{method="GET",route="\/api\/\*",status_code="404"\} 1/,
+    );
+    expect(body).toMatch(/websocket_connections\{socket="member"\} 1/);
+    expect(body).toMatch(/websocket_messages_sent_total\{socket="member",type="credits"\} 1/);
+    expect(body).toMatch(/event_bus_lag_seconds_count [1-9]/);
+    expect(body).toMatch(/event_bus_published_total\{type="credits"\} 1/);
+    expect(body).toMatch(/job_queue_depth\{queue="mail"\} [1-9]/);
+    expect(body).toMatch(/job_queue_depth\{queue="payments"\} \d+/);
+    expect(body).toMatch(/mail_failures_total\{outcome="retry"\} [1-9]/);
+    expect(body).toMatch(/job_failures_total\{queue="mail"\} [1-9]/);
+    expect(body).toContain('# TYPE push_failures_total counter');
+
+    live.socket.close();
+    await live.closed;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await scrape()).toMatch(/websocket_connections\{socket="member"\} 0/);
+    failMail = false;
+  });
+
+  it('is off (404) without METRICS_TOKEN', async () => {
+    const plain = await createTestApp();
+    try {
+      expect((await plain.app.inject({ url: '/metrics' })).statusCode).toBe(404);
+    } finally {
+      await plain.close();
+    }
+  });
+});
+
+describe('request ids', () => {
+  let t: TestApp;
+  const lines: string[] = [];
+  beforeAll(async () => {
+    t = await createTestApp(
+      { LOG_LEVEL: 'info', TRUST_PROXY: '10.9.9.9' },
+      { logStream: { write: (line: string) => void lines.push(line) } },
+    );
+  });
+  afterAll(() => t.close());
+
+  it('names every answer, errors included, and every log line of the request', async () => {
+    const ok = await t.app.inject({ url: '/api/user.php' });
+    const id = ok.headers['x-request-id'];
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    const failed = await t.app.inject({ url: '/api/nothing.php' });
+    expect(failed.statusCode).toBe(404);
+    expect(failed.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(failed.headers['x-request-id']).not.toBe(id);
+    expect(Object.keys(failed.json()).sort()).toEqual(['error', 'message']);
+    const ofRequest = lines.map((line) => JSON.parse(line)).filter((line) => line.reqId === id);
+    expect(ofRequest.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it("takes a trusted proxy's X-Request-Id and ignores anybody else's", async () => {
+    const proxied = await t.app.inject({
+      url: '/api/user.php',
+      remoteAddress: '10.9.9.9',
+      headers: { 'x-request-id': 'proxy-abc-123' },
+    });
+    expect(proxied.headers['x-request-id']).toBe('proxy-abc-123');
+    const forged = await t.app.inject({
+      url: '/api/user.php',
+      remoteAddress: '10.1.2.3',
+      headers: { 'x-request-id': 'forged-id' },
+    });
+    expect(forged.headers['x-request-id']).not.toBe('forged-id');
+    const injected = await t.app.inject({
+      url: '/api/user.php',
+      remoteAddress: '10.9.9.9',
+      headers: { 'x-request-id': 'bad id\nlevel=fatal' },
+    });
+    expect(injected.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
+
+describe('graceful shutdown', () => {
+  it('closes open sockets with 1001 (going away) so that clients reconnect at once', async () => {
+    const t = await createTestApp();
+    let closedApp = false;
+    try {
+      await t.app.listen({ port: 0, host: '127.0.0.1' });
+      const base = `ws://127.0.0.1:${(t.app.server.address() as AddressInfo).port}/api/ws`;
+      const member = await activeMember(t.app);
+      const live = connect(base, member.cookie);
+      await live.ready;
+      await t.close();
+      closedApp = true;
+      expect(await live.closed).toEqual({ code: 1001, reason: 'going_away' });
+    } finally {
+      if (!closedApp) await t.close();
+    }
+  });
+});
