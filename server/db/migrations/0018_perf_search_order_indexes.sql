@@ -1,0 +1,2 @@
+CREATE INDEX "profiles_active_recent_idx" ON "profiles" USING btree ("last_active_at" DESC NULLS FIRST,"id" DESC NULLS FIRST) WHERE "profiles"."status" = 'active';--> statement-breakpoint
+CREATE INDEX "profiles_country_gender_recent_idx" ON "profiles" USING btree ("country","gender","last_active_at" DESC NULLS FIRST,"id" DESC NULLS FIRST) WHERE "profiles"."status" = 'active';
