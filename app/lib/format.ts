@@ -1,9 +1,15 @@
 import { defaultDateLocale, type Locale } from '#contract/locales.ts';
+import { useOptionalRootData } from './root-data.ts';
 
-/** Intl wants nb for Norwegian Bokmål. */
-function intlLocale(locale: Locale | undefined): string {
+/**
+ * The Intl locale of a language: Norwegian is nb; English dates are written the European way
+ * (en-GB: 22 Nov 2026, 11:54), not the US way. Without a language, the spec's nl date locale (§1).
+ */
+export function intlLocale(locale: Locale | undefined): string {
   if (!locale) return defaultDateLocale;
-  return locale === 'no' ? 'nb' : locale;
+  if (locale === 'no') return 'nb';
+  if (locale === 'en') return 'en-GB';
+  return locale;
 }
 
 /** A date in the member's language; without one, in the nl date locale (spec §1). */
@@ -16,11 +22,78 @@ export function formatDate(
   return new Intl.DateTimeFormat(intlLocale(locale), options).format(date);
 }
 
+/** The calendar day of an instant in a time zone, as a day number (for "today", "yesterday"). */
+function dayNumber(date: Date, timeZone: string | undefined): number {
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  })
+    .format(date)
+    .split('-')
+    .map(Number);
+  return Math.floor(Date.UTC(parts[0] ?? 1970, (parts[1] ?? 1) - 1, parts[2] ?? 1) / 86_400_000);
+}
+
+function capitalize(text: string, locale: Locale | undefined): string {
+  return text.charAt(0).toLocaleUpperCase(intlLocale(locale)) + text.slice(1);
+}
+
+/**
+ * When a chat message was sent, as people say it: the time today ("12:26"), "Yesterday", the weekday
+ * within the last week, else the date. With `withTime`, days other than today carry the time too.
+ */
+export function formatRecent(
+  value: Date | string,
+  locale: Locale | undefined,
+  options: { now: Date; timeZone?: string | undefined; withTime?: boolean },
+): string {
+  const date = typeof value === 'string' ? new Date(value) : value;
+  const tz = options.timeZone;
+  const time = formatDate(date, locale, { timeStyle: 'short', timeZone: tz });
+  const daysAgo = dayNumber(options.now, tz) - dayNumber(date, tz);
+  if (daysAgo <= 0) return time;
+  let day: string;
+  if (daysAgo === 1) {
+    day = capitalize(
+      new Intl.RelativeTimeFormat(intlLocale(locale), { numeric: 'auto' }).format(-1, 'day'),
+      locale,
+    );
+  } else if (daysAgo < 7) {
+    day = capitalize(formatDate(date, locale, { weekday: 'long', timeZone: tz }), locale);
+  } else {
+    day = formatDate(date, locale, { dateStyle: 'short', timeZone: tz });
+  }
+  return options.withTime ? `${day} ${time}` : day;
+}
+
+/**
+ * The page's date formatting: the reader's language and the site's time zone, so the server and the
+ * browser write the same dates. Every screen formats dates through this hook.
+ */
+export function useDates() {
+  const root = useOptionalRootData();
+  const locale = root?.locale;
+  const timeZone = root?.settings?.timezone || undefined;
+  return {
+    date: (value: Date | string, options: Intl.DateTimeFormatOptions = { dateStyle: 'medium' }) =>
+      formatDate(value, locale, { timeZone, ...options }),
+    recent: (value: Date | string, now: Date = new Date(), withTime = false) =>
+      formatRecent(value, locale, { now, timeZone, withTime }),
+  };
+}
+
+/** Numbers follow the language as Intl has it (en keeps "$29.00" for US prices). */
+function numberLocale(locale: Locale): string {
+  return locale === 'no' ? 'nb' : locale;
+}
+
 /** Money is integer cents plus a currency (api-contract.md). */
 export function formatMoney(cents: number, currency: string, locale: Locale): string {
-  return new Intl.NumberFormat(intlLocale(locale), { style: 'currency', currency }).format(cents / 100);
+  return new Intl.NumberFormat(numberLocale(locale), { style: 'currency', currency }).format(cents / 100);
 }
 
 export function formatNumber(value: number, locale: Locale): string {
-  return new Intl.NumberFormat(intlLocale(locale)).format(value);
+  return new Intl.NumberFormat(numberLocale(locale)).format(value);
 }

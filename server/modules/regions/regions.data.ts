@@ -1,4 +1,7 @@
-import { State } from 'country-state-city';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Locale } from '#contract/locales.ts';
+import { regionNames } from './region-names.ts';
 
 export type Region = { code: string; name: string; latitude: number; longitude: number };
 
@@ -25,21 +28,57 @@ const overseas: Record<string, Set<string>> = {
   FR: new Set(['BL', 'MF', 'PM', 'WF', 'PF', 'NC', 'TF', 'CP', 'GP', 'MQ', 'GF', 'RE', 'YT']),
 };
 
-const cache = new Map<string, Region[]>();
+type StateEntry = { name: string; isoCode: string; countryCode: string; latitude: string; longitude: string };
 
-/** The administrative regions of a country (provinces, states, counties), offline. */
-export function regionsOf(country: string): Region[] {
-  const cached = cache.get(country);
-  if (cached) return cached;
-  const skip = overseas[country] ?? new Set<string>();
-  const regions = State.getStatesOfCountry(country)
-    .filter((state) => !skip.has(state.isoCode) && state.latitude && state.longitude)
-    .map((state) => ({
+/**
+ * The regions of every country, by country code, read once on first use from country-state-city's
+ * state list only (about 0.5 MB). The package's entry point would also load its 8 MB city list,
+ * which costs a process some 60 MB that nothing here needs.
+ */
+let byCountry: Map<string, Region[]> | undefined;
+
+function allRegions(): Map<string, Region[]> {
+  if (byCountry) return byCountry;
+  const file = createRequire(import.meta.url).resolve('country-state-city/lib/assets/state.json');
+  const states = JSON.parse(readFileSync(file, 'utf8')) as StateEntry[];
+  const result = new Map<string, Region[]>();
+  for (const state of states) {
+    if (overseas[state.countryCode]?.has(state.isoCode) || !state.latitude || !state.longitude) continue;
+    const list = result.get(state.countryCode) ?? [];
+    list.push({
       code: state.isoCode,
       name: state.name,
       latitude: Number(state.latitude),
       longitude: Number(state.longitude),
-    }));
-  cache.set(country, regions);
-  return regions;
+    });
+    result.set(state.countryCode, list);
+  }
+  // In name order, as the package's getStatesOfCountry gives them (the demo seed picks by position).
+  for (const list of result.values()) list.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  byCountry = result;
+  return result;
+}
+
+/** The administrative regions of a country (provinces, states, counties), offline, names in English. */
+export function regionsOf(country: string): Region[] {
+  return allRegions().get(country) ?? [];
+}
+
+/**
+ * A region's name in the reader's language: the translated name where one is kept, else the name
+ * used in the region itself, else the English name of the data set; null for an unknown code.
+ */
+export function regionName(country: string, code: string | null, locale: Locale): string | null {
+  if (!code) return null;
+  const names = regionNames[country]?.[code];
+  if (names) return names[locale] ?? names.local;
+  return regionsOf(country).find((region) => region.code === code)?.name ?? null;
+}
+
+/** The regions of a country with their names in the reader's language, in that language's order. */
+export function localizedRegionsOf(country: string, locale: Locale): { code: string; name: string }[] {
+  const collator = new Intl.Collator(locale === 'no' ? 'nb' : locale);
+  return regionsOf(country)
+    .map(({ code }) => ({ code, name: regionName(country, code, locale) ?? code }))
+    .sort((a, b) => collator.compare(a.name, b.name));
 }

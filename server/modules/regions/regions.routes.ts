@@ -2,7 +2,7 @@ import { iso1A2Code } from '@rapideditor/country-coder';
 import { z } from 'zod';
 import { interestOptions } from '#contract/profiles.ts';
 import type { ZodApp } from '#server/lib/zod-app.ts';
-import { regionsOf } from './regions.data.ts';
+import { localizedRegionsOf, regionName, regionsOf } from './regions.data.ts';
 
 /** Bootstrap Icons names for the interests, for the web UI and outside clients alike. */
 export const interestIcons: Record<(typeof interestOptions)[number], string> = {
@@ -64,17 +64,15 @@ export async function regionsRoutes(app: ZodApp): Promise<void> {
     {
       schema: {
         tags: ['profiles'],
-        summary: 'The administrative regions of a country (provinces, states, counties)',
+        summary:
+          "The administrative regions of a country (provinces, states, counties), named in the request's language",
         querystring: z.object({ country: z.string().regex(/^[A-Z]{2}$/) }),
         response: { 200: z.object({ regions: z.array(z.object({ code: z.string(), name: z.string() })) }) },
       },
     },
     async (request, reply) => {
       reply.header('cache-control', cacheForADay);
-      const regions = regionsOf(request.query.country)
-        .map(({ code, name }) => ({ code, name }))
-        .sort((a, b) => a.name.localeCompare(b.name));
-      return { regions };
+      return { regions: localizedRegionsOf(request.query.country, request.locale) };
     },
   );
 
@@ -101,7 +99,11 @@ export async function regionsRoutes(app: ZodApp): Promise<void> {
     async (request) => {
       const country = iso1A2Code([request.query.lon, request.query.lat]) ?? null;
       const region = country ? nearestRegion(country, request.query.lat, request.query.lon) : null;
-      return { country, countryregion: region?.code ?? null, region_label: region?.name ?? null };
+      return {
+        country,
+        countryregion: region?.code ?? null,
+        region_label: country && region ? regionName(country, region.code, request.locale) : null,
+      };
     },
   );
 }
