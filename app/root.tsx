@@ -10,8 +10,7 @@ import {
   useLocation,
   useRouteLoaderData,
 } from 'react-router';
-import type { ChatListItem } from '#contract/chats.ts';
-import type { LikesResponse } from '#contract/likes.ts';
+import type { CountsResponse } from '#contract/counts.ts';
 import { defaultLocale } from '#contract/locales.ts';
 import type { CompanyInfo, Settings } from '#contract/sites.ts';
 import type { UserResponse } from '#contract/users.ts';
@@ -37,12 +36,8 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   ]);
   const cookies = parseCookies(request.headers.get('cookie'));
   const user = me.ok ? me.data.user : null;
-  const [likes, chats] = user
-    ? await Promise.all([
-        context.api<LikesResponse>('/api/likes.php'),
-        context.api<{ chats: ChatListItem[] }>('/api/chats.php'),
-      ])
-    : [null, null];
+  // Badge counts in one call: the chats and likes lists load only on the pages that show them.
+  const counts = user ? await context.api<CountsResponse>('/api/counts.php') : null;
   const url = new URL(request.url);
   return {
     locale: context.locale,
@@ -51,23 +46,23 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     company: company.ok ? company.data : null,
     user,
     counts: {
-      unreadMessages: chats?.ok
-        ? chats.data.chats.reduce((total, chat) => total + chat.num_unread_messages, 0)
-        : 0,
-      newLikes: likes?.ok ? likes.data.liked_by.filter((entry) => entry.like_new).length : 0,
+      unreadMessages: counts?.ok ? counts.data.unread_messages : 0,
+      newLikes: counts?.ok ? counts.data.new_likes : 0,
     },
     hasTrafficSource:
       Boolean(user?.trafficsource) ||
       Boolean(cookies[trackingCookie]) ||
       trackingParams.some((name) => new URL(request.url).searchParams.get(name)),
     siteEntrySkipped: cookies[siteEntrySkipCookie] === '1',
-    origin: url.origin,
+    // Canonical and hreflang links name the site's own origin, never the Host a visitor sent.
+    origin: context.origin,
     pathname: url.pathname,
   };
 }
 
-export function meta({ data }: Route.MetaArgs) {
-  if (!data) return [];
+export function meta({ data, error }: Route.MetaArgs) {
+  // An error page (404 included) names itself in ErrorScreen: one <title> only.
+  if (!data || error) return [];
   return [
     { title: data.settings.index_title || data.settings.name },
     { name: 'description', content: data.settings.description },
@@ -92,9 +87,11 @@ export function Layout({ children }: { children: ReactNode }) {
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="theme-color" content="#c2185b" />
+        <meta name="theme-color" content={data?.settings.theme_color ?? '#c2185b'} />
         <Meta />
-        <Links />
+        {/* Scripts carry the CSP nonce (entry.server); styles need none under our CSP, and an empty
+            one keeps the hydrated markup equal, since browsers hide nonce attributes from the DOM. */}
+        <Links nonce="" />
       </head>
       <body className="d-flex flex-column min-vh-100">
         <I18nextProvider i18n={i18n}>{children}</I18nextProvider>

@@ -10,6 +10,7 @@ import pg from 'pg';
 import { connectPostgres, type DatabaseHandle, wrapPglite } from '../server/db/client.ts';
 import { sites } from '../server/db/schema/sites.ts';
 import { systemClock } from '../server/lib/clock.ts';
+import { createMediaSigner } from '../server/lib/media-signing.ts';
 import { createLocalStorage } from '../server/lib/storage.ts';
 import { seedDemo } from '../server/modules/demo/demo.seed.ts';
 import { SearchService } from '../server/modules/search/search.service.ts';
@@ -50,7 +51,12 @@ try {
   await handle.db.execute('analyze' as never).catch(() => undefined);
 
   const [site] = await handle.db.select().from(sites).limit(1);
-  const search = new SearchService(handle.db, systemClock, createLocalStorage('/tmp/bench-media'));
+  const storage = createLocalStorage({
+    publicRoot: '/tmp/bench-media',
+    privateRoot: '/tmp/bench-media-private',
+    signer: createMediaSigner('bench-media-secret', systemClock),
+  });
+  const search = new SearchService(handle.db, systemClock, storage);
   const filters = [
     { page: 1 },
     { page: 1, gender: 'female' as const },

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idField } from './common.ts';
 import { trafficSourceSchema } from './users.ts';
 
 // Field errors are codes (the message of each check); the client translates errors:field.<code>.
@@ -23,12 +24,7 @@ export const signupBodySchema = z.object({
   date_of_birth: z.iso.date({ error: 'invalid_date' }).describe('YYYY-MM-DD'),
   signup_message: z.string().trim().max(1000, { error: 'too_long' }).optional(),
   tracking: trafficSourceSchema.optional(),
-  profile: z
-    .number()
-    .int()
-    .positive()
-    .optional()
-    .describe('the profile the member signed up from: signup_message goes to it'),
+  profile: idField.optional().describe('the profile the member signed up from: signup_message goes to it'),
 });
 export type SignupBody = z.infer<typeof signupBodySchema>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { cursorParam, idField, idParam } from './common.ts';
 import { profileSchema } from './profiles.ts';
 
 export const messageSchema = z.object({
@@ -31,14 +32,9 @@ export type ChatListItem = z.infer<typeof chatListItemSchema>;
 export const chatsResponseSchema = z.object({ chats: z.array(chatListItemSchema) });
 
 export const chatQuerySchema = z.object({
-  conversation: z.coerce.number().int().positive(),
-  before: z.coerce.number().int().positive().optional().describe('older page: messages before this id'),
-  after: z.coerce
-    .number()
-    .int()
-    .min(0)
-    .optional()
-    .describe('catch-up after a reconnect: messages after this id'),
+  conversation: idParam,
+  before: idParam.optional().describe('older page: messages before this id'),
+  after: cursorParam.optional().describe('catch-up after a reconnect: messages after this id'),
 });
 
 export const costsSchema = z.object({
@@ -62,10 +58,10 @@ export type ChatResponse = z.infer<typeof chatResponseSchema>;
 
 export const sendMessageSchema = z
   .object({
-    profile: z.number().int().positive(),
+    profile: idField,
     text: z.string().optional(),
-    photo: z.number().int().positive().optional().describe("one of the sender's own photos"),
-    gift: z.number().int().positive().optional(),
+    photo: idField.optional().describe("one of the sender's own photos"),
+    gift: idField.optional(),
   })
   .refine((body) => [body.text, body.photo, body.gift].filter((value) => value !== undefined).length === 1, {
     message: 'invalid',
@@ -81,7 +77,7 @@ export const sendMessageResponseSchema = z.object({
     .describe('the text seems to share a phone number or e-mail address'),
 });
 
-export const openConversationSchema = z.object({ profile: z.number().int().positive() });
+export const openConversationSchema = z.object({ profile: idField });
 
 export const giftsResponseSchema = z.object({
   gifts: z.array(

@@ -11,3 +11,15 @@ export const errorBodySchema = z
 export type ErrorBody = z.infer<typeof errorBodySchema>;
 
 export const okSchema = z.object({ ok: z.literal(true) });
+
+/** The largest value of a PostgreSQL `integer` column: every id and count of the API fits in one. */
+export const maxInt32 = 2_147_483_647;
+
+/** An id in a JSON body: a positive integer that fits the database (a bigger one is a 422, never a database error). */
+export const idField = z.number().int().positive().max(maxInt32);
+
+/** An id in a query string or path: digits that make a positive integer that fits the database. */
+export const idParam = z.coerce.number().int().positive().max(maxInt32);
+
+/** A cursor in a query string (0 allowed), within the database's integer range. */
+export const cursorParam = z.coerce.number().int().min(0).max(maxInt32);

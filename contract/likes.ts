@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idField } from './common.ts';
 import { profileSchema } from './profiles.ts';
 
 export const likedByEntrySchema = z.object({ id: z.number().int(), like_new: z.boolean() });
@@ -12,11 +13,11 @@ export const likesResponseSchema = z.object({
 });
 export type LikesResponse = z.infer<typeof likesResponseSchema>;
 
-export const profileRefSchema = z.object({ profile: z.number().int().positive() });
+export const profileRefSchema = z.object({ profile: idField });
 export const matchResponseSchema = z.object({ match: z.boolean() });
 
 export const swipeStackSchema = z.object({ profiles: z.array(profileSchema), likes_left: z.number().int() });
-export const swipeBodySchema = z.object({ profile: z.number().int().positive(), like: z.boolean() });
+export const swipeBodySchema = z.object({ profile: idField, like: z.boolean() });
 export const swipeResultSchema = z.object({ likes_left: z.number().int(), match: z.boolean() });
 
 export const autoLikeResponseSchema = z.object({ profile: profileSchema.nullable() });

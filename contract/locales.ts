@@ -54,16 +54,17 @@ export function localeFromAcceptLanguage(header: string | undefined | null): Loc
   return undefined;
 }
 
-/** The order of the API contract: cookie, then Accept-Language, then the site's domain_language, then en. */
+/**
+ * Spec §1: the `locale` cookie; else the site's domain_language when it is a supported locale; else the
+ * browser's Accept-Language; else en. A site without a domain_language (an international site) follows
+ * the browser.
+ */
 export function negotiateLocale(input: {
   cookie?: string | undefined;
   acceptLanguage?: string | undefined;
   domainLanguage?: string | undefined;
 }): Locale {
   if (isLocale(input.cookie)) return input.cookie;
-  return (
-    localeFromAcceptLanguage(input.acceptLanguage) ??
-    (isLocale(input.domainLanguage) ? input.domainLanguage : undefined) ??
-    defaultLocale
-  );
+  if (isLocale(input.domainLanguage)) return input.domainLanguage;
+  return localeFromAcceptLanguage(input.acceptLanguage) ?? defaultLocale;
 }

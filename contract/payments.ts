@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idField } from './common.ts';
 
 export const bundleSchema = z.object({
   id: z.number().int(),
@@ -31,10 +32,42 @@ export const orderSchema = z.object({
 export type Order = z.infer<typeof orderSchema>;
 
 export const createOrderSchema = z.object({
-  bundle: z.number().int().positive(),
+  bundle: idField,
+  paymentmethod: z.string().max(20),
+  discountcode: z.string().trim().max(40).optional(),
+  amount: z
+    .number()
+    .int()
+    .nonnegative()
+    .optional()
+    .describe(
+      'the amount the member was shown (quote); 409 price_changed when the order would charge another',
+    ),
+});
+
+/** GET /api/quote.php: what an order of this bundle, method and code would charge (same computation). */
+export const quoteQuerySchema = z.object({
+  bundle: z.coerce.number().int().positive(),
   paymentmethod: z.string().max(20),
   discountcode: z.string().trim().max(40).optional(),
 });
+
+export const quoteSchema = z.object({
+  bundle: z.number().int(),
+  credits: z.number().int(),
+  paymentmethod: z.string(),
+  list_price: z.number().int().describe('integer cents'),
+  amount: z.number().int().describe('what the order charges, integer cents'),
+  currency: z.string(),
+  discount: z.object({ code: z.string(), value_percentage: z.number().int() }).nullable(),
+});
+export type Quote = z.infer<typeof quoteSchema>;
+
+/** GET /api/repeat-order.php: the repeat order's bundle, price and method, before the member confirms. */
+export const repeatQuoteSchema = quoteSchema.extend({
+  stored_mandate: z.boolean().describe('charged on the stored mandate without a checkout'),
+});
+export type RepeatQuote = z.infer<typeof repeatQuoteSchema>;
 
 /** Discount code (spec §3). */
 export const discountCodeSchema = z.object({

@@ -76,6 +76,7 @@ export const ownProfileSchema = profileSchema.extend({
   birthdate: z.string(),
   photos: z.array(photoSchema),
   photo_limit: z.number().int(),
+  public_profile: z.boolean().describe('shown to visitors and on ad pages (opt-in, off by default)'),
 });
 export type OwnProfile = z.infer<typeof ownProfileSchema>;
 
@@ -95,6 +96,7 @@ export const profileUpdateSchema = z.object({
     .regex(/^[A-Z]{2}$/, { error: 'invalid' })
     .optional(),
   countryregion: z.string().max(10).nullable().optional(),
+  public_profile: z.boolean().optional(),
 });
 export type ProfileUpdate = z.infer<typeof profileUpdateSchema>;
 
@@ -120,7 +122,13 @@ export type SearchQuery = z.infer<typeof searchQuerySchema>;
 
 export const searchResponseSchema = z.object({
   profiles: z.array(profileSchema),
-  total: z.number().int(),
+  /** Matches counted up to 1,000: with total_capped there are more than `total` ("1,000+"). */
+  total: z.number().int().describe('Number of matches, counted up to 1,000 (see total_capped)'),
+  /** True when there are more matches than `total`; `pages` then covers the first 1,000 only. */
+  total_capped: z
+    .boolean()
+    .describe('More than `total` matches: show "1,000+"; `pages` covers the first 1,000')
+    .optional(),
   page: z.number().int(),
   pages: z.number().int(),
   similar: z.array(profileSchema),

@@ -48,6 +48,7 @@ export const settingsSchema = z.object({
   member_resell: z.boolean(),
   niche: z.number().int().min(1).max(7),
   company_id: z.number().int(),
+  theme_color: z.string().describe('the brand colour (#rrggbb): top bar, theme-color, manifest'),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 

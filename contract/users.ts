@@ -29,7 +29,7 @@ export const ownProfileSummarySchema = z.object({
 export const userSchema = z.object({
   id: z.number().int(),
   email: z.string(),
-  status: z.enum(['not_confirmed', 'active', 'pending_deletion']),
+  status: z.enum(['not_confirmed', 'active', 'pending_deletion', 'banned']),
   credits: z.number().int(),
   paid_user: z.boolean(),
   trafficsource: trafficSourceSchema.nullable(),

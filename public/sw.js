@@ -1,4 +1,41 @@
-// Service worker: shows Web Push notifications and opens the right screen when one is clicked.
+// Service worker: shows Web Push notifications and opens the right screen when one is clicked, and
+// shows the site's offline page (in the member's language, cached at install) when a page cannot load.
+const offlineCache = 'offline-v1';
+const offlineUrl = '/offline.html';
+
+self.addEventListener('install', (event) => {
+  event.waitUntil(
+    caches
+      .open(offlineCache)
+      .then((cache) => cache.add(new Request(offlineUrl, { cache: 'reload', credentials: 'same-origin' })))
+      .then(() => self.skipWaiting()),
+  );
+});
+
+self.addEventListener('activate', (event) => {
+  event.waitUntil(
+    caches
+      .keys()
+      .then((keys) =>
+        Promise.all(
+          keys
+            .filter((key) => key.startsWith('offline-') && key !== offlineCache)
+            .map((key) => caches.delete(key)),
+        ),
+      )
+      .then(() => self.clients.claim()),
+  );
+});
+
+self.addEventListener('fetch', (event) => {
+  if (event.request.mode !== 'navigate') return;
+  event.respondWith(
+    fetch(event.request).catch(() =>
+      caches.match(offlineUrl, { cacheName: offlineCache }).then((page) => page ?? Response.error()),
+    ),
+  );
+});
+
 self.addEventListener('push', (event) => {
   let data = { title: '', body: '', url: '/', tag: 'notification' };
   try {

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 
 if (!existsSync(new URL('../build/server/index.js', import.meta.url))) {
   console.log('No build found: building the web app first (once)...');
-  const result = spawnSync('npx', ['react-router', 'build'], { stdio: 'inherit' });
+  const result = spawnSync('npm', ['run', 'build'], { stdio: 'inherit' });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 process.env.NODE_ENV ??= 'production';

@@ -5,39 +5,57 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
-import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { Redis } from 'ioredis';
+import type { DestinationStream } from 'pino';
 import type { Locale } from '#contract/locales.ts';
 import type { Config } from './config.ts';
 import { type Database, type DatabaseHandle, openDatabase } from './db/client.ts';
 import type { SiteRow } from './db/schema/sites.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
-import { registerErrorHandler } from './lib/error-handler.ts';
+import { loggableError, registerErrorHandler } from './lib/error-handler.ts';
 import { NotFoundError, RateLimitedError } from './lib/errors.ts';
 import { createLocalBus, createRedisBus, type EventBus } from './lib/event-bus.ts';
 import { createTranslator, type Translator } from './lib/i18n.ts';
+import { loggerOptions } from './lib/logging.ts';
+import { createMediaSigner } from './lib/media-signing.ts';
+import { Metrics, measuredBus, registerMetrics } from './lib/metrics.ts';
+import { collectRoutes, registerOpenApi } from './lib/openapi.ts';
+import { failoverRateLimitStore } from './lib/rate-limit-store.ts';
+import { redisPrefixOf } from './lib/redis-prefix.ts';
 import { registerRequestContext } from './lib/request-context.ts';
+import { registerRequestId, requestIdGenerator } from './lib/request-id.ts';
 import { loadSecrets, type Secrets } from './lib/secrets.ts';
-import { createSmsOutbox, type SmsSender } from './lib/sms.ts';
-import { createLocalStorage, createS3Storage, type MediaStorage, mediaRoutePrefix } from './lib/storage.ts';
+import { registerSecurityHeaders } from './lib/security-headers.ts';
+import { createSmsSender, type SmsSender } from './lib/sms.ts';
+import {
+  createMediaStorage,
+  localMediaFolders,
+  type MediaStorage,
+  mediaRoutePrefix,
+  publicKeyFolders,
+} from './lib/storage.ts';
+import { trustProxyOption, trustProxyTrueWarning } from './lib/trust-proxy.ts';
 import type { ZodApp } from './lib/zod-app.ts';
 import { accountsRoutes } from './modules/accounts/accounts.routes.ts';
 import { AccountsService } from './modules/accounts/accounts.service.ts';
 import { registerSessions } from './modules/accounts/sessions.ts';
 import { assetsRoutes } from './modules/assets/assets.routes.ts';
+import { profilesAdminRoutes } from './modules/backoffice/profiles-admin.routes.ts';
+import { sitesAdminRoutes } from './modules/backoffice/sites-admin.routes.ts';
 import { chatsRoutes } from './modules/chats/chats.routes.ts';
 import { ChatsService } from './modules/chats/chats.service.ts';
 import { complaintsRoutes } from './modules/content/complaints.routes.ts';
 import { contentRoutes } from './modules/content/content.routes.ts';
+import { countsRoutes } from './modules/counts/counts.routes.ts';
 import { seedDemo } from './modules/demo/demo.seed.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { likesRoutes } from './modules/likes/likes.routes.ts';
 import { LikesService } from './modules/likes/likes.service.ts';
-import { liveRoutes } from './modules/live/live.routes.ts';
+import { closeSocketsGoingAway, liveRoutes } from './modules/live/live.routes.ts';
 import { devOutboxRoutes } from './modules/mail/dev-outbox.routes.ts';
 import { MailQueue } from './modules/mail/mail.service.ts';
 import {
@@ -45,26 +63,41 @@ import {
   createSmtpTransport,
   type MailTransport,
 } from './modules/mail/mail-transport.ts';
+import { moderationRoutes } from './modules/moderation/moderation.routes.ts';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
 import { NotificationsService, type PushSender } from './modules/notifications/notifications.service.ts';
 import { pwaRoutes } from './modules/notifications/pwa.routes.ts';
+import { operatorLiveRoutes, operatorRoutes } from './modules/operator/operator.routes.ts';
+import { OperatorService } from './modules/operator/operator.service.ts';
 import { DirectDebitService } from './modules/payments/direct-debit.service.ts';
 import { paymentsRoutes } from './modules/payments/payments.routes.ts';
 import { PaymentsService } from './modules/payments/payments.service.ts';
-import { createMollieProvider, createTestProvider } from './modules/payments/providers.ts';
+import {
+  createMollieProvider,
+  createTestProvider,
+  type PaymentProvider,
+} from './modules/payments/providers.ts';
+import { privateMediaRoutes } from './modules/photos/media.routes.ts';
 import { maxUploadBytes, photosRoutes } from './modules/photos/photos.routes.ts';
 import { PhotosService } from './modules/photos/photos.service.ts';
 import { profilesRoutes } from './modules/profiles/profiles.routes.ts';
 import { ProfilesService } from './modules/profiles/profiles.service.ts';
+import { registerRegionLabels } from './modules/regions/region-labels.ts';
 import { regionsRoutes } from './modules/regions/regions.routes.ts';
 import { searchRoutes } from './modules/search/search.routes.ts';
 import { SearchService } from './modules/search/search.service.ts';
+import { seoRoutes } from './modules/sites/seo.routes.ts';
 import { sitesRoutes } from './modules/sites/sites.routes.ts';
 import { SiteDirectory } from './modules/sites/sites.service.ts';
+import { ensureStaffAtStart, type StaffStart } from './modules/staff/staff.bootstrap.ts';
+import { staffRoutes } from './modules/staff/staff.routes.ts';
+import { StaffService } from './modules/staff/staff.service.ts';
+import { registerStaffSessions } from './modules/staff/staff.sessions.ts';
 import { registerWeb, type WebMode } from './web/ssr.ts';
 
 export type AppDeps = {
   config: Config;
+  metrics: Metrics;
   db: Database;
   databaseKind: DatabaseHandle['kind'];
   bus: EventBus;
@@ -84,6 +117,10 @@ export type AppDeps = {
   payments: PaymentsService;
   notifications: NotificationsService;
   directDebit: DirectDebitService;
+  staff: StaffService;
+  operator: OperatorService;
+  /** What the start did about staff accounts (main.ts prints a demo admin's password once). */
+  staffStart: StaffStart;
 };
 
 declare module 'fastify' {
@@ -112,11 +149,15 @@ export type BuildOptions = {
   /** Web Push delivery; tests point it at a push service on loopback. */
   pushSender?: PushSender;
   smsSender?: SmsSender;
+  /** The payment provider; tests hand in Mollie's client pointed at a fake endpoint. */
+  paymentProvider?: PaymentProvider;
+  /** Where log lines go (tests read them); stdout by default. */
+  logStream?: DestinationStream;
 };
 
-/** A hop count: trust that many proxies in front of this server (as proxy-addr does for a number). */
-function trustHops(hops: number) {
-  return (_address: string, hop: number) => hop < hops;
+function dkimKey(config: Config) {
+  if (!config.DKIM_PRIVATE_KEY) return undefined;
+  return { selector: config.DKIM_SELECTOR ?? 'mail', privateKey: config.DKIM_PRIVATE_KEY };
 }
 
 function paymentProvider(config: Config, db: Database) {
@@ -129,19 +170,19 @@ function paymentProvider(config: Config, db: Database) {
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger:
-      config.LOG_LEVEL === 'silent'
-        ? false
-        : {
-            level: config.LOG_LEVEL,
-            redact: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
-          },
-    trustProxy: typeof config.TRUST_PROXY === 'number' ? trustHops(config.TRUST_PROXY) : config.TRUST_PROXY,
+    // Tokens, cookies and passwords never reach a log line (redaction and a URL serializer).
+    logger: loggerOptions(config, options.logStream),
+    trustProxy: trustProxyOption(config.TRUST_PROXY),
     bodyLimit: 1024 * 1024,
+    // X-Request-Id: a trusted proxy's, else a new one; in every log line and every answer (request-id.ts).
     requestIdHeader: false,
+    genReqId: requestIdGenerator(config.TRUST_PROXY),
   });
+  if (config.TRUST_PROXY === true) app.log.warn(trustProxyTrueWarning);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  collectRoutes(app);
+  registerRequestId(app);
 
   const database =
     options.database ??
@@ -151,8 +192,17 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       poolSize: config.DATABASE_POOL_SIZE,
     }));
   await database.migrate();
-  const redisPrefix = options.redisPrefix ?? 'dating:';
-  const bus = config.REDIS_URL ? await createRedisBus(config.REDIS_URL, redisPrefix) : createLocalBus();
+  // Two deployments on one Redis never share keys or channels (pub/sub ignores the db number).
+  const redisPrefix = options.redisPrefix ?? redisPrefixOf(config);
+  const metrics = new Metrics();
+  const bus = measuredBus(
+    config.REDIS_URL
+      ? await createRedisBus(config.REDIS_URL, redisPrefix, app.log, () =>
+          metrics.eventBusSubscribeFailures.inc(),
+        )
+      : createLocalBus(),
+    metrics,
+  );
   const redis = config.REDIS_URL
     ? new Redis(config.REDIS_URL, { keyPrefix: redisPrefix, maxRetriesPerRequest: 3 })
     : null;
@@ -160,50 +210,54 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   if (config.SEED_DEMO) await seedDemo(database.db, { profiles: config.DEMO_PROFILES });
 
   const clock = options.clock ?? systemClock;
-  const storage = config.S3_BUCKET
-    ? createS3Storage({
-        bucket: config.S3_BUCKET,
-        region: config.S3_REGION,
-        endpoint: config.S3_ENDPOINT,
-        accessKeyId: config.S3_ACCESS_KEY_ID,
-        secretAccessKey: config.S3_SECRET_ACCESS_KEY,
-        publicUrl:
-          config.S3_PUBLIC_URL ??
-          (config.S3_ENDPOINT
-            ? `${config.S3_ENDPOINT.replace(/\/$/, '')}/${config.S3_BUCKET}`
-            : `https://${config.S3_BUCKET}.s3.${config.S3_REGION}.amazonaws.com`),
-      })
-    : createLocalStorage(path.join(config.DATA_DIR, 'media'));
   const translator = options.translator ?? createTranslator();
   const mailTransport =
     options.mailTransport ??
     (config.SMTP_URL
-      ? createSmtpTransport(config.SMTP_URL)
-      : createOutboxTransport(path.join(config.DATA_DIR, 'outbox')));
-  const mail = new MailQueue(database.db, mailTransport, config.MAIL_FROM, clock, app.log);
+      ? createSmtpTransport(config.SMTP_URL, dkimKey(config))
+      : createOutboxTransport(path.join(config.DATA_DIR, 'outbox'), dkimKey(config)));
+  const mail = new MailQueue(database.db, mailTransport, config.MAIL_FROM, clock, app.log, metrics);
   const secrets = await loadSecrets(database.db, config.SESSION_SECRET);
+  // Photo originals are private objects behind signed links (docs/decisions/008-private-media.md).
+  const storage = createMediaStorage(config, createMediaSigner(secrets.mediaSecret, clock), clock);
   const notifications = new NotificationsService(
     database.db,
     clock,
     mail,
     translator,
     secrets,
-    config.PUBLIC_URL,
+    config,
     options.pushSender,
   );
+  const provider = options.paymentProvider ?? paymentProvider(config, database.db);
   const directDebit = new DirectDebitService(
     database.db,
     clock,
-    options.smsSender ?? createSmsOutbox(path.join(config.DATA_DIR, 'sms-outbox')),
+    options.smsSender ?? createSmsSender(config),
     translator,
+    provider,
   );
+  notifications.onPushFailure = (failure) => {
+    metrics.pushFailures.inc({ reason: failure.reason });
+    metrics.jobFailures.inc({ queue: 'push' });
+    app.log[failure.reason === 'gone' ? 'info' : 'warn'](failure, 'push delivery failed');
+  };
+  metrics.queue('mail', () => mail.pending());
+  const sites = new SiteDirectory(database.db, bus);
+  const chats = new ChatsService(database.db, clock, storage, bus, notifications);
+  const staffService = new StaffService(database.db, clock, {
+    maxFailures: config.LOGIN_MAX_FAILURES,
+    windowMinutes: config.LOGIN_WINDOW_MINUTES,
+    lockMinutes: config.LOGIN_LOCK_MINUTES,
+  });
   const deps: AppDeps = {
     config,
+    metrics,
     db: database.db,
     databaseKind: database.kind,
     bus,
     redis,
-    sites: new SiteDirectory(database.db, bus),
+    sites,
     translator,
     secrets,
     notifications,
@@ -219,11 +273,36 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     photos: new PhotosService(database.db, clock, storage),
     search: new SearchService(database.db, clock, storage),
     likes: new LikesService(database.db, clock, storage, bus, notifications),
-    chats: new ChatsService(database.db, clock, storage, bus, notifications),
-    payments: new PaymentsService(database.db, clock, bus, paymentProvider(config, database.db), directDebit),
+    chats,
+    payments: new PaymentsService(database.db, clock, bus, provider, directDebit),
     directDebit,
+    staff: staffService,
+    operator: new OperatorService(
+      database.db,
+      clock,
+      storage,
+      bus,
+      sites,
+      chats,
+      staffService,
+      notifications,
+    ),
+    staffStart: { adminCreated: false, demoAdmin: null },
   };
   await deps.payments.ensureTimeBonusCode();
+  await deps.photos
+    .moveLegacyMedia()
+    .then((photos) => photos > 0 && app.log.info({ photos }, 'photos moved to private media'))
+    .catch((error: unknown) => app.log.error({ err: error }, 'moving photos to private media failed'));
+  deps.payments.onRecheckFailure = (providerPaymentId, error) => {
+    metrics.jobFailures.inc({ queue: 'payments' });
+    app.log.warn(
+      { providerPaymentId, err: loggableError(error) },
+      'pending order re-check failed, will retry',
+    );
+  };
+  metrics.queue('payments', () => deps.payments.pendingCount());
+  deps.staffStart = await ensureStaffAtStart(config, deps.staff);
   app.decorate('deps', deps);
   app.addHook('onClose', async () => {
     deps.sites.close();
@@ -234,32 +313,32 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
 
   await app.register(fastifyCookie, { secret: deps.secrets.sessionSecret });
-  await app.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
+  await registerSecurityHeaders(app, config);
+  await app.register(fastifyWebsocket, {
+    options: { maxPayload: 64 * 1024 },
+    preClose: closeSocketsGoingAway,
+  });
   await app.register(fastifyMultipart, { limits: { fileSize: maxUploadBytes, files: 1, fields: 5 } });
   await app.register(fastifyCompress, { global: true, threshold: 1024 });
   await app.register(fastifyRateLimit, {
     global: false,
     allowList: config.RATE_LIMIT_ALLOWLIST,
-    ...(redis ? { redis, nameSpace: 'rate-limit:' } : {}),
+    // While Redis is away, limits are counted per instance (logged), never skipped and never a 500.
+    ...(redis ? { store: failoverRateLimitStore(redis, app.log, 'rate-limit:') } : {}),
     errorResponseBuilder: (_request, context) => new RateLimitedError(Math.ceil(context.ttl / 1000)),
   });
   registerRequestContext(app);
+  registerRegionLabels(app);
   registerSessions(app);
+  registerStaffSessions(app);
   registerErrorHandler(app);
+  registerMetrics(app, metrics, config.METRICS_TOKEN);
 
-  await app.register(fastifySwagger, {
-    openapi: {
-      info: {
-        title: 'Dating platform API',
-        description: 'The JSON API of the web UI, the installed app and outside clients (api-contract.md).',
-        version: '1',
-      },
-    },
-    transform: jsonSchemaTransform,
-  });
+  // The OpenAPI document: security, operationIds, statuses and named components (server/lib/openapi.ts).
+  await registerOpenApi(app);
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
 
-  const mediaDir = path.join(config.DATA_DIR, 'media');
+  const mediaDir = localMediaFolders(config).publicRoot;
   mkdirSync(mediaDir, { recursive: true });
   await app.register(fastifyStatic, {
     root: mediaDir,
@@ -267,6 +346,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     decorateReply: false,
     immutable: true,
     maxAge: '365d',
+    // Public variants only: never a file of an older layout (e.g. photos/<profile>/…) left in the folder.
+    allowedPath: (pathName) => publicKeyFolders.some((folder) => pathName.startsWith(`/${folder}`)),
   });
 
   const api = app.withTypeProvider() as unknown as ZodApp;
@@ -276,16 +357,25 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await api.register(accountsRoutes);
   await api.register(profilesRoutes);
   await api.register(photosRoutes);
+  await api.register(privateMediaRoutes);
   await api.register(searchRoutes);
   await api.register(regionsRoutes);
   await api.register(likesRoutes);
   await api.register(chatsRoutes);
+  await api.register(countsRoutes);
   await api.register(paymentsRoutes);
   await api.register(contentRoutes);
   await api.register(complaintsRoutes);
   await api.register(notificationsRoutes);
   await api.register(pwaRoutes);
+  await api.register(seoRoutes);
   await app.register(liveRoutes);
+  await api.register(staffRoutes);
+  await api.register(operatorRoutes);
+  await api.register(moderationRoutes);
+  await api.register(sitesAdminRoutes);
+  await api.register(profilesAdminRoutes);
+  await app.register(operatorLiveRoutes);
   if (config.NODE_ENV === 'development') await api.register(devOutboxRoutes);
   // Unknown API paths answer JSON 404 and never fall through to the page renderer.
   app.all('/api/*', { schema: { hide: true } }, async () => {

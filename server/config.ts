@@ -37,8 +37,38 @@ const envSchema = z.object({
   DATABASE_URL: urlWithProtocols(['postgres', 'postgresql']).optional(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   REDIS_URL: urlWithProtocols(['redis', 'rediss']).optional(),
+  /** Prefix of every Redis key and channel; default derived from the database (server/lib/redis-prefix.ts). */
+  REDIS_PREFIX: z
+    .string()
+    .regex(/^[a-zA-Z0-9:_.-]{1,64}$/, 'letters, digits and : _ . - only')
+    .optional(),
   SMTP_URL: urlWithProtocols(['smtp', 'smtps']).optional(),
   MAIL_FROM: z.string().min(3).default('no-reply@localhost'),
+  /** DKIM: one selector and PEM private key (`\n` escapes allowed); each mail is signed for its From domain. */
+  DKIM_SELECTOR: z
+    .string()
+    .regex(/^[a-zA-Z0-9._-]+$/)
+    .optional(),
+  DKIM_PRIVATE_KEY: z
+    .string()
+    .transform((value) => value.replace(/\\n/g, '\n'))
+    .refine((value) => value.includes('PRIVATE KEY-----'), 'expected a PEM private key')
+    .optional(),
+  /** Text messages (direct-debit codes): the outbox folder, or a real gateway with its credentials. */
+  SMS_PROVIDER: z.enum(['outbox', 'messagebird', 'twilio']).default('outbox'),
+  /** The originator: a phone number in E.164 or an alphanumeric sender id of at most 11 characters. */
+  SMS_SENDER: z
+    .string()
+    .regex(/^(\+\d{6,15}|[a-zA-Z0-9 ]{1,11})$/, 'expected +<digits> or up to 11 letters and digits')
+    .default('Dating'),
+  MESSAGEBIRD_ACCESS_KEY: z.string().min(1).optional(),
+  TWILIO_ACCOUNT_SID: z
+    .string()
+    .regex(/^AC[0-9a-fA-F]{32}$/, 'expected a Twilio account SID (AC…)')
+    .optional(),
+  TWILIO_AUTH_TOKEN: z.string().min(1).optional(),
+  /** Override of a provider's API base URL (tests and sandboxes); the provider's own by default. */
+  SMS_API_URL: z.url().optional(),
   PUBLIC_URL: z.url().optional(),
   TRUST_PROXY: trustProxy.default(false),
   SEED_DEMO: booleanFlag.default(true),
@@ -69,6 +99,13 @@ const envSchema = z.object({
         .filter(Boolean),
     ),
   MAIL_WEBHOOK_SECRET: z.string().min(16).optional(),
+  /** The first back-office admin, created once at start when no staff account has this address. */
+  ADMIN_EMAIL: z.email().optional(),
+  ADMIN_PASSWORD: z.string().min(10, 'at least 10 characters').optional(),
+  /** Bearer token of GET /metrics (Prometheus); without it /metrics answers 404. */
+  METRICS_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
+  /** Minutes after which a pending payment order is fetched from the provider again (the webhook may have been missed). */
+  PAYMENT_RECHECK_MINUTES: z.coerce.number().int().min(1).max(1440).default(15),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

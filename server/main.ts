@@ -30,14 +30,32 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
   await app.listen({ port: config.PORT, host: config.HOST });
+  const publicUrl = config.PUBLIC_URL ?? `http://localhost:${config.PORT}`;
+  console.log(`Back office (operator console): ${new URL('/admin', publicUrl).toString()}`);
+  const demoAdmin = app.deps.staffStart.demoAdmin;
+  if (demoAdmin) {
+    // Shown this once; the file in the data folder keeps it (set ADMIN_EMAIL/ADMIN_PASSWORD in production).
+    console.log(
+      `Demo back-office admin created: ${demoAdmin.email} / ${demoAdmin.password} (written to ${demoAdmin.file})`,
+    );
+  }
   app.deps.mail.start();
+  // Orders still pending after PAYMENT_RECHECK_MINUTES are fetched from the provider again (a missed webhook).
+  app.deps.payments.startPendingRecheck(60_000, config.PAYMENT_RECHECK_MINUTES, (error) =>
+    app.log.error({ err: error }, 'pending order re-check failed'),
+  );
   const eraseExpired = () =>
     app.deps.accounts
       .eraseExpiredDeletions()
       .then((count) => count > 0 && app.log.info({ count }, 'erased accounts after the 14 days'))
       .catch((error: unknown) => app.log.error({ err: error }, 'erasing accounts failed'));
+  const pruneThrottles = () =>
+    app.deps.accounts
+      .pruneLoginThrottles()
+      .catch((error: unknown) => app.log.error({ err: error }, 'pruning login throttles failed'));
   void eraseExpired();
   setInterval(eraseExpired, 3_600_000).unref();
+  setInterval(pruneThrottles, 3_600_000).unref();
 
   if (config.SEED_DEMO) {
     generateDemoMedia(app.deps.db, app.deps.storage)

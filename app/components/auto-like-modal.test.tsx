@@ -37,7 +37,7 @@ describe('like modal with ?t=', () => {
     fetchMock = vi.fn(async (url: string) =>
       String(url).startsWith('/api/auto-like.php')
         ? json({ profile: liker })
-        : json({ profiles: [], liked_by: [{ id: 77, like_new: true }], received: [], matches: [] }),
+        : json({ unread_messages: 0, unread_conversations: 0, new_likes: 1, credits: 10 }),
     );
     vi.stubGlobal('fetch', fetchMock);
   });
@@ -49,7 +49,7 @@ describe('like modal with ?t=', () => {
 
   const calls = (path: string) => fetchMock.mock.calls.filter(([url]) => String(url).startsWith(path)).length;
 
-  it('asks for the liking profile after t seconds, shows it, then reloads likes 500 ms later', async () => {
+  it('asks for the liking profile after t seconds, shows it, then reloads the like badge (counts.php) 500 ms later', async () => {
     renderShell(<AutoLikeModal />, { user: testUser(), url: '/?t=3' });
     // Let the stub router load its data and mount the modal; its timer starts then.
     for (let i = 0; i < 5; i++) {
@@ -69,15 +69,15 @@ describe('like modal with ?t=', () => {
       await vi.advanceTimersByTimeAsync(0);
     });
     expect(screen.getByText('Mila likes you!')).toBeTruthy();
-    expect(calls('/api/likes.php')).toBe(0);
+    expect(calls('/api/counts.php')).toBe(0);
     await act(async () => {
       await vi.advanceTimersByTimeAsync(499);
     });
-    expect(calls('/api/likes.php')).toBe(0);
+    expect(calls('/api/counts.php')).toBe(0);
     await act(async () => {
       await vi.advanceTimersByTimeAsync(1);
     });
-    expect(calls('/api/likes.php')).toBe(1);
+    expect(calls('/api/counts.php')).toBe(1);
   });
 
   it('does nothing for a visitor or without t', async () => {

@@ -1,7 +1,15 @@
 import { useTranslation } from 'react-i18next';
 import type { CompanyInfo } from '#contract/sites.ts';
+import { countryName } from '../lib/countries.ts';
+import { useRootData } from '../lib/root-data.ts';
 
 type BlockProps = { company: CompanyInfo; site: string };
+
+/** The company's country by name in the page's language, never as a bare code. */
+function CountryName({ code }: { code: string }) {
+  const { locale } = useRootData();
+  return <>{countryName(code, locale)}</>;
+}
 
 function Registration({ company }: { company: CompanyInfo }) {
   const { t } = useTranslation();
@@ -22,7 +30,7 @@ function FullAddressBlock({ company }: BlockProps) {
       <strong>{company.name}</strong>
       <div>{company.address}</div>
       <div>
-        {company.city}, {company.country}
+        {company.city}, <CountryName code={company.country} />
       </div>
       <Registration company={company} />
     </address>
@@ -37,7 +45,7 @@ function OperatedByBlock({ company, site }: BlockProps) {
       <div>{t('footer.operatedBy', { site, company: company.name })}</div>
       {company.tradenames.length > 0 && <div>{company.tradenames.join(' · ')}</div>}
       <div>
-        {company.address}, {company.city}, {company.country}
+        {company.address}, {company.city}, <CountryName code={company.country} />
       </div>
       <Registration company={company} />
     </address>
@@ -48,7 +56,7 @@ function OperatedByBlock({ company, site }: BlockProps) {
 function ShortBlock({ company }: BlockProps) {
   return (
     <address className="mb-0">
-      <strong>{company.name}</strong> · {company.city}, {company.country}
+      <strong>{company.name}</strong> · {company.city}, <CountryName code={company.country} />
     </address>
   );
 }

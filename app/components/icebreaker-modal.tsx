@@ -1,23 +1,41 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import Modal from 'react-bootstrap/Modal';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import type { Message } from '#contract/chats.ts';
+import type { Costs, Message } from '#contract/chats.ts';
 import type { Profile } from '#contract/profiles.ts';
 import { ApiError, apiFetch } from '../lib/api-client.ts';
 import { useRootData } from '../lib/root-data.ts';
+import { SpendChoice } from './spend-choice.tsx';
 
 export const icebreakerKeys = ['line1', 'line2', 'line3', 'line4', 'line5'] as const;
 
-/** After a like: a few translated opening lines; one click sends it and opens the chat. */
+/** After a like: a few translated opening lines; a tap picks one and shows its cost, a second sends it. */
 export function IcebreakerModal({ profile, onClose }: { profile: Profile | null; onClose: () => void }) {
   const { t } = useTranslation();
   const { settings } = useRootData();
   const navigate = useNavigate();
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<{ code: string; message: string } | null>(null);
+  const [costs, setCosts] = useState<Costs | null>(null);
+  const open = profile !== null;
+  useEffect(() => {
+    if (!open) return;
+    let cancelled = false;
+    void apiFetch<Costs>('/api/message-costs.php')
+      .then((answer) => {
+        if (!cancelled) setCosts(answer);
+      })
+      .catch(() => undefined);
+    return () => {
+      cancelled = true;
+    };
+  }, [open]);
   if (!profile) return null;
   const params = { name: profile.name, site: settings.name };
+  const lines = icebreakerKeys.map((key) => ({ key, text: t(`likes:icebreaker.${key}`, params) }));
+  // What this member's next message costs (free messages first); the site's price until known.
+  const cost = costs ? (costs.free_messages_left > 0 ? 0 : costs.message) : settings.message_credits;
 
   const send = async (text: string) => {
     setBusy(true);
@@ -49,21 +67,19 @@ export function IcebreakerModal({ profile, onClose }: { profile: Profile | null;
             {problem.code === 'premium_required' && <Link to="/premium">{t('chat:getPremium')}</Link>}
           </div>
         )}
-        <div className="d-grid gap-2">
-          {icebreakerKeys.map((key) => {
-            const line = t(`likes:icebreaker.${key}`, params);
-            return (
-              <button
-                key={key}
-                type="button"
-                className="btn btn-outline-primary text-start"
-                disabled={busy}
-                onClick={() => void send(line)}
-              >
-                {line}
-              </button>
-            );
-          })}
+        <SpendChoice
+          label={t('likes:icebreaker.title', params)}
+          options={lines}
+          keyOf={(line) => line.key}
+          costOf={() => cost}
+          disabled={busy}
+          listClassName="list-unstyled d-grid gap-2 mb-2"
+          itemClassName=""
+          optionClassName="btn btn-outline-primary text-start w-100"
+          onSpend={(line) => void send(line.text)}
+          renderOption={(line) => line.text}
+        />
+        <div className="d-grid">
           <button type="button" className="btn btn-link" onClick={onClose}>
             {t('likes:icebreaker.later')}
           </button>

@@ -1,8 +1,12 @@
-import { useId } from 'react';
+import { type FormEvent, useEffect, useId, useState } from 'react';
+import Dropdown from 'react-bootstrap/Dropdown';
+import Modal from 'react-bootstrap/Modal';
+import { Translate } from 'react-bootstrap-icons';
 import { useTranslation } from 'react-i18next';
-import { useRevalidator } from 'react-router';
+import { useLocation, useNavigate, useRevalidator } from 'react-router';
 import {
   isLocale,
+  type Locale,
   localeCookieMaxAgeSeconds,
   localeCookieName,
   localeNames,
@@ -13,32 +17,65 @@ import { setBrowserCookie } from '../lib/cookies.ts';
 import { useRootData } from '../lib/root-data.ts';
 import { useLiveStateOptional } from '../state/live-state.tsx';
 
-/** Sets the locale cookie (365 days) and, for a member, the account language; the page re-renders. */
-export function LanguageSwitcher() {
+/**
+ * The language choice: pick a language, then press the button. Without JavaScript the form opens
+ * the page with `?lang=`, which sets the locale cookie on the server. With it, the cookie (365 days)
+ * and, for a member, the account language are set here, the page re-renders in place and a live
+ * region tells screen-reader users that the language changed.
+ */
+export function LanguageSwitcher({ compact = false }: { compact?: boolean }) {
   const { t } = useTranslation();
   const { locale } = useRootData();
+  const { pathname, search, hash } = useLocation();
+  const navigate = useNavigate();
   const live = useLiveStateOptional();
   const revalidator = useRevalidator();
   const id = useId();
+  const [choice, setChoice] = useState<Locale>(locale);
+  const [announce, setAnnounce] = useState(false);
+  // After a change elsewhere (another switcher on the page), the select shows the page's language.
+  useEffect(() => setChoice(locale), [locale]);
 
-  const change = async (value: string) => {
-    if (!isLocale(value)) return;
-    setBrowserCookie(localeCookieName, value, localeCookieMaxAgeSeconds);
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (!isLocale(choice) || choice === locale) return;
+    setBrowserCookie(localeCookieName, choice, localeCookieMaxAgeSeconds);
     if (live?.user)
-      await apiFetch('/api/user.php', { method: 'PUT', body: { language: value } }).catch(() => undefined);
-    await revalidator.revalidate();
+      await apiFetch('/api/user.php', { method: 'PUT', body: { language: choice } }).catch(() => undefined);
+    // A ?lang= in the address would still choose the old language: drop it, which reloads the data.
+    const params = new URLSearchParams(search);
+    if (params.has('lang')) {
+      params.delete('lang');
+      const rest = params.toString();
+      await navigate(`${pathname}${rest ? `?${rest}` : ''}${hash}`, {
+        replace: true,
+        preventScrollReset: true,
+      });
+    } else {
+      await revalidator.revalidate();
+    }
+    setAnnounce(true);
   };
 
   return (
-    <div className="d-flex align-items-center gap-2">
-      <label htmlFor={id} className="form-label mb-0 small">
+    <form
+      method="get"
+      action={pathname}
+      className="d-flex align-items-center gap-2"
+      onSubmit={(event) => void submit(event)}
+      data-testid="language-form"
+    >
+      <label htmlFor={id} className={compact ? 'visually-hidden' : 'form-label mb-0 small'}>
         {t('footer.language')}
       </label>
       <select
         id={id}
+        name="lang"
         className="form-select form-select-sm w-auto"
-        value={locale}
-        onChange={(event) => void change(event.target.value)}
+        value={choice}
+        onChange={(event) => {
+          if (isLocale(event.target.value)) setChoice(event.target.value);
+        }}
         data-testid="language-switcher"
       >
         {locales.map((code) => (
@@ -47,6 +84,37 @@ export function LanguageSwitcher() {
           </option>
         ))}
       </select>
-    </div>
+      <button type="submit" className="btn btn-sm btn-outline-secondary" data-testid="language-apply">
+        {t('language.apply')}
+      </button>
+      <span className="visually-hidden" aria-live="polite" data-testid="language-status">
+        {announce ? t('language.changed') : ''}
+      </span>
+    </form>
+  );
+}
+
+/** The account menu's entry: the current language; choosing it opens the switcher in a dialog. */
+export function LanguageMenuItem() {
+  const { t } = useTranslation();
+  const { locale } = useRootData();
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <Dropdown.Item as="button" onClick={() => setOpen(true)} data-testid="language-menu-item">
+        <Translate aria-hidden="true" className="me-2" />
+        {t('footer.language')}: <span lang={locale}>{localeNames[locale]}</span>
+      </Dropdown.Item>
+      <Modal show={open} onHide={() => setOpen(false)} centered size="sm">
+        <Modal.Header closeButton closeLabel={t('close')}>
+          <Modal.Title as="h2" className="h5">
+            {t('footer.language')}
+          </Modal.Title>
+        </Modal.Header>
+        <Modal.Body>
+          <LanguageSwitcher compact />
+        </Modal.Body>
+      </Modal>
+    </>
   );
 }

@@ -18,11 +18,19 @@ export function formatCountdown(totalSeconds: number): string {
   return `${Math.floor(seconds / 3600)}:${pad(Math.floor((seconds % 3600) / 60))}:${pad(seconds % 60)}`;
 }
 
-/** Seconds left of a code, ticking every second; 0 when over. */
-export function useSecondsLeft(expires: string | null): number {
-  const left = () =>
-    expires ? Math.max(0, Math.round((new Date(expires).getTime() - Date.now()) / 1000)) : 0;
-  const [seconds, setSeconds] = useState(left);
+const secondsBetween = (expires: string | null, now: number) =>
+  expires ? Math.max(0, Math.round((new Date(expires).getTime() - now) / 1000)) : 0;
+
+/**
+ * Seconds left of a code, ticking every second; 0 when over. The first render must be the same on
+ * the server and in the browser (else React 418 on hydration): it counts from `renderedAt` (the
+ * loader's clock, part of the loader data both render from), or shows 0, and ticks after mounting.
+ */
+export function useSecondsLeft(expires: string | null, renderedAt?: number): number {
+  const left = () => secondsBetween(expires, Date.now());
+  const [seconds, setSeconds] = useState(() =>
+    renderedAt === undefined ? 0 : secondsBetween(expires, renderedAt),
+  );
   // biome-ignore lint/correctness/useExhaustiveDependencies: left() reads only expires.
   useEffect(() => {
     setSeconds(left());
@@ -33,10 +41,10 @@ export function useSecondsLeft(expires: string | null): number {
 }
 
 /** The welcome offer with its countdown; it ends and disappears at zero. */
-export function TimeBonusBanner({ code }: { code: DiscountCode }) {
+export function TimeBonusBanner({ code, renderedAt }: { code: DiscountCode; renderedAt: number }) {
   const { t } = useTranslation();
   const { user } = useLiveState();
-  const seconds = useSecondsLeft(code.expires);
+  const seconds = useSecondsLeft(code.expires, renderedAt);
   if (seconds <= 0 || !user || user.paid_user) return null;
   return (
     <div className="alert alert-success" role="status" data-testid="time-bonus">

@@ -7,6 +7,7 @@ import { useRootData } from '../lib/root-data.ts';
 import { backButtonVisible, badgeLabel, creditsBadge } from '../lib/shell-rules.ts';
 import { useStandalone } from '../lib/use-standalone.ts';
 import { useLiveState } from '../state/live-state.tsx';
+import { LanguageMenuItem } from './language-switcher.tsx';
 import { useSignupModal } from './signup-modal.tsx';
 
 function CountBadge({
@@ -66,14 +67,17 @@ export function TopBar() {
   const signupModal = useSignupModal();
 
   const logout = async () => {
-    await apiFetch('/api/logout.php').catch(() => undefined);
+    await apiFetch('/api/logout.php', { method: 'POST' }).catch(() => undefined);
     setUser(null);
     await navigate('/');
     await revalidator.revalidate();
   };
 
   return (
-    <header className="top-bar border-bottom bg-white sticky-top">
+    <header
+      className="top-bar border-bottom bg-white sticky-top"
+      style={{ borderTop: `3px solid ${settings.theme_color}` }}
+    >
       <nav className="navbar navbar-expand container" aria-label={t('nav.main')}>
         {backButtonVisible(standalone, leafId) && (
           <button type="button" className="btn btn-link text-body me-1 px-1" onClick={() => navigate(-1)}>
@@ -81,7 +85,12 @@ export function TopBar() {
             <span className="visually-hidden">{t('nav.back')}</span>
           </button>
         )}
-        <Link to={user ? '/members' : '/'} className="navbar-brand fw-bold text-primary me-auto">
+        <Link
+          to={user ? '/members' : '/'}
+          className="navbar-brand fw-bold me-auto"
+          style={{ color: settings.theme_color }}
+          data-testid="site-brand"
+        >
           <span aria-hidden="true">{settings.name}</span>
           <span className="visually-hidden">{t('nav.home', { site: settings.name })}</span>
         </Link>
@@ -132,6 +141,7 @@ export function TopBar() {
                   <Dropdown.Item as={Link} to="/transactions">
                     {t('nav.transactions')}
                   </Dropdown.Item>
+                  <LanguageMenuItem />
                   <Dropdown.Divider />
                   <Dropdown.Item as="button" onClick={() => void logout()}>
                     {t('nav.logout')}

@@ -17,22 +17,6 @@ export function formError(result: ApiResult) {
   );
 }
 
-/** Only paths on this site: `?redirect=` never sends a member elsewhere. */
-export function safeRedirect(
-  target: FormDataEntryValue | string | null | undefined,
-  fallback: string,
-): string {
-  if (
-    typeof target !== 'string' ||
-    !target.startsWith('/') ||
-    target.startsWith('//') ||
-    target.startsWith('/\\')
-  ) {
-    return fallback;
-  }
-  return target;
-}
-
 export function redirectWithCookies(to: string, result: ApiResult) {
   return redirect(to, { headers: cookieHeaders(result) });
 }

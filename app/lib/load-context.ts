@@ -18,7 +18,11 @@ declare module 'react-router' {
   interface AppLoadContext {
     api: ApiCaller;
     locale: Locale;
+    /** The site's own origin (siteOrigin), for canonical and hreflang links; never the request's Host. */
+    origin: string;
     /** The request locale's catalogs, handed to the browser with the root loader's data. */
     resources: LocaleResources;
+    /** This response's Content-Security-Policy nonce, for the page's inline scripts. */
+    cspNonce: string;
   }
 }

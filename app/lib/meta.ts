@@ -36,9 +36,11 @@ export function pageMeta(
   return descriptors;
 }
 
-export function languageAlternates(root: RootData): MetaDescriptor[] {
+/** The canonical URL of this page in this language, and the same page in every other language. */
+export function languageAlternates(root: Pick<RootData, 'origin' | 'pathname' | 'locale'>): MetaDescriptor[] {
   const base = `${root.origin}${root.pathname}`;
   return [
+    { tagName: 'link', rel: 'canonical', href: `${base}?lang=${root.locale}` },
     ...locales.map((locale) => ({
       tagName: 'link',
       rel: 'alternate',

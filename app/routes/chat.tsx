@@ -6,8 +6,9 @@ import type { ChatResponse, Message } from '#contract/chats.ts';
 import type { ErrorBody } from '#contract/common.ts';
 import type { OwnProfile } from '#contract/profiles.ts';
 import type { User } from '#contract/users.ts';
+import { SpendChoice } from '../components/spend-choice.tsx';
 import { ApiError, apiFetch } from '../lib/api-client.ts';
-import { formatDate, formatMoney } from '../lib/format.ts';
+import { formatMoney, useDates } from '../lib/format.ts';
 import { pageMeta } from '../lib/meta.ts';
 import { useRootData } from '../lib/root-data.ts';
 import { useLiveState } from '../state/live-state.tsx';
@@ -41,7 +42,7 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
 
 function MessageBubble({ message }: { message: Message }) {
   const { t } = useTranslation();
-  const { locale } = useRootData();
+  const dates = useDates();
   return (
     <li
       className={`d-flex mb-2 ${message.mine ? 'justify-content-end' : 'justify-content-start'}`}
@@ -68,7 +69,9 @@ function MessageBubble({ message }: { message: Message }) {
           </span>
         )}
         <small className={`d-block text-end ${message.mine ? 'text-white-50' : 'text-body-secondary'}`}>
-          {formatDate(message.created_at, locale, { timeStyle: 'short' })}
+          <time dateTime={message.created_at} suppressHydrationWarning>
+            {dates.recent(message.created_at, new Date(), true)}
+          </time>
         </small>
       </div>
     </li>
@@ -281,49 +284,42 @@ export default function Chat({ loaderData }: Route.ComponentProps) {
           </div>
         )}
         {panel === 'gift' && (
-          <ul className="list-inline mb-2" aria-label={t('chat:composer.gift')}>
-            {gifts.map((gift) => (
-              <li key={gift.id} className="list-inline-item">
-                <button
-                  type="button"
-                  className="btn btn-light p-1"
-                  disabled={sending}
-                  onClick={() => void send({ gift: gift.id })}
-                >
-                  <img src={gift.image} alt="" width={40} height={40} />
-                  <span className="d-block small">{t(`chat:gift.${gift.slug}`)}</span>
-                  <span className="d-block small text-body-secondary">
-                    {t('chat:cost.gift', { credits: gift.credits })}
-                  </span>
-                </button>
-              </li>
-            ))}
-          </ul>
+          <SpendChoice
+            label={t('chat:composer.gift')}
+            options={gifts}
+            keyOf={(gift) => gift.id}
+            costOf={(gift) => gift.credits}
+            disabled={sending}
+            onSpend={(gift) => void send({ gift: gift.id })}
+            renderOption={(gift) => (
+              <>
+                <img src={gift.image} alt="" width={40} height={40} />
+                <span className="d-block small">{t(`chat:gift.${gift.slug}`)}</span>
+              </>
+            )}
+          />
         )}
         {panel === 'photo' &&
           (ownPhotos.length === 0 ? (
             <p className="small mb-2">{t('chat:composer.noPhotos')}</p>
           ) : (
-            <ul className="list-inline mb-2" aria-label={t('chat:composer.photo')}>
-              {ownPhotos.map((photo) => (
-                <li key={photo.id} className="list-inline-item">
-                  <button
-                    type="button"
-                    className="btn btn-light p-1"
-                    disabled={sending}
-                    onClick={() => void send({ photo: photo.id })}
-                  >
-                    <img
-                      src={photo.thumb_filename}
-                      alt=""
-                      width={56}
-                      height={56}
-                      className="rounded object-fit-cover"
-                    />
-                  </button>
-                </li>
-              ))}
-            </ul>
+            <SpendChoice
+              label={t('chat:composer.photo')}
+              options={ownPhotos}
+              keyOf={(photo) => photo.id}
+              costOf={() => costs?.photo ?? settings.photo_credits}
+              disabled={sending}
+              onSpend={(photo) => void send({ photo: photo.id })}
+              renderOption={(photo) => (
+                <img
+                  src={photo.thumb_filename}
+                  alt=""
+                  width={56}
+                  height={56}
+                  className="rounded object-fit-cover"
+                />
+              )}
+            />
           ))}
         <form
           className="d-flex gap-2 align-items-end"
@@ -387,7 +383,7 @@ export default function Chat({ loaderData }: Route.ComponentProps) {
           <p className="small text-body-secondary mb-0 mt-1" data-testid="chat-cost">
             {costs.free_messages_left > 0
               ? t('chat:cost.free', { count: costs.free_messages_left })
-              : t('chat:cost.message', { credits: costs.message })}
+              : t('chat:cost.message', { count: costs.message })}
             {costs.minimum_message_cost && (
               <>
                 {' '}

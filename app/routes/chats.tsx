@@ -4,9 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { Link, redirect, useRevalidator } from 'react-router';
 import type { ChatListItem, Message } from '#contract/chats.ts';
 import { ApiError, apiFetch } from '../lib/api-client.ts';
-import { formatDate } from '../lib/format.ts';
+import { useDates } from '../lib/format.ts';
 import { pageMeta } from '../lib/meta.ts';
-import { useRootData } from '../lib/root-data.ts';
 import { badgeLabel } from '../lib/shell-rules.ts';
 import { useLiveState } from '../state/live-state.tsx';
 import type { Route } from './+types/chats';
@@ -40,7 +39,7 @@ function preview(
 /** The conversation list (spec §2): unread counts in the green unread colour, newest activity first. */
 export default function Chats({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const { locale } = useRootData();
+  const dates = useDates();
   const { socket, reloadChats } = useLiveState();
   const revalidator = useRevalidator();
   const [chats, setChats] = useState(loaderData.chats);
@@ -103,7 +102,9 @@ export default function Chats({ loaderData }: Route.ComponentProps) {
                   <span className="d-flex justify-content-between">
                     <strong>{chat.profile.name}</strong>
                     <small className="text-body-secondary">
-                      {formatDate(chat.conversation.last_activity, locale, { dateStyle: 'short' })}
+                      <time dateTime={chat.conversation.last_activity} suppressHydrationWarning>
+                        {dates.recent(chat.conversation.last_activity)}
+                      </time>
                     </small>
                   </span>
                   <span className="d-block text-truncate text-body-secondary small">

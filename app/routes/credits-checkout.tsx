@@ -1,11 +1,10 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Form, redirect, useNavigation, useParams } from 'react-router';
+import { Form, redirect, useFetcher, useLocation, useNavigation } from 'react-router';
 import type { ErrorBody } from '#contract/common.ts';
-import type { BundlesResponse, DiscountCode } from '#contract/payments.ts';
+import type { BundlesResponse, DiscountCode, Quote } from '#contract/payments.ts';
 import { FormAlert } from '../components/forms/form-field.tsx';
 import { formError, formText } from '../lib/actions.server.ts';
-import { discounted } from '../lib/discounts.ts';
 import { formatMoney } from '../lib/format.ts';
 import { pageMeta } from '../lib/meta.ts';
 import { useRootData } from '../lib/root-data.ts';
@@ -15,25 +14,52 @@ export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, 'page.credits');
 }
 
-export async function loader({ context, params }: Route.LoaderArgs) {
+type QuoteAnswer = { quote: Quote | null; quoteError: ErrorBody | null; code: string; method: string };
+
+/**
+ * The page's price is the server's quote (GET /api/quote.php), computed as the order computes it;
+ * `?paymentmethod=&discountcode=` ask for another quote when the member changes either.
+ */
+export async function loader({ context, params, request }: Route.LoaderArgs) {
+  const search = new URL(request.url).searchParams;
   const [bundles, welcome] = await Promise.all([
     context.api<BundlesResponse>('/api/bundles.php'),
     context.api<DiscountCode>('/api/discountcode.php?welcome=true'),
   ]);
   const bundle = bundles.data.bundles.find((candidate) => candidate.id === Number(params.id));
   if (!bundle) throw redirect('/credits');
-  return { bundle, methods: bundles.data.paymentmethods, welcome: welcome.ok ? welcome.data : null };
+  const methods = bundles.data.paymentmethods;
+  const asked = search.get('paymentmethod') ?? params.paymentmethod ?? '';
+  const method = methods.includes(asked) ? asked : (methods[0] ?? '');
+  const code = (search.get('discountcode') ?? (welcome.ok ? welcome.data.code : '')).trim().slice(0, 40);
+  const quote = await context.api<Quote | ErrorBody>(
+    `/api/quote.php?${new URLSearchParams({
+      bundle: String(bundle.id),
+      paymentmethod: method,
+      ...(code ? { discountcode: code } : {}),
+    })}`,
+  );
+  const answer: QuoteAnswer = {
+    quote: quote.ok ? (quote.data as Quote) : null,
+    quoteError: quote.ok ? null : (quote.data as ErrorBody),
+    code,
+    method,
+  };
+  return { bundle, methods, ...answer };
 }
 
 export async function action({ context, request, params }: Route.ActionArgs) {
   const form = await request.formData();
   const code = formText(form, 'discountcode').trim();
+  const amount = Number(formText(form, 'amount'));
   const result = await context.api<{ checkout_url: string } | ErrorBody>('/api/order.php', {
     method: 'POST',
     body: {
       bundle: Number(params.id),
       paymentmethod: formText(form, 'paymentmethod'),
       ...(code ? { discountcode: code } : {}),
+      // The amount the member saw on the button: the order is refused if it would charge another.
+      ...(Number.isInteger(amount) && amount >= 0 ? { amount } : {}),
     },
   });
   if (!result.ok) return formError(result);
@@ -44,13 +70,37 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 export default function CreditsCheckout({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const { locale } = useRootData();
-  const params = useParams();
+  const location = useLocation();
   const navigation = useNavigation();
-  const { bundle, methods, welcome } = loaderData;
-  const [method, setMethod] = useState(
-    params.paymentmethod && methods.includes(params.paymentmethod) ? params.paymentmethod : methods[0],
-  );
-  const price = welcome ? discounted(bundle.price, welcome.value_percentage) : bundle.price;
+  const fetcher = useFetcher<QuoteAnswer>();
+  const { bundle, methods } = loaderData;
+  const [method, setMethod] = useState(loaderData.method);
+  const [code, setCode] = useState(loaderData.code);
+  const requested = useRef({ method: loaderData.method, code: loaderData.code });
+
+  // A new quote whenever the method or the code changes (the code after a short pause in typing).
+  useEffect(() => {
+    const wanted = { method, code: code.trim() };
+    if (wanted.method === requested.current.method && wanted.code === requested.current.code) return;
+    const timer = setTimeout(
+      () => {
+        requested.current = wanted;
+        fetcher.load(
+          `${location.pathname}?${new URLSearchParams({ paymentmethod: wanted.method, discountcode: wanted.code })}`,
+        );
+      },
+      wanted.method === requested.current.method ? 350 : 0,
+    );
+    return () => clearTimeout(timer);
+  }, [method, code, location.pathname, fetcher.load]);
+
+  const current: QuoteAnswer =
+    fetcher.data && fetcher.data.method === method && fetcher.data.code === code.trim()
+      ? fetcher.data
+      : loaderData;
+  const upToDate = current.method === method && current.code === code.trim() && fetcher.state === 'idle';
+  const quote = upToDate ? current.quote : null;
+  const price = quote?.amount ?? bundle.price;
   return (
     <div className="container py-4" style={{ maxWidth: 560 }}>
       <h1 className="h3">
@@ -86,22 +136,34 @@ export default function CreditsCheckout({ loaderData, actionData }: Route.Compon
           <input
             id="discountcode"
             name="discountcode"
-            className="form-control"
-            defaultValue={welcome?.code ?? ''}
+            className={`form-control${upToDate && current.quoteError ? ' is-invalid' : ''}`}
+            value={code}
+            onChange={(event) => setCode(event.target.value)}
             maxLength={40}
+            aria-describedby="discountcode-help"
           />
-          {welcome && (
-            <div className="form-text">
-              {t('credits:discount.applied', { percentage: welcome.value_percentage })}
-            </div>
-          )}
+          <div id="discountcode-help" aria-live="polite">
+            {upToDate && current.quoteError ? (
+              <div className="invalid-feedback d-block">{current.quoteError.message}</div>
+            ) : upToDate && quote?.discount ? (
+              <div className="form-text">
+                {t('credits:discount.applied', { percentage: quote.discount.value_percentage })}
+              </div>
+            ) : null}
+          </div>
         </div>
+        {quote && <input type="hidden" name="amount" value={quote.amount} />}
         <button
           type="submit"
           className="btn btn-primary btn-lg w-100"
-          disabled={navigation.state === 'submitting'}
+          data-testid="pay"
+          disabled={navigation.state === 'submitting' || !quote}
         >
-          {t('credits:pay', { price: formatMoney(price, bundle.currency, locale) })}
+          {quote
+            ? t('credits:pay', { price: formatMoney(quote.amount, quote.currency, locale) })
+            : upToDate
+              ? t('credits:quote.checkCode')
+              : t('credits:quote.checking')}
         </button>
       </Form>
     </div>

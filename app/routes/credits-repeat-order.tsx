@@ -1,52 +1,67 @@
 import { useTranslation } from 'react-i18next';
 import { Form, Link, redirect, useNavigation } from 'react-router';
 import type { ErrorBody } from '#contract/common.ts';
-import type { Order } from '#contract/payments.ts';
+import type { RepeatQuote } from '#contract/payments.ts';
 import { FormAlert } from '../components/forms/form-field.tsx';
-import { formError } from '../lib/actions.server.ts';
+import { formError, formText } from '../lib/actions.server.ts';
+import { formatMoney } from '../lib/format.ts';
 import { pageMeta } from '../lib/meta.ts';
+import { useRootData } from '../lib/root-data.ts';
 import type { Route } from './+types/credits-repeat-order';
 
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, 'page.credits');
 }
 
+/** What a repeat order would buy and charge, from the server (GET /api/repeat-order.php). */
 export async function loader({ context }: Route.LoaderArgs) {
-  const answer = await context.api<{ transactions: Order[] }>('/api/transactions.php');
-  return {
-    last: answer.ok ? (answer.data.transactions.find((order) => order.status === 'completed') ?? null) : null,
-  };
+  const answer = await context.api<RepeatQuote>('/api/repeat-order.php');
+  return { quote: answer.ok ? answer.data : null };
 }
 
-export async function action({ context }: Route.ActionArgs) {
+export async function action({ context, request }: Route.ActionArgs) {
+  const amount = Number(formText(await request.formData(), 'amount'));
   const result = await context.api<{ checkout_url: string } | ErrorBody>('/api/repeat-order.php', {
     method: 'POST',
-    body: {},
+    // The amount the member confirmed: the order is refused (price_changed) if it would charge another.
+    body: Number.isInteger(amount) && amount >= 0 ? { amount } : {},
   });
   if (!result.ok) return formError(result);
   throw redirect((result.data as { checkout_url: string }).checkout_url);
 }
 
-/** Buy the last bundle again with the last method, in one step. */
+/** Buy the last bundle again with the last method: bundle, price and method first, then one confirming tap. */
 export default function RepeatOrder({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
+  const { locale } = useRootData();
   const navigation = useNavigation();
-  const { last } = loaderData;
+  const { quote } = loaderData;
   return (
     <div className="container py-4" style={{ maxWidth: 560 }}>
       <h1 className="h3">{t('page.credits')}</h1>
       <FormAlert errors={actionData?.errors} />
-      {last ? (
-        <Form method="post">
-          <p>
-            {t('credits:repeat.lead', {
-              count: last.credits,
-              method: t(`credits:method.${last.paymentmethod}`),
-            })}
+      {quote ? (
+        <Form method="post" data-testid="repeat-order">
+          <dl className="row mb-3">
+            <dt className="col-5">{t('credits:repeat.bundle')}</dt>
+            <dd className="col-7">{t('credits:bundle.credits', { count: quote.credits })}</dd>
+            <dt className="col-5">{t('credits:repeat.price')}</dt>
+            <dd className="col-7" data-testid="repeat-price">
+              {formatMoney(quote.amount, quote.currency, locale)}
+            </dd>
+            <dt className="col-5">{t('credits:transactions.method')}</dt>
+            <dd className="col-7">{t(`credits:method.${quote.paymentmethod}`)}</dd>
+          </dl>
+          <p className="text-body-secondary small">
+            {quote.stored_mandate ? t('credits:repeat.chargedAtOnce') : t('credits:repeat.viaCheckout')}
           </p>
+          <input type="hidden" name="amount" value={quote.amount} />
           <button type="submit" className="btn btn-primary" disabled={navigation.state === 'submitting'}>
-            {t('credits:repeat.submit')}
-          </button>
+            {t('credits:repeat.confirm', { price: formatMoney(quote.amount, quote.currency, locale) })}
+          </button>{' '}
+          <Link to="/credits" className="btn btn-link">
+            {t('credits:spend.cancel')}
+          </Link>
         </Form>
       ) : (
         <>

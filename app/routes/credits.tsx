@@ -18,19 +18,20 @@ export async function loader({ context }: Route.LoaderArgs) {
     context.api<DiscountCode>('/api/discountcode.php?welcome=true'),
   ]);
   // A failing welcome call is ignored (spec §8): the page works without the offer.
-  return { bundles: bundles.data, welcome: welcome.ok ? welcome.data : null };
+  // renderedAt: the countdown's first render counts from it on the server and when hydrating.
+  return { bundles: bundles.data, welcome: welcome.ok ? welcome.data : null, renderedAt: Date.now() };
 }
 
 /** The credit bundles; the first one bought makes the member Premium. */
 export default function Credits({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const { locale } = useRootData();
-  const { bundles, welcome } = loaderData;
+  const { bundles, welcome, renderedAt } = loaderData;
   return (
     <div className="container py-4">
       <h1 className="h3">{t('credits:heading')}</h1>
       <p className="text-body-secondary">{t('credits:lead')}</p>
-      {welcome && <TimeBonusBanner code={welcome} />}
+      {welcome && <TimeBonusBanner code={welcome} renderedAt={renderedAt} />}
       <ul className="row row-cols-1 row-cols-sm-2 row-cols-lg-4 g-3 list-unstyled" data-testid="bundles">
         {bundles.bundles.map((bundle) => (
           <li key={bundle.id} className="col">

@@ -7,7 +7,7 @@ export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, 'footer.language');
 }
 
-/** /lang-config: an operator previews the site in any language (?lang=) without changing the cookie. */
+/** /lang-config: opens the site in any language (?lang=, which the locale cookie then keeps). */
 export default function LangConfig() {
   const { t } = useTranslation();
   return (

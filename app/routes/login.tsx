@@ -2,8 +2,9 @@ import { useTranslation } from 'react-i18next';
 import { Form, Link, redirect, useNavigation, useSearchParams } from 'react-router';
 import type { UserResponse } from '#contract/users.ts';
 import { FormAlert, FormField } from '../components/forms/form-field.tsx';
-import { formError, formText, redirectWithCookies, safeRedirect } from '../lib/actions.server.ts';
+import { formError, formText, redirectWithCookies } from '../lib/actions.server.ts';
 import { pageMeta } from '../lib/meta.ts';
+import { safeRedirectPath } from '../lib/safe-redirect.ts';
 import type { Route } from './+types/login';
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -13,7 +14,7 @@ export function meta({ matches }: Route.MetaArgs) {
 export async function loader({ context, request }: Route.LoaderArgs) {
   const me = await context.api<UserResponse>('/api/user.php');
   if (me.ok && me.data.user) {
-    throw redirect(safeRedirect(new URL(request.url).searchParams.get('redirect'), '/members'));
+    throw redirect(safeRedirectPath(new URL(request.url).searchParams.get('redirect'), '/members'));
   }
   return null;
 }
@@ -28,7 +29,7 @@ export async function action({ context, request }: Route.ActionArgs) {
   });
   if (!result.ok) return formError(result);
   return redirectWithCookies(
-    safeRedirect(form.get('redirect'), keep ? '/members?reactivated=1' : '/members'),
+    safeRedirectPath(form.get('redirect'), keep ? '/members?reactivated=1' : '/members'),
     result,
   );
 }

@@ -14,7 +14,10 @@ export async function action({ context, request }: Route.ActionArgs) {
   return { confirmed: result.ok };
 }
 
-/** The link of the e-mail change mail. Confirming is a button, so a mail scanner's visit changes nothing. */
+/**
+ * The link of the e-mail change mail. Confirming is a button, so a mail scanner's visit changes
+ * nothing; the page says "changed" only once the API has confirmed the change.
+ */
 export default function MailChangeDo({ actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const [params] = useSearchParams();
@@ -22,6 +25,9 @@ export default function MailChangeDo({ actionData }: Route.ComponentProps) {
   if (actionData) {
     return (
       <div className="container py-4" style={{ maxWidth: 560 }}>
+        <h1 className="h3" data-testid="mail-change-heading">
+          {t(actionData.confirmed ? 'auth:mailChange.doneHeading' : 'auth:mailChange.errorHeading')}
+        </h1>
         <div className={`alert ${actionData.confirmed ? 'alert-success' : 'alert-danger'}`} role="status">
           {t(actionData.confirmed ? 'auth:mailChange.done' : 'auth:mailChange.error')}
         </div>
@@ -33,7 +39,10 @@ export default function MailChangeDo({ actionData }: Route.ComponentProps) {
   }
   return (
     <div className="container py-4" style={{ maxWidth: 560 }}>
-      <h1 className="h3">{t('auth:mailChange.heading')}</h1>
+      <h1 className="h3" data-testid="mail-change-heading">
+        {t('auth:mailChange.confirmHeading')}
+      </h1>
+      <p>{t('auth:mailChange.confirmLead')}</p>
       <Form method="post">
         <input type="hidden" name="token" value={params.get('token') ?? ''} />
         <button type="submit" className="btn btn-primary" disabled={navigation.state === 'submitting'}>

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Form, redirect, useNavigation } from 'react-router';
 import type { NotificationSettings } from '#contract/notifications.ts';
+import type { OwnProfile } from '#contract/profiles.ts';
 import { pageMeta } from '../lib/meta.ts';
 import { currentPushState, type PushState, subscribeToPush } from '../lib/push.ts';
 import { useRootData } from '../lib/root-data.ts';
@@ -15,13 +16,23 @@ export function meta({ matches }: Route.MetaArgs) {
 const types = ['messages', 'likes', 'matches', 'news'] as const;
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const answer = await context.api<NotificationSettings>('/api/notifications.php');
+  const [answer, own] = await Promise.all([
+    context.api<NotificationSettings>('/api/notifications.php'),
+    context.api<{ profile: OwnProfile }>('/api/profile.php'),
+  ]);
   if (!answer.ok) throw redirect('/login?redirect=%2Fnotifications');
-  return answer.data;
+  return { ...answer.data, public_profile: own.ok ? own.data.profile.public_profile : false };
 }
 
 export async function action({ context, request }: Route.ActionArgs) {
   const form = await request.formData();
+  if (form.get('intent') === 'public-profile') {
+    const saved = await context.api('/api/profile.php', {
+      method: 'PUT',
+      body: { public_profile: form.get('public_profile') === 'on' },
+    });
+    return { saved: saved.ok };
+  }
   if (form.get('intent') === 'enable-email') {
     await context.api('/api/notifications.php', { method: 'PUT', body: { enable_email: true } });
     return { saved: true };
@@ -113,6 +124,42 @@ export default function Notifications({ loaderData, actionData }: Route.Componen
           {t('notifications:save')}
         </button>
       </Form>
+      <section className="mt-4" data-testid="privacy">
+        <h2 className="h5">{t('notifications:privacy.heading')}</h2>
+        <Form method="post">
+          <input type="hidden" name="intent" value="public-profile" />
+          <div className="form-check form-switch">
+            <input
+              type="checkbox"
+              className="form-check-input"
+              id="public-profile"
+              name="public_profile"
+              defaultChecked={loaderData.public_profile}
+              aria-describedby="public-profile-help"
+            />
+            <label className="form-check-label" htmlFor="public-profile">
+              {t('notifications:privacy.publicProfile', { site: settings.name })}
+            </label>
+          </div>
+          <p id="public-profile-help" className="form-text">
+            {t('notifications:privacy.publicProfileHelp')}
+          </p>
+          <button
+            type="submit"
+            className="btn btn-outline-primary"
+            disabled={navigation.state === 'submitting'}
+          >
+            {t('notifications:privacy.save')}
+          </button>
+        </Form>
+      </section>
+      <section className="mt-4" data-testid="my-data">
+        <h2 className="h5">{t('notifications:myData.heading')}</h2>
+        <p>{t('notifications:myData.help')}</p>
+        <a className="btn btn-outline-primary" href="/api/export.php" download="my-data.json">
+          {t('notifications:myData.download')}
+        </a>
+      </section>
       <section className="mt-4" data-testid="push-state">
         <h2 className="h5">{t('notifications:push.heading')}</h2>
         {push === 'unsupported' && <p>{t('notifications:push.unsupported')}</p>}

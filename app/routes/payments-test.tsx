@@ -3,6 +3,7 @@ import { data, Form, redirect } from 'react-router';
 import { formText } from '../lib/actions.server.ts';
 import { formatMoney } from '../lib/format.ts';
 import { useRootData } from '../lib/root-data.ts';
+import { safeRedirectPath } from '../lib/safe-redirect.ts';
 import type { Route } from './+types/payments-test';
 
 type TestPayment = { id: string; amount: number; currency: string; description: string; status: string };
@@ -22,7 +23,7 @@ export async function action({ context, params, request }: Route.ActionArgs) {
     body: { payment: params.payment, status },
   });
   if (!answer.ok) throw data(null, { status: 404 });
-  throw redirect(answer.data.redirect);
+  throw redirect(safeRedirectPath(answer.data.redirect, '/transactions'));
 }
 
 /** The test provider's checkout (PAYMENT_PROVIDER=test): the payer picks the outcome. */

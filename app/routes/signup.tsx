@@ -2,8 +2,9 @@ import { useTranslation } from 'react-i18next';
 import { Link, redirect } from 'react-router';
 import type { UserResponse } from '#contract/users.ts';
 import { SignupForm } from '../components/signup-form.tsx';
-import { formError, formText, redirectWithCookies, safeRedirect } from '../lib/actions.server.ts';
+import { formError, formText, redirectWithCookies } from '../lib/actions.server.ts';
 import { pageMeta } from '../lib/meta.ts';
+import { safeRedirectPath } from '../lib/safe-redirect.ts';
 import type { Route } from './+types/signup';
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -32,7 +33,7 @@ export async function action({ context, request }: Route.ActionArgs) {
     },
   });
   if (!result.ok) return formError(result);
-  return redirectWithCookies(safeRedirect(form.get('next'), '/complete-signup'), result);
+  return redirectWithCookies(safeRedirectPath(form.get('next'), '/complete-signup'), result);
 }
 
 export default function Signup() {

@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, redirect, useRevalidator } from 'react-router';
 import type { Order } from '#contract/payments.ts';
-import { formatDate, formatMoney } from '../lib/format.ts';
+import { formatMoney, useDates } from '../lib/format.ts';
 import { pageMeta } from '../lib/meta.ts';
 import { useRootData } from '../lib/root-data.ts';
 import { useLiveState } from '../state/live-state.tsx';
@@ -48,6 +48,7 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 function Receipt({ transaction }: { transaction: Transaction }) {
   const { t } = useTranslation();
   const { locale } = useRootData();
+  const dates = useDates();
   const revalidator = useRevalidator();
   const { refreshUser } = useLiveState();
   const pending = transaction.status === 'pending';
@@ -69,7 +70,7 @@ function Receipt({ transaction }: { transaction: Transaction }) {
           className={`alert ${transaction.status === 'completed' ? 'alert-success' : pending ? 'alert-info' : 'alert-warning'}`}
         >
           {transaction.status === 'completed'
-            ? t('credits:status.completed', { credits: transaction.credits })
+            ? t('credits:status.completed', { count: transaction.credits })
             : pending
               ? t('credits:status.pending')
               : t('credits:status.failed')}
@@ -77,7 +78,7 @@ function Receipt({ transaction }: { transaction: Transaction }) {
         <dl className="row mb-0">
           <dt className="col-5">{t('credits:transactions.date')}</dt>
           <dd className="col-7">
-            {formatDate(transaction.created_at, locale, { dateStyle: 'long', timeStyle: 'short' })}
+            {dates.date(transaction.created_at, { dateStyle: 'long', timeStyle: 'short' })}
           </dd>
           <dt className="col-5">{t('credits:transactions.amount')}</dt>
           <dd className="col-7">
@@ -105,7 +106,7 @@ function Receipt({ transaction }: { transaction: Transaction }) {
         </dl>
         <p className="small mt-3 mb-0">
           <Link to="/pages/return-policy" className="link-secondary">
-            {t('credits:transactions.refund', { days: transaction.refund_days })}
+            {t('credits:transactions.refund', { count: transaction.refund_days })}
           </Link>
         </p>
         {(transaction.status === 'failed' || transaction.status === 'cancelled') && (
@@ -122,6 +123,7 @@ function Receipt({ transaction }: { transaction: Transaction }) {
 export default function Transactions({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const { locale } = useRootData();
+  const dates = useDates();
   return (
     <div className="container py-4" style={{ maxWidth: 720 }}>
       <h1 className="h3 mb-3">{t('page.transactions')}</h1>
@@ -131,7 +133,7 @@ export default function Transactions({ loaderData }: Route.ComponentProps) {
         <ul className="list-group">
           {loaderData.transactions.map((order) => (
             <li key={order.id} className="list-group-item d-flex justify-content-between">
-              <Link to={`/transactions/${order.id}`}>{formatDate(order.created_at, locale)}</Link>
+              <Link to={`/transactions/${order.id}`}>{dates.date(order.created_at)}</Link>
               <span>
                 {formatMoney(order.amount, order.currency, locale)} ·{' '}
                 {t(`credits:orderStatus.${order.status}`)}
@@ -150,7 +152,7 @@ export default function Transactions({ loaderData }: Route.ComponentProps) {
             <tbody>
               {loaderData.ledger.map((entry) => (
                 <tr key={`${entry.created_at}-${entry.balance_after}-${entry.delta}`}>
-                  <td>{formatDate(entry.created_at, locale, { dateStyle: 'short', timeStyle: 'short' })}</td>
+                  <td>{dates.date(entry.created_at, { dateStyle: 'short', timeStyle: 'short' })}</td>
                   <td>{t(`credits:ledger.reason.${entry.reason}`)}</td>
                   <td className={`text-end ${entry.delta < 0 ? 'text-danger' : 'text-success'}`}>
                     {entry.delta > 0 ? `+${entry.delta}` : entry.delta}

@@ -9,8 +9,7 @@ import {
   useState,
 } from 'react';
 import { useLocation, useMatches, useNavigate } from 'react-router';
-import type { ChatListItem } from '#contract/chats.ts';
-import type { LikesResponse } from '#contract/likes.ts';
+import type { CountsResponse } from '#contract/counts.ts';
 import type { Profile } from '#contract/profiles.ts';
 import type { User } from '#contract/users.ts';
 import { MatchModal } from '../components/match-modal.tsx';
@@ -88,15 +87,14 @@ export function LiveStateProvider({
     openConversation.current = id;
   }, []);
 
-  const reloadChats = useCallback(async () => {
-    const answer = await apiFetch<{ chats: ChatListItem[] }>('/api/chats.php');
-    setUnreadMessages(answer.chats.reduce((total, chat) => total + chat.num_unread_messages, 0));
+  // The badges come from one counts call, never from the whole chats and likes lists (issue 15).
+  const reloadCounts = useCallback(async () => {
+    const answer = await apiFetch<CountsResponse>('/api/counts.php');
+    setUnreadMessages(answer.unread_messages);
+    setNewLikes(answer.new_likes);
   }, []);
-
-  const reloadLikes = useCallback(async () => {
-    const answer = await apiFetch<LikesResponse>('/api/likes.php');
-    setNewLikes(answer.liked_by.filter((entry) => entry.like_new).length);
-  }, []);
+  const reloadChats = reloadCounts;
+  const reloadLikes = reloadCounts;
 
   const loggedIn = user !== null;
   useEffect(() => {
@@ -104,8 +102,7 @@ export function LiveStateProvider({
     let interval: ReturnType<typeof setInterval> | undefined;
     const poll = () => {
       void refreshUser().catch(() => undefined);
-      void reloadLikes().catch(() => undefined);
-      void reloadChats().catch(() => undefined);
+      void reloadCounts().catch(() => undefined);
     };
     const start = setTimeout(() => {
       poll();
@@ -115,7 +112,7 @@ export function LiveStateProvider({
       clearTimeout(start);
       if (interval) clearInterval(interval);
     };
-  }, [loggedIn, pushSubscribed, refreshUser, reloadLikes, reloadChats]);
+  }, [loggedIn, pushSubscribed, refreshUser, reloadCounts]);
 
   // With push on this device, polling slows down (spec §7).
   useEffect(() => {

@@ -24,6 +24,16 @@ export type DatabaseHandle = {
   close(): Promise<void>;
 };
 
+/**
+ * One optional observer of every SQL statement the app's Drizzle clients run (the query-budget
+ * tests count statements per request with it); a no-op call otherwise.
+ */
+let statementObserver: ((query: string) => void) | null = null;
+export function observeStatements(observer: ((query: string) => void) | null): void {
+  statementObserver = observer;
+}
+const logger = { logQuery: (query: string) => statementObserver?.(query) };
+
 export const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
 
 /** Serializes migrations of several instances that start at once on one PostgreSQL. */
@@ -34,7 +44,7 @@ export function connectPostgres(connectionString: string, poolSize = 10): Databa
   pool.on('error', () => {
     // An idle client lost its connection; the pool replaces it on the next checkout.
   });
-  const db = drizzlePg(pool, { schema, casing: 'snake_case' }) as unknown as Database;
+  const db = drizzlePg(pool, { schema, casing: 'snake_case', logger }) as unknown as Database;
   return {
     db,
     kind: 'postgres',
@@ -53,7 +63,7 @@ export function connectPostgres(connectionString: string, poolSize = 10): Databa
 }
 
 export function wrapPglite(client: PGlite): DatabaseHandle {
-  const db = drizzlePglite(client, { schema, casing: 'snake_case' }) as unknown as Database;
+  const db = drizzlePglite(client, { schema, casing: 'snake_case', logger }) as unknown as Database;
   return {
     db,
     kind: 'pglite',

@@ -1,6 +1,8 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { defaultLocale } from '#contract/locales.ts';
+import { renderSetupPage, setupLocale } from '#server/modules/setup/setup-page.ts';
+import { NoSiteConfiguredError } from '#server/modules/sites/sites.service.ts';
 import { AppError, NotFoundError, RateLimitedError } from './errors.ts';
 
 /** One failed check as fastify-type-provider-zod reports it. */
@@ -41,6 +43,57 @@ const fastifyClientErrors: Record<string, [number, string]> = {
   FST_INVALID_MULTIPART_CONTENT_TYPE: [415, 'unsupported_media_type'],
 };
 
+/** A PostgreSQL error (pg or PGlite) carries its SQLSTATE as a five-character `code`. */
+const sqlState = /^[0-9A-Z]{5}$/;
+
+type ErrorLike = {
+  name?: unknown;
+  message?: unknown;
+  code?: unknown;
+  stack?: unknown;
+  cause?: unknown;
+  query?: unknown;
+  params?: unknown;
+  table?: unknown;
+  column?: unknown;
+  constraint?: unknown;
+  routine?: unknown;
+};
+
+const asErrorLike = (value: unknown): ErrorLike | undefined =>
+  typeof value === 'object' && value !== null ? (value as ErrorLike) : undefined;
+
+/**
+ * What the log may say about a failed request: the error's type, codes, schema names and stack
+ * frames. A failed query's text, parameters and the database's message (which quotes the values,
+ * e.g. `value "99999999999" is out of range`) are user input and never reach the log.
+ */
+export function loggableError(error: unknown): Record<string, unknown> {
+  const chain: ErrorLike[] = [];
+  for (let current = asErrorLike(error); current && chain.length < 5; current = asErrorLike(current.cause)) {
+    chain.push(current);
+  }
+  const database = chain.find((item) => typeof item.code === 'string' && sqlState.test(item.code));
+  const isQuery = database !== undefined || chain.some((item) => 'query' in item || 'params' in item);
+  const top = chain[0];
+  const stack =
+    typeof top?.stack === 'string' ? top.stack.split('\n').filter((line) => /^\s+at /.test(line)) : [];
+  const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+  return {
+    type: text(top?.name) ?? typeof error,
+    ...(isQuery
+      ? {
+          sqlState: text(database?.code),
+          table: text(database?.table),
+          column: text(database?.column),
+          constraint: text(database?.constraint),
+          routine: text(database?.routine),
+        }
+      : { message: text(top?.message), code: text(top?.code) }),
+    stack: stack.join('\n'),
+  };
+}
+
 /** One place maps every error to the contract's body; a 5xx never carries the internal message. */
 export function registerErrorHandler(app: FastifyInstance): void {
   const send = (
@@ -63,12 +116,33 @@ export function registerErrorHandler(app: FastifyInstance): void {
   };
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof NoSiteConfiguredError) {
+      // SEED_DEMO=0 on an empty database: the operator's setup page, and 503 setup_required for API calls.
+      const locale = setupLocale(request.headers['accept-language'], defaultLocale);
+      if (request.url.startsWith('/api/')) {
+        request.locale = locale;
+        return send(request, reply, 503, 'setup_required');
+      }
+      return reply
+        .status(503)
+        .header('retry-after', '60')
+        .type('text/html; charset=utf-8')
+        .send(renderSetupPage(app.deps.translator, locale));
+    }
     if (error instanceof RateLimitedError) {
       reply.header('retry-after', String(error.retryAfterSeconds));
       return send(request, reply, 429, error.code);
     }
-    if (error instanceof AppError)
+    if (error instanceof AppError) {
+      // A dependency that failed (provider_unavailable, not_ready…) is logged with its cause, never silent.
+      if (error.status >= 500) {
+        request.log.warn(
+          { err: loggableError(error.cause ?? error), code: error.code, route: request.routeOptions.url },
+          'request failed: a dependency did not answer',
+        );
+      }
       return send(request, reply, error.status, error.code, error.details, error.messageKey);
+    }
     if (hasZodFastifySchemaValidationErrors(error)) {
       return send(request, reply, 422, 'validation_failed', {
         fields: fieldsOf(error.validation as FieldIssue[]),
@@ -81,8 +155,22 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
       return send(request, reply, error.statusCode, 'bad_request');
     }
-    request.log.error({ err: error }, 'request failed');
+    request.log.error(
+      { err: loggableError(error), route: request.routeOptions.url, method: request.method },
+      'request failed',
+    );
     return send(request, reply, 500, 'internal_error');
+  });
+
+  // Some plugins answer a 4xx themselves without a body (a plain GET on the WebSocket route is a bare
+  // 404): an API answer still carries the contract's body.
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (reply.statusCode < 400 || reply.statusCode >= 500 || !request.url.startsWith('/api/')) return payload;
+    if (payload !== undefined && payload !== null && payload !== '') return payload;
+    const code = reply.statusCode === 404 ? 'not_found' : 'bad_request';
+    const message = app.deps.translator.t(request.locale ?? defaultLocale, [`errors:${code}`], {});
+    reply.type('application/json; charset=utf-8');
+    return JSON.stringify({ error: code, message });
   });
 
   app.setNotFoundHandler((request, reply) => {

@@ -27,8 +27,19 @@ export function createLocalBus(): EventBus {
   };
 }
 
-/** Redis pub/sub: a message published on any instance reaches the subscribers of every instance. */
-export async function createRedisBus(url: string, prefix: string): Promise<EventBus> {
+/**
+ * Redis pub/sub: a message published on any instance reaches the subscribers of every instance.
+ * Live events are best effort: while Redis does not answer, a publish reaches this instance's
+ * subscribers only and logs a warning (at most once a minute); it never fails the request that
+ * caused it (the message or like is already stored).
+ */
+export async function createRedisBus(
+  url: string,
+  prefix: string,
+  log?: { warn(details: object, message: string): void },
+  /** Counts failed subscribes (metrics). */
+  onSubscribeFailure?: () => void,
+): Promise<EventBus> {
   const publisher = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 3 });
   const subscriber = new Redis(url, { lazyConnect: true });
   await Promise.all([publisher.connect(), subscriber.connect()]);
@@ -36,6 +47,38 @@ export async function createRedisBus(url: string, prefix: string): Promise<Event
   local.setMaxListeners(0);
   const counts = new Map<string, number>();
   let closed = false;
+  let lastWarning = Number.NEGATIVE_INFINITY;
+  const warnUnavailable = (error: unknown) => {
+    if (Date.now() - lastWarning < 60_000) return;
+    lastWarning = Date.now();
+    log?.warn(
+      { err: { type: error instanceof Error ? error.name : typeof error, message: String(error) } },
+      'event bus: Redis does not answer, live events reach this instance only',
+    );
+  };
+  // Reconnects are ioredis' own; without a listener each failed one would be printed.
+  publisher.on('error', warnUnavailable);
+  subscriber.on('error', warnUnavailable);
+
+  /** A failed subscribe is logged and retried with backoff while someone still listens: no socket stays deaf silently. */
+  const subscribeWithRetry = (channel: string, attempt: number) => {
+    subscriber.subscribe(prefix + channel).catch((error: unknown) => {
+      onSubscribeFailure?.();
+      const retryInMs = Math.min(30_000, 500 * 2 ** attempt);
+      log?.warn(
+        {
+          channel,
+          attempt,
+          retryInMs,
+          err: { type: error instanceof Error ? error.name : typeof error, message: String(error) },
+        },
+        'event bus: subscribe failed, retrying',
+      );
+      setTimeout(() => {
+        if (!closed && (counts.get(channel) ?? 0) > 0) subscribeWithRetry(channel, attempt + 1);
+      }, retryInMs).unref();
+    });
+  };
 
   subscriber.on('message', (fullChannel: string, message: string) => {
     if (!fullChannel.startsWith(prefix)) return;
@@ -50,13 +93,24 @@ export async function createRedisBus(url: string, prefix: string): Promise<Event
 
   return {
     async publish(channel, payload) {
-      await publisher.publish(prefix + channel, JSON.stringify(payload));
+      // While the connection is down, ioredis would queue the command for seconds: deliver here at once.
+      if (publisher.status !== 'ready') {
+        warnUnavailable(new Error(`Redis connection is ${publisher.status}`));
+        local.emit(channel, payload);
+        return;
+      }
+      try {
+        await publisher.publish(prefix + channel, JSON.stringify(payload));
+      } catch (error) {
+        warnUnavailable(error);
+        local.emit(channel, payload);
+      }
     },
     subscribe(channel, handler) {
       local.on(channel, handler);
       const count = (counts.get(channel) ?? 0) + 1;
       counts.set(channel, count);
-      if (count === 1 && !closed) subscriber.subscribe(prefix + channel).catch(() => undefined);
+      if (count === 1 && !closed) subscribeWithRetry(channel, 0);
       return () => {
         local.off(channel, handler);
         const left = (counts.get(channel) ?? 1) - 1;

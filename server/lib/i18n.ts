@@ -2,7 +2,13 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createInstance, type i18n } from 'i18next';
-import { type Catalog, interpolation, type LocaleResources, type Translations } from '#contract/i18n.ts';
+import {
+  type Catalog,
+  interpolation,
+  type LocaleResources,
+  type Translations,
+  typographyProcessor,
+} from '#contract/i18n.ts';
 import { defaultLocale, type Locale, locales } from '#contract/locales.ts';
 
 export const localesDir = fileURLToPath(new URL('../../locales', import.meta.url));
@@ -34,7 +40,7 @@ export type Translator = {
 
 export function createTranslator(translations: Translations = loadTranslations()): Translator {
   const instance: i18n = createInstance();
-  void instance.init({
+  void instance.use(typographyProcessor).init({
     resources: translations,
     lng: defaultLocale,
     fallbackLng: defaultLocale,
@@ -42,6 +48,7 @@ export function createTranslator(translations: Translations = loadTranslations()
     ns: Object.keys(translations.en),
     defaultNS: 'common',
     interpolation,
+    postProcess: ['typography'],
     initAsync: false,
     returnNull: false,
   });

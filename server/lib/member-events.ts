@@ -7,7 +7,9 @@ export type MemberEvent =
   | { type: 'like'; profile: unknown }
   | { type: 'match'; profile: unknown }
   | { type: 'credits'; credits: number }
-  | { type: 'typing'; conversation: number };
+  | { type: 'typing'; conversation: number }
+  /** Not sent to clients: the member's sessions ended (a ban); every instance closes their sockets. */
+  | { type: 'sessions_ended' };
 
 export const memberChannel = (userId: number) => `member.${userId}`;
 

@@ -1,7 +1,14 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { isLocale, localeCookieName, negotiateLocale } from '#contract/locales.ts';
-import { CsrfError } from './errors.ts';
+import { isLocale, localeCookieMaxAgeSeconds, localeCookieName, negotiateLocale } from '#contract/locales.ts';
+import { AppError, CsrfError, ValidationFailedError } from './errors.ts';
 import { countryForIp } from './geoip.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route needs no site (health checks, metrics): it answers while the database holds none. */
+    siteless?: boolean;
+  }
+}
 
 const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
 export const trackingCookie = 'tracking';
@@ -16,17 +23,58 @@ export function registerRequestContext(app: FastifyInstance): void {
   app.decorateRequest('locale', null as never);
   app.decorateRequest('clientCountry', null);
 
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', async (request, reply) => {
+    // A Host that is no host[:port] (e.g. "[::1" or "evil.test:99999") is refused before anything builds a URL from it.
+    if (!isValidHost(request.host)) throw new AppError(400, 'bad_request');
+    // Health checks and /metrics answer without a site (also before the first one exists).
+    if (request.routeOptions.config?.siteless) return;
+    // No site in the database: NoSiteConfiguredError, answered by the setup page or 503 setup_required.
     request.site = await app.deps.sites.resolve(request.host);
     const query = request.query as Record<string, unknown> | undefined;
+    const chosen = isLocale(query?.lang) ? query.lang : undefined;
     request.locale = negotiateLocale({
-      // ?lang= previews a language for one request (hreflang alternates), without changing the cookie.
-      cookie: isLocale(query?.lang) ? query.lang : request.cookies[localeCookieName],
+      // ?lang= (the hreflang alternates, the language links) chooses the language like the cookie does.
+      cookie: chosen ?? request.cookies[localeCookieName],
       acceptLanguage: request.headers['accept-language'],
       domainLanguage: request.site.domainLanguage,
     });
+    // A page opened with ?lang= keeps that language on the pages that follow.
+    if (chosen && !request.url.startsWith('/api/') && chosen !== request.cookies[localeCookieName]) {
+      reply.setCookie(localeCookieName, chosen, {
+        path: '/',
+        maxAge: localeCookieMaxAgeSeconds,
+        sameSite: 'lax',
+        secure: request.protocol === 'https',
+      });
+    }
     request.clientCountry = countryForIp(request.ip);
     checkCsrf(request);
+  });
+
+  // The language was negotiated from the cookie and Accept-Language: caches must keep one copy per both.
+  app.addHook('onSend', async (request, reply, payload) => {
+    const type = String(reply.getHeader('content-type') ?? '');
+    if (!request.locale || !/^(text\/html|application\/json)/.test(type)) return payload;
+    reply.header('content-language', request.locale);
+    const vary = String(reply.getHeader('vary') ?? '');
+    const names = new Set(
+      vary
+        .split(',')
+        .map((name) => name.trim())
+        .filter(Boolean),
+    );
+    for (const name of ['Accept-Language', 'Cookie']) {
+      if (![...names].some((existing) => existing.toLowerCase() === name.toLowerCase())) names.add(name);
+    }
+    reply.header('vary', [...names].join(', '));
+    return payload;
+  });
+
+  // PostgreSQL text cannot hold NUL: an API call with one anywhere in its query, path or JSON body is a 422.
+  app.addHook('preValidation', async (request) => {
+    if (!request.url.startsWith('/api/')) return;
+    const field = nulField(request.query, '') ?? nulField(request.params, '') ?? nulField(request.body, '');
+    if (field !== undefined) throw new ValidationFailedError({ [field || '_']: 'invalid' });
   });
 
   // Ad traffic: network, ref and sub1–sub3 of the landing URL are kept for 30 days and stored on signup.
@@ -48,6 +96,26 @@ export function registerRequestContext(app: FastifyInstance): void {
       secure: request.protocol === 'https',
     });
   });
+}
+
+/** host or host:port as a browser sends it; an absent Host (HTTP/1.0) gets the default site. */
+export function isValidHost(host: string | undefined): boolean {
+  if (!host) return true;
+  if (!/^[\w.-]+(:\d{1,5})?$|^\[[\da-f:.]+\](:\d{1,5})?$/i.test(host)) return false;
+  return URL.canParse(`http://${host}/`);
+}
+
+/** The dotted path of the first key or string holding a NUL character, or undefined. */
+function nulField(value: unknown, path: string, depth = 0): string | undefined {
+  if (typeof value === 'string') return value.includes('\u0000') ? path : undefined;
+  if (typeof value !== 'object' || value === null || depth > 32) return undefined;
+  for (const [key, item] of Object.entries(value)) {
+    const itemPath = path ? `${path}.${key}` : key;
+    if (key.includes('\u0000')) return itemPath.replaceAll('\u0000', '');
+    const found = nulField(item, itemPath, depth + 1);
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }
 
 /** Contract: a call that changes data with a cookie is JSON or multipart, and never from a foreign Origin. */

@@ -15,6 +15,8 @@ async function getOrCreateSecret(db: Database, key: string, generate: () => stri
 export type Secrets = {
   sessionSecret: string;
   vapid: { publicKey: string; privateKey: string };
+  /** Signs the short-lived links to private media (photo originals). */
+  mediaSecret: string;
 };
 
 export async function loadSecrets(db: Database, sessionSecret?: string): Promise<Secrets> {
@@ -24,5 +26,8 @@ export async function loadSecrets(db: Database, sessionSecret?: string): Promise
   const vapid = JSON.parse(
     await getOrCreateSecret(db, 'vapid_keys', () => JSON.stringify(webpush.generateVAPIDKeys())),
   ) as Secrets['vapid'];
-  return { sessionSecret: sessionSecret ?? storedSessionSecret, vapid };
+  const mediaSecret = await getOrCreateSecret(db, 'media_secret', () =>
+    randomBytes(32).toString('base64url'),
+  );
+  return { sessionSecret: sessionSecret ?? storedSessionSecret, vapid, mediaSecret };
 }

@@ -7,7 +7,10 @@ import { createReadableStreamFromReadable } from '@react-router/node';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createRequestHandler, type ServerBuild } from 'react-router';
 import type { ApiCaller } from '#app/lib/load-context.ts';
-import { CsrfError } from '#server/lib/errors.ts';
+import { localeCookieName } from '#contract/locales.ts';
+import { AppError, CsrfError } from '#server/lib/errors.ts';
+import { shareSession, withSharedSession } from '#server/modules/accounts/sessions.ts';
+import { siteOrigin } from '#server/modules/sites/site-origin.ts';
 
 export const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
 export const buildDir = path.join(projectRoot, 'build');
@@ -26,7 +29,9 @@ const forwardedHeaders = [
 ] as const;
 
 /** The loaders' API client: the same JSON API a browser calls, run in-process with the visitor's headers. */
-function apiCallerFor(app: FastifyInstance, request: FastifyRequest): ApiCaller {
+export function apiCallerFor(app: FastifyInstance, request: FastifyRequest): ApiCaller {
+  // The page's session, resolved once, serves its GET calls (sessions.ts, withSharedSession).
+  const session = shareSession(request);
   return async (url, init = {}) => {
     const headers: Record<string, string> = {};
     for (const name of forwardedHeaders) {
@@ -34,13 +39,18 @@ function apiCallerFor(app: FastifyInstance, request: FastifyRequest): ApiCaller 
       if (typeof value === 'string') headers[name] = value;
     }
     if (init.body !== undefined) headers['content-type'] = 'application/json';
-    const response = await app.inject({
-      method: init.method ?? 'GET',
-      url,
-      headers,
-      remoteAddress: request.socket.remoteAddress ?? '127.0.0.1',
-      ...(init.body !== undefined ? { payload: JSON.stringify(init.body) } : {}),
-    });
+    // The API answers in the page's language (a ?lang= page included): the first locale cookie wins.
+    headers.cookie = `${localeCookieName}=${request.locale}${headers.cookie ? `; ${headers.cookie}` : ''}`;
+    const method = init.method ?? 'GET';
+    const response = await withSharedSession(session, method, () =>
+      app.inject({
+        method,
+        url,
+        headers,
+        remoteAddress: request.socket.remoteAddress ?? '127.0.0.1',
+        ...(init.body !== undefined ? { payload: JSON.stringify(init.body) } : {}),
+      }),
+    );
     const setCookie = response.headers['set-cookie'];
     const data: unknown = response.body ? JSON.parse(response.body) : null;
     return {
@@ -61,6 +71,25 @@ async function sendWebResponse(reply: FastifyReply, response: Response): Promise
   if (cookies.length > 0) reply.header('set-cookie', cookies);
   if (!response.body) return reply.send();
   return reply.send(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream));
+}
+
+/**
+ * The client build's files. Hashed assets are cached for a year; their brotli and gzip copies made
+ * at build time (scripts/compress-assets.mjs) are sent as they are for `Accept-Encoding: br`/`gzip`
+ * (preCompressed), and the global compression skips a response that already has a Content-Encoding.
+ */
+export async function registerClientBuild(app: FastifyInstance, root: string): Promise<void> {
+  await app.register(fastifyStatic, {
+    root,
+    prefix: '/',
+    wildcard: false,
+    index: false,
+    preCompressed: true,
+    setHeaders(res, filePath) {
+      const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
+      res.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'public, max-age=3600');
+    },
+  });
 }
 
 /**
@@ -89,20 +118,34 @@ export async function registerWeb(app: FastifyInstance, mode: WebMode): Promise<
     }
     const build = (await import(serverBuildFile)) as ServerBuild;
     loadBuild = async () => build;
-    await app.register(fastifyStatic, {
-      root: path.join(buildDir, 'client'),
-      prefix: '/',
-      wildcard: false,
-      index: false,
-      setHeaders(res, filePath) {
-        const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
-        res.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'public, max-age=3600');
-      },
-    });
+    await registerClientBuild(app, path.join(buildDir, 'client'));
   }
 
   const handle = createRequestHandler(loadBuild, mode);
 
+  await registerPages(app, (webRequest, request) =>
+    handle(webRequest, {
+      api: apiCallerFor(app, request),
+      locale: request.locale,
+      origin: siteOrigin(request.site, app.deps.config),
+      resources: app.deps.translator.translations[request.locale],
+      cspNonce: request.cspNonce,
+    }),
+  );
+}
+
+/** What a page action reads: a form, as a browser posts it. */
+const formContentType = /^(application\/x-www-form-urlencoded|multipart\/form-data)\s*(;|$)/i;
+
+/**
+ * The catch-all page route: hands every page request to `render` as a web Request. A request with
+ * a body must be a readable form from this site: any other body (JSON, broken multipart) is a 4xx
+ * in the contract's shape here, never an exception inside a page action.
+ */
+export async function registerPages(
+  app: FastifyInstance,
+  render: (webRequest: Request, request: FastifyRequest) => Promise<Response>,
+): Promise<void> {
   await app.register(async (pages) => {
     // Page actions read their own form bodies; hand them the raw stream.
     pages.removeAllContentTypeParsers();
@@ -113,10 +156,14 @@ export async function registerWeb(app: FastifyInstance, mode: WebMode): Promise<
       url: '/*',
       schema: { hide: true },
       handler: async (request, reply) => {
+        const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
         // Page actions change data too: a form posted from another site is refused (CSRF).
         const origin = request.headers.origin;
-        if (request.method !== 'GET' && request.method !== 'HEAD' && origin !== undefined) {
+        if (hasBody && origin !== undefined) {
           if (!URL.canParse(origin) || new URL(origin).host !== request.host) throw new CsrfError();
+        }
+        if (hasBody && !formContentType.test(request.headers['content-type'] ?? '')) {
+          throw new AppError(415, 'unsupported_media_type');
         }
         const controller = new AbortController();
         reply.raw.on('close', () => controller.abort());
@@ -126,18 +173,22 @@ export async function registerWeb(app: FastifyInstance, mode: WebMode): Promise<
           if (typeof value === 'string') headers.set(name, value);
           else if (Array.isArray(value)) for (const item of value) headers.append(name, item);
         }
-        const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
         const webRequest = new Request(url, {
           method: request.method,
           headers,
           signal: controller.signal,
           ...(hasBody ? { body: createReadableStreamFromReadable(request.raw), duplex: 'half' } : {}),
         } as RequestInit);
-        const response = await handle(webRequest, {
-          api: apiCallerFor(app, request),
-          locale: request.locale,
-          resources: app.deps.translator.translations[request.locale],
-        });
+        if (hasBody) {
+          // A form that cannot be read (e.g. multipart without its boundary) is the sender's error.
+          const readable = await webRequest
+            .clone()
+            .formData()
+            .then(() => true)
+            .catch(() => false);
+          if (!readable) throw new AppError(400, 'bad_request');
+        }
+        const response = await render(webRequest, request);
         return sendWebResponse(reply, response);
       },
     });

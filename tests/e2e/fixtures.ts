@@ -70,3 +70,40 @@ export async function activeMember(
   const own = await (await page.request.get('/api/profile.php')).json();
   return { page, profileId: own.profile.id };
 }
+
+/**
+ * The demo admin (no ADMIN_EMAIL in the e2e server), signed in with TOTP, as an API context. The
+ * first spec that needs it enrols it and keeps the session in the data folder, so every later spec
+ * of the same run reuses that session: a second enrolment is refused, and a TOTP code is never
+ * accepted twice.
+ */
+export async function demoAdmin(
+  playwright: import('@playwright/test').PlaywrightWorkerArgs['playwright'],
+  baseURL: string | undefined,
+): Promise<import('@playwright/test').APIRequestContext> {
+  const dataDir = process.env.E2E_DATA_DIR ?? '';
+  const statePath = path.join(dataDir, 'demo-admin-session.json');
+  const saved = await readFile(statePath, 'utf8').catch(() => null);
+  if (saved) {
+    const context = await playwright.request.newContext({ baseURL, storageState: JSON.parse(saved) });
+    if ((await context.get('/api/admin/session.php')).ok()) return context;
+    await context.dispose();
+  }
+  const [email, password] = (await readFile(path.join(dataDir, 'admin-password.txt'), 'utf8'))
+    .trim()
+    .split('\n');
+  const context = await playwright.request.newContext({ baseURL });
+  const login = await context.post('/api/admin/session.php', { data: { email, password } });
+  if (login.status() !== 200) {
+    throw new Error(
+      `demo admin sign-in: ${login.status()} (enrolled by a spec that does not use demoAdmin()?)`,
+    );
+  }
+  const { generate } = await import('otplib');
+  const secret = (await (await context.post('/api/admin/totp.php')).json()).secret as string;
+  const code = await generate({ secret, epoch: Math.floor(Date.now() / 1000) });
+  const enrolled = await context.put('/api/admin/totp.php', { data: { code } });
+  if (enrolled.status() !== 200) throw new Error(`demo admin enrolment: ${enrolled.status()}`);
+  await context.storageState({ path: statePath });
+  return context;
+}

@@ -1,6 +1,7 @@
-import { e2eEmail, expect, gotoHydrated, test } from './fixtures.ts';
+import sharp from 'sharp';
+import { activeMember, e2eEmail, expect, gotoHydrated, test } from './fixtures.ts';
 
-test('on a phone: two landers show real profiles, signing up through one lands in the members area', async ({
+test('on a phone: two landers show public profiles, signing up through one lands in the members area', async ({
   page,
 }) => {
   await page.setViewportSize({ width: 390, height: 844 });
@@ -48,4 +49,59 @@ test('every lander answers with its own page', async ({ request }) => {
   }
   expect(seen.size).toBe(8);
   expect((await request.get('/landers/unknown')).status()).toBe(404);
+});
+
+test('a real member is never an ad: not on the home page, the landers or a member landing, unless opted in', async ({
+  browser,
+  baseURL,
+  request,
+}) => {
+  const name = 'Quillonia';
+  const { page, profileId } = await activeMember(browser, baseURL, name);
+  await gotoHydrated(page, '/profile');
+  const photo = await sharp({ create: { width: 400, height: 400, channels: 3, background: '#d53a7b' } })
+    .png()
+    .toBuffer();
+  await page.locator('#photo-upload').setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: photo });
+  await expect(page.getByTestId('own-photos').locator('img')).toHaveCount(1);
+
+  const publicPages = [
+    '/',
+    '/landers/tinderswipe',
+    ...[
+      'alonetonight',
+      'collagelanding',
+      'gallery',
+      'iconslanding',
+      'maplanding',
+      'socialnetwork',
+      'transitionsvideolanding',
+      'video',
+    ].map((lander) => `/landers/${lander}`),
+  ];
+  for (const url of publicPages) {
+    const response = await request.get(url);
+    expect(response.status(), url).toBe(200);
+    expect(await response.text(), url).not.toContain(name);
+  }
+  for (const variant of ['landing', 'landing2', 'landing3', 'signup']) {
+    const response = await request.get(`/members/${profileId}/${variant}`);
+    expect(response.status(), variant).toBe(404);
+    expect(await response.text()).not.toContain(name);
+  }
+
+  // The setting is off by default; turned on, the member may headline the public pages.
+  await gotoHydrated(page, '/notifications');
+  const optIn = page.getByLabel(/Show my profile to visitors/);
+  await expect(optIn).not.toBeChecked();
+  await optIn.check();
+  await page.getByRole('button', { name: 'Save privacy setting' }).click();
+  await expect(page.getByText('Your settings have been saved.')).toBeVisible();
+  await page.reload();
+  await expect(page.getByLabel(/Show my profile to visitors/)).toBeChecked();
+  expect(await (await request.get('/')).text()).toContain(name);
+  const landing = await request.get(`/members/${profileId}/landing`);
+  expect(landing.status()).toBe(200);
+  expect(await landing.text()).toContain(name);
+  await page.context().close();
 });

@@ -11,6 +11,9 @@ test('two members like each other and the second sees the match modal', async ({
   const icebreaker = anna.page.getByRole('dialog');
   await expect(icebreaker).toContainText('You liked Bert. Break the ice!');
   await icebreaker.getByRole('button', { name: 'Hi Bert! How is your day going?' }).click();
+  // The first tap picks the line and shows its cost; the second sends it (issue 14, item 15).
+  await expect(anna.page).not.toHaveURL(/\/chats\/\d+$/);
+  await icebreaker.getByRole('button', { name: /^Send for / }).click();
   await expect(anna.page).toHaveURL(/\/chats\/\d+$/);
   await expect(anna.page.getByTestId('chat-message')).toContainText('Hi Bert! How is your day going?');
 

@@ -32,7 +32,13 @@ test('edit the profile, upload a photo and see it on the member view', async ({ 
   await expect(page.getByRole('heading', { level: 1 })).toContainText('Alex');
   await expect(page.getByText('I love long walks.')).toBeVisible();
   await expect(page.getByText('Red', { exact: true })).toBeVisible();
-  await expect(page.getByTestId('member-photo')).toHaveAttribute('src', own.profile.photos[0].filename);
+  // The original comes as a signed link (the signature changes every 10 minutes) and loads.
+  const [photoPath] = own.profile.photos[0].filename.split('?');
+  const memberPhoto = page.getByTestId('member-photo');
+  await expect(memberPhoto).toHaveAttribute('src', new RegExp(`^${photoPath.replaceAll('.', '\\.')}\\?e=`));
+  await expect
+    .poll(() => memberPhoto.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth))
+    .toBeGreaterThan(0);
 });
 
 test('search with filters and open a member', async ({ page }) => {

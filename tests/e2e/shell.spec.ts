@@ -5,12 +5,14 @@ test('switching the language in the footer changes the page and is remembered', 
   await gotoHydrated(page, '/login');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Welcome back');
   await page.getByTestId('language-switcher').selectOption('de');
+  await page.getByTestId('language-apply').click();
   await expect(page.locator('html')).toHaveAttribute('lang', 'de');
   await expect(page.getByRole('heading', { level: 1 })).not.toHaveText('Welcome back');
   const german = await page.getByRole('heading', { level: 1 }).textContent();
   await gotoHydrated(page, '/login');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(german ?? '');
   await page.getByTestId('language-switcher').selectOption('en');
+  await page.getByTestId('language-apply').click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Welcome back');
 });
 

@@ -58,6 +58,7 @@ export const testSettings = {
   member_resell: false,
   niche: 1,
   company_id: 1,
+  theme_color: '#c2185b',
 } satisfies Settings;
 
 export function testUser(overrides: Partial<User> = {}): User {

@@ -27,7 +27,10 @@ let instances = 0;
  */
 export async function createTestApp(
   env: Record<string, string> = {},
-  options: Pick<BuildOptions, 'clock' | 'mailTransport' | 'pushSender' | 'smsSender'> = {},
+  options: Pick<
+    BuildOptions,
+    'clock' | 'mailTransport' | 'pushSender' | 'smsSender' | 'logStream' | 'paymentProvider'
+  > = {},
 ): Promise<TestApp> {
   const info = inject('testDatabase');
   const database = await createTestDatabase(info);
@@ -40,7 +43,8 @@ export async function createTestApp(
     ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
     ...env,
   });
-  const redisPrefix = `test:${info.runId}:${process.pid}:${++instances}:`;
+  // A test may set REDIS_PREFIX to put two apps on one prefix (or on two).
+  const redisPrefix = env.REDIS_PREFIX ?? `test:${info.runId}:${process.pid}:${++instances}:`;
   const app = await buildApp(config, { database: database.handle, web: false, redisPrefix, ...options });
   return {
     app,

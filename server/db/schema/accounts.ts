@@ -1,5 +1,6 @@
-import { index, integer, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
+import { index, integer, pgTable, primaryKey, serial, text, timestamp } from 'drizzle-orm/pg-core';
 import { users } from './members.ts';
+import { sites } from './sites.ts';
 
 /** A login on one device. The cookie holds a random token; only its SHA-256 is stored. */
 export const sessions = pgTable(
@@ -36,4 +37,33 @@ export const emailTokens = pgTable(
     usedAt: timestamp({ withTimezone: true }),
   },
   (table) => [index('email_tokens_user_purpose_idx').on(table.userId, table.purpose, table.createdAt)],
+);
+
+/**
+ * The login lock of one address on one site, whether or not an account has it, so that an unknown
+ * address locks like a known one. The row is locked (FOR UPDATE) while a try is counted, before the
+ * password is checked: at most LOGIN_MAX_FAILURES checks per window, whatever runs in parallel.
+ */
+export const loginThrottles = pgTable(
+  'login_throttles',
+  {
+    siteId: integer()
+      .notNull()
+      .references(() => sites.id, { onDelete: 'cascade' }),
+    /** lower(trim(address)) */
+    email: text().notNull(),
+    /** Tries in the window, counted before the check (refused tries too). */
+    attempts: integer().notNull().default(0),
+    /** Wrong passwords in the window; the LOGIN_MAX_FAILURES-th locks. */
+    failures: integer().notNull().default(0),
+    windowStart: timestamp({ withTimezone: true }),
+    lockedUntil: timestamp({ withTimezone: true }),
+    /** How often the address was locked since its last good login: the lock doubles each time. */
+    lockLevel: integer().notNull().default(0),
+    updatedAt: timestamp({ withTimezone: true }).notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.siteId, table.email] }),
+    index('login_throttles_updated_idx').on(table.updatedAt),
+  ],
 );

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { check, index, integer, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { users } from './members.ts';
+import { staff } from './staff.ts';
 
 export const creditReasons = [
   'signup',
@@ -29,6 +30,9 @@ export const creditLedger = pgTable(
     balanceAfter: integer().notNull(),
     reason: text({ enum: creditReasons }).notNull(),
     reference: text(),
+    /** The staff member behind a manual correction (reason admin), with the reason they gave. */
+    staffId: integer().references(() => staff.id),
+    note: text(),
     createdAt: timestamp({ withTimezone: true }).notNull(),
   },
   (table) => [

@@ -10,4 +10,5 @@ export * from './payments.ts';
 export * from './photos.ts';
 export * from './sites.ts';
 export * from './social.ts';
+export * from './staff.ts';
 export * from './system.ts';

@@ -13,6 +13,8 @@ export const mailJobs = pgTable(
   'mail_jobs',
   {
     id: serial().primaryKey(),
+    /** The From header chosen for the mail's site at enqueue time; null means MAIL_FROM. */
+    from: text('sender'),
     to: text().notNull(),
     subject: text().notNull(),
     html: text().notNull(),

@@ -14,8 +14,11 @@ import {
 } from 'drizzle-orm/pg-core';
 import { sites } from './sites.ts';
 
-/** deleted: erased after the 14 days of pending_deletion; the row stays for the payment records. */
-export const userStatuses = ['not_confirmed', 'active', 'pending_deletion', 'deleted'] as const;
+/**
+ * deleted: erased after the 14 days of pending_deletion; the row stays for the payment records.
+ * banned: a moderator's ban; no sign-in, the profile is disabled (out of search, likes and chats).
+ */
+export const userStatuses = ['not_confirmed', 'active', 'pending_deletion', 'deleted', 'banned'] as const;
 export const userRoles = ['member', 'moderator', 'admin'] as const;
 
 export type TrafficSource = {
@@ -45,10 +48,6 @@ export const users = pgTable(
     notificationsDisabled: jsonb().$type<string[]>().notNull().default([]),
     signupDate: timestamp({ withTimezone: true }).notNull().defaultNow(),
     signupMessage: text(),
-    failedLoginCount: integer().notNull().default(0),
-    failedLoginWindowStart: timestamp({ withTimezone: true }),
-    lockedUntil: timestamp({ withTimezone: true }),
-    lockLevel: integer().notNull().default(0),
     deletionRequestedAt: timestamp({ withTimezone: true }),
     lastLoginAt: timestamp({ withTimezone: true }),
     emailConfirmedAt: timestamp({ withTimezone: true }),
@@ -95,6 +94,8 @@ export const profiles = pgTable(
     about: text(),
     status: text({ enum: profileStatuses }).notNull().default('active'),
     fictional: boolean().notNull().default(false),
+    /** The member agreed (in the settings) to be shown to visitors and on ad pages; off by default. */
+    publicProfile: boolean().notNull().default(false),
     lastActiveAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
@@ -107,6 +108,14 @@ export const profiles = pgTable(
       table.id,
     ),
     index('profiles_region_idx').on(table.country, table.countryregion),
+    // The search's default order (most recently active first, id as tie-break) read straight from an
+    // index, over all the site's countries and per country and gender (issue 15).
+    index('profiles_active_recent_idx')
+      .on(table.lastActiveAt.desc().nullsFirst(), table.id.desc().nullsFirst())
+      .where(sql`${table.status} = 'active'`),
+    index('profiles_country_gender_recent_idx')
+      .on(table.country, table.gender, table.lastActiveAt.desc().nullsFirst(), table.id.desc().nullsFirst())
+      .where(sql`${table.status} = 'active'`),
   ],
 );
 

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  boolean,
   check,
   index,
   integer,
@@ -40,6 +41,11 @@ export const orders = pgTable(
     country: text().notNull(),
     paymentMethod: text().notNull(),
     discountCodeId: integer(),
+    /**
+     * The order holds its once-per-member code while pending, completed or refunded: a partial
+     * unique index lets one such order per member and code exist; failing or cancelling frees it.
+     */
+    discountReserved: boolean().notNull().default(false),
     provider: text().notNull(),
     providerPaymentId: text(),
     status: text({ enum: orderStatuses }).notNull().default('pending'),
@@ -49,6 +55,9 @@ export const orders = pgTable(
   (table) => [
     uniqueIndex('orders_provider_payment_unique').on(table.provider, table.providerPaymentId),
     index('orders_user_idx').on(table.userId, table.createdAt),
+    uniqueIndex('orders_discount_once_unique')
+      .on(table.discountCodeId, table.userId)
+      .where(sql`${table.discountReserved} and ${table.status} in ('pending', 'completed', 'refunded')`),
     check('orders_amount_not_negative', sql`${table.amountCents} >= 0`),
   ],
 );
@@ -108,6 +117,8 @@ export const testPayments = pgTable('test_payments', {
   status: text({ enum: ['open', 'paid', 'failed', 'canceled', 'expired'] })
     .notNull()
     .default('open'),
+  /** What the back office refunded of it (the provider's amountRefunded). */
+  refundedCents: integer().notNull().default(0),
   createdAt: timestamp({ withTimezone: true }).notNull(),
 });
 
@@ -130,6 +141,8 @@ export const directDebitMandates = pgTable(
     codeAttempts: integer().notNull().default(0),
     createdAt: timestamp({ withTimezone: true }).notNull(),
     confirmedAt: timestamp({ withTimezone: true }),
+    /** The mandate handed to the payment provider (Mollie `mdt_…`) after the SMS confirmation. */
+    providerMandateId: text(),
   },
   (table) => [index('direct_debit_mandates_user_idx').on(table.userId, table.status)],
 );

@@ -3,6 +3,18 @@ import { boolean, check, date, integer, jsonb, pgTable, serial, text, timestamp 
 
 export type MinimumMessageCost = { costs: number; currency: string };
 
+export const siteTextFields = [
+  'index_title',
+  'description',
+  'fictional_warning',
+  'fictional_singular',
+  'fictional_plural',
+  'manifest_name',
+] as const;
+export type SiteTextField = (typeof siteTextFields)[number];
+/** Per locale (en, nl, …), the site's texts in that language. */
+export type SiteTexts = Partial<Record<string, Partial<Record<SiteTextField, string>>>>;
+
 export const companies = pgTable('companies', {
   id: integer().primaryKey(),
   name: text().notNull(),
@@ -60,6 +72,19 @@ export const sites = pgTable(
     loggedOutSearchTrafficsource: boolean().notNull().default(false),
     memberResell: boolean().notNull().default(false),
     niche: integer().notNull().default(1),
+    /** The sender of this site's mails: `"<mailFromName>" <mailFromAddress>`; null falls back to the site name / MAIL_FROM. */
+    mailFromName: text(),
+    mailFromAddress: text(),
+    /** The brand colour: mail templates, the installed app's manifest and theme-color. */
+    themeColor: text().notNull().default('#c2185b'),
+    /** An absolute URL of the site's logo for mails; none shows the site name only. */
+    logoUrl: text(),
+    /**
+     * The site's own texts per language (index title, description, fictional wording, app name):
+     * `{ de: { index_title: '…' } }`. A text missing for a language falls back to the site's
+     * domain_language, then to the columns above (sites/site-texts.ts).
+     */
+    texts: jsonb().$type<SiteTexts>().notNull().default({}),
     companyId: integer()
       .notNull()
       .references(() => companies.id),
@@ -68,6 +93,7 @@ export const sites = pgTable(
   (table) => [
     check('sites_niche_range', sql`${table.niche} between 1 and 7`),
     check('sites_min_age', sql`${table.minAge} >= 18`),
+    check('sites_theme_color', sql`${table.themeColor} ~ '^#[0-9a-fA-F]{6}$'`),
   ],
 );
 

@@ -59,6 +59,7 @@ export const passes = pgTable(
 );
 
 export const reportReasons = ['spam', 'scam', 'offensive', 'underage', 'other'] as const;
+export const reportActions = ['dismiss', 'warn', 'remove_photo', 'ban'] as const;
 
 /** Reports of profiles (and later messages) for the operators' moderation queue. */
 export const reports = pgTable(
@@ -76,8 +77,15 @@ export const reports = pgTable(
       .notNull()
       .default('open'),
     createdAt: timestamp({ withTimezone: true }).notNull(),
+    /** What a moderator did about it (dismiss, warn, remove_photo, ban), who and when. */
+    action: text({ enum: reportActions }),
+    handledByStaffId: integer(),
+    handledAt: timestamp({ withTimezone: true }),
   },
-  (table) => [index('reports_status_idx').on(table.status, table.createdAt)],
+  (table) => [
+    index('reports_status_idx').on(table.status, table.createdAt),
+    index('reports_profile_idx').on(table.profileId),
+  ],
 );
 
 /** Complaints sent through the complaints page, for the operators; acknowledged by mail. */

@@ -14,6 +14,14 @@ export class PendingDeletionError extends AppError {
   }
 }
 
+/** A moderator banned the member: sign-in is refused (only after the right password). */
+export class BannedError extends AppError {
+  override name = 'BannedError';
+  constructor() {
+    super(403, 'banned');
+  }
+}
+
 export class SignupsClosedError extends AppError {
   override name = 'SignupsClosedError';
   constructor() {

@@ -1,6 +1,6 @@
-import { and, asc, eq, gt, isNull, lt, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import type { Executor } from '#server/db/client.ts';
-import { type EmailTokenPurpose, emailTokens, sessions } from '#server/db/schema/accounts.ts';
+import { type EmailTokenPurpose, emailTokens, loginThrottles, sessions } from '#server/db/schema/accounts.ts';
 import { profiles, type TrafficSource, users } from '#server/db/schema/members.ts';
 import { photos } from '#server/db/schema/photos.ts';
 
@@ -79,13 +79,17 @@ export async function updateProfileOfUser(
 export async function findProfileWithMainPhoto(db: Executor, userId: number) {
   const [profile] = await db.select().from(profiles).where(eq(profiles.userId, userId)).limit(1);
   if (!profile) return undefined;
+  return { profile, mainPhoto: await findMainPhoto(db, profile.id) };
+}
+
+export async function findMainPhoto(db: Executor, profileId: number) {
   const [mainPhoto] = await db
     .select()
     .from(photos)
-    .where(eq(photos.profileId, profile.id))
+    .where(eq(photos.profileId, profileId))
     .orderBy(asc(photos.position), asc(photos.id))
     .limit(1);
-  return { profile, mainPhoto };
+  return mainPhoto;
 }
 
 export async function insertSession(
@@ -102,13 +106,32 @@ export async function insertSession(
   });
 }
 
-export async function findSession(db: Executor, tokenHash: string, now: Date) {
-  const [row] = await db
-    .select({ session: sessions, user: users })
+/** The session lookup runs on nearly every request: built once per database, as a prepared statement. */
+function prepareSessionLookup(db: Executor) {
+  return db
+    .select({ session: sessions, user: users, profile: profiles })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.tokenHash, tokenHash), gt(sessions.expiresAt, now)))
-    .limit(1);
+    .leftJoin(profiles, eq(profiles.userId, users.id))
+    .where(
+      and(
+        eq(sessions.tokenHash, sql.placeholder('tokenHash')),
+        gt(sessions.expiresAt, sql.placeholder('now')),
+      ),
+    )
+    .limit(1)
+    .prepare('session_lookup');
+}
+const sessionLookups = new WeakMap<Executor, ReturnType<typeof prepareSessionLookup>>();
+
+/** The session with its member and the member's profile (null before the profile exists), in one statement. */
+export async function findSession(db: Executor, tokenHash: string, now: Date) {
+  let lookup = sessionLookups.get(db);
+  if (!lookup) {
+    lookup = prepareSessionLookup(db);
+    sessionLookups.set(db, lookup);
+  }
+  const [row] = await lookup.execute({ tokenHash, now: now.toISOString() });
   return row;
 }
 
@@ -248,4 +271,55 @@ export async function photoKeysOfUser(db: Executor, userId: number): Promise<str
     .innerJoin(profiles, eq(profiles.id, photos.profileId))
     .where(eq(profiles.userId, userId));
   return rows.flatMap((row) => [row.main, row.thumb, row.blurred, row.blurredThumb]);
+}
+
+// ---- login throttles
+
+export type LoginThrottleKey = { siteId: number; email: string };
+export type LoginThrottleRow = typeof loginThrottles.$inferSelect;
+export type LoginThrottleUpdate = Partial<Omit<LoginThrottleRow, 'siteId' | 'email'>>;
+
+const throttleOf = (key: LoginThrottleKey) =>
+  and(eq(loginThrottles.siteId, key.siteId), eq(loginThrottles.email, key.email));
+
+/**
+ * The address's throttle, made if missing. The upsert takes the row lock, held until the transaction
+ * ends: parallel logins for one address pass here one at a time.
+ */
+export async function lockLoginThrottle(db: Executor, key: LoginThrottleKey, at: Date) {
+  const [row] = await db
+    .insert(loginThrottles)
+    .values({ siteId: key.siteId, email: key.email, updatedAt: at })
+    .onConflictDoUpdate({
+      target: [loginThrottles.siteId, loginThrottles.email],
+      set: { updatedAt: at },
+    })
+    .returning();
+  return row!;
+}
+
+export async function updateLoginThrottle(
+  db: Executor,
+  key: LoginThrottleKey,
+  update: LoginThrottleUpdate,
+): Promise<void> {
+  await db.update(loginThrottles).set(update).where(throttleOf(key));
+}
+
+export async function deleteLoginThrottle(db: Executor, key: LoginThrottleKey): Promise<void> {
+  await db.delete(loginThrottles).where(throttleOf(key));
+}
+
+/** Throttles untouched since a moment and not locked now: nothing left to remember. */
+export async function pruneLoginThrottles(db: Executor, untouchedSince: Date, now: Date): Promise<number> {
+  const deleted = await db
+    .delete(loginThrottles)
+    .where(
+      and(
+        lt(loginThrottles.updatedAt, untouchedSince),
+        or(isNull(loginThrottles.lockedUntil), lt(loginThrottles.lockedUntil, now)),
+      ),
+    )
+    .returning({ email: loginThrottles.email });
+  return deleted.length;
 }

@@ -1,3 +1,4 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
   changePasswordBodySchema,
@@ -16,7 +17,8 @@ import {
 import { errorBodySchema, okSchema } from '#contract/common.ts';
 import { pushSubscriptionSchema } from '#contract/notifications.ts';
 import { userResponseSchema, userSchema } from '#contract/users.ts';
-import { ValidationFailedError } from '#server/lib/errors.ts';
+import { CsrfError, ValidationFailedError } from '#server/lib/errors.ts';
+import { isSameOriginRequest } from '#server/lib/same-origin.ts';
 import type { ZodApp } from '#server/lib/zod-app.ts';
 import {
   clearSessionCookie,
@@ -127,14 +129,38 @@ export async function accountsRoutes(app: ZodApp): Promise<void> {
     },
   );
 
+  const logout = async (request: FastifyRequest, reply: FastifyReply) => {
+    const token = request.cookies[sessionCookieName];
+    if (token) await accounts.logout(token);
+    clearSessionCookie(reply);
+    return { ok: true as const };
+  };
+  // The UI logs out with POST (under the CSRF rule of every cookie-carrying change).
+  app.post(
+    '/api/logout.php',
+    {
+      schema: {
+        tags: ['accounts'],
+        summary: 'Ends the session',
+        response: { 200: okSchema, 403: errorBodySchema },
+      },
+    },
+    logout,
+  );
+  // GET as the contract names it, but only from this site's own pages: a link or image on another
+  // site must not log a member out.
   app.get(
     '/api/logout.php',
-    { schema: { tags: ['accounts'], summary: 'Ends the session', response: { 200: okSchema } } },
+    {
+      schema: {
+        tags: ['accounts'],
+        summary: 'Ends the session (same-origin requests only; prefer POST)',
+        response: { 200: okSchema, 403: errorBodySchema },
+      },
+    },
     async (request, reply) => {
-      const token = request.cookies[sessionCookieName];
-      if (token) await accounts.logout(token);
-      clearSessionCookie(reply);
-      return { ok: true as const };
+      if (!isSameOriginRequest(request)) throw new CsrfError();
+      return logout(request, reply);
     },
   );
 

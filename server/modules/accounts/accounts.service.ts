@@ -12,9 +12,11 @@ import type { MediaStorage } from '#server/lib/storage.ts';
 import { hashToken, newToken } from '#server/lib/tokens.ts';
 import { changeCredits } from '#server/modules/credits/credits.service.ts';
 import type { MailQueue } from '#server/modules/mail/mail.service.ts';
-import { renderMail } from '#server/modules/mail/mail-templates.ts';
+import { mailSiteOf, renderMail } from '#server/modules/mail/mail-templates.ts';
+import { rememberSessionProfile, sessionProfileOf } from '#server/modules/profiles/profiles.repository.ts';
 import {
   AccountLockedError,
+  BannedError,
   EmailExistsError,
   EmailNotFoundError,
   LinkInvalidError,
@@ -62,6 +64,16 @@ function cleanTracking(tracking: TrafficSource | undefined): TrafficSource | nul
   return entries.length > 0 ? (Object.fromEntries(entries) as TrafficSource) : null;
 }
 
+/** One throttle per site and address, whatever its case. */
+function throttleKey(siteId: number, email: string): { siteId: number; email: string } {
+  return { siteId, email: email.trim().toLowerCase() };
+}
+
+/** Whole minutes from one moment to a later one, at least 1. */
+function minutesBetween(from: Date, to: Date): number {
+  return Math.max(1, Math.ceil((to.getTime() - from.getTime()) / 60_000));
+}
+
 function isUniqueViolation(error: unknown): boolean {
   const code =
     (error as { code?: string; cause?: { code?: string } })?.code ??
@@ -82,8 +94,9 @@ export class AccountsService {
   // ---- the member as the API shows them
 
   async toUser(user: UserRow, site: SiteRow): Promise<User> {
-    const found = await repo.findProfileWithMainPhoto(this.db, user.id);
-    const photo = found?.mainPhoto;
+    const profile = await sessionProfileOf(this.db, user);
+    const photo = profile ? await repo.findMainPhoto(this.db, profile.id) : undefined;
+    const found = profile ? { profile } : undefined;
     return {
       id: user.id,
       email: user.email ?? '',
@@ -136,10 +149,18 @@ export class AccountsService {
     const now = this.clock.now();
     const tokenHash = hashToken(token);
     const found = await repo.findSession(this.db, tokenHash, now);
-    if (!found || found.user.status === 'deleted' || found.user.status === 'pending_deletion') return null;
+    if (
+      !found ||
+      found.user.status === 'deleted' ||
+      found.user.status === 'pending_deletion' ||
+      found.user.status === 'banned'
+    )
+      return null;
     if (now.getTime() - found.session.lastSeenAt.getTime() > 3_600_000) {
       await repo.touchSession(this.db, tokenHash, now, addDays(now, sessionDays));
     }
+    // The profile came with the session: read-only calls of this request use it (sessionProfileOf).
+    rememberSessionProfile(found.user, found.profile);
     return found.user;
   }
 
@@ -157,18 +178,13 @@ export class AccountsService {
     options: { actionUrl?: string; params?: Record<string, string | number>; paragraphs?: string[] } = {},
   ): Promise<void> {
     const locale: Locale = isLocale(to.language) ? to.language : 'en';
-    const rendered = renderMail(
-      this.translator,
-      locale,
-      { name: ctx.site.name, supportEmail: ctx.site.supportEmail, baseUrl: ctx.baseUrl },
-      {
-        kind,
-        ...(options.actionUrl ? { actionUrl: options.actionUrl } : {}),
-        ...(options.params ? { params: options.params } : {}),
-        ...(options.paragraphs ? { paragraphs: options.paragraphs } : {}),
-        ...(to.name ? { recipientName: to.name } : {}),
-      },
-    );
+    const rendered = renderMail(this.translator, locale, mailSiteOf(ctx.site, ctx.baseUrl), {
+      kind,
+      ...(options.actionUrl ? { actionUrl: options.actionUrl } : {}),
+      ...(options.params ? { params: options.params } : {}),
+      ...(options.paragraphs ? { paragraphs: options.paragraphs } : {}),
+      ...(to.name ? { recipientName: to.name } : {}),
+    });
     await this.mail.enqueue(db, { to: to.email, kind, ...rendered });
   }
 
@@ -321,35 +337,89 @@ export class AccountsService {
 
   // ---- login
 
+  /**
+   * The lock of an address (known or not) on a site. A try is counted under the throttle's row lock
+   * before the password is checked, and refused unchecked while the address is locked or once the
+   * window's tries are used: parallel requests get at most maxFailures checks per window
+   * (docs/decisions/009-limits-under-concurrency.md). Returns the try's number in its window.
+   */
+  private async countLoginTry(key: repo.LoginThrottleKey): Promise<number> {
+    const counted = await this.db.transaction(async (tx) => {
+      const now = this.clock.now();
+      const row = await repo.lockLoginThrottle(tx, key, now);
+      if (row.lockedUntil && row.lockedUntil > now) {
+        return { refusedFor: minutesBetween(now, row.lockedUntil), attempt: 0 };
+      }
+      const windowEnd = row.windowStart ? addMinutes(row.windowStart, this.lockout.windowMinutes) : null;
+      const open = windowEnd !== null && windowEnd > now;
+      const attempt = (open ? row.attempts : 0) + 1;
+      await repo.updateLoginThrottle(tx, key, {
+        attempts: attempt,
+        ...(open ? {} : { failures: 0, windowStart: now }),
+      });
+      // Refused tries are counted too (and committed), so a good login in the same burst sees them.
+      if (attempt > this.lockout.maxFailures && windowEnd) {
+        return { refusedFor: minutesBetween(now, windowEnd), attempt };
+      }
+      return { refusedFor: null, attempt };
+    });
+    if (counted.refusedFor !== null) throw new AccountLockedError(counted.refusedFor);
+    return counted.attempt;
+  }
+
+  /** A wrong password (or no such account): the maxFailures-th in a window locks, doubling each time. */
+  private async loginFailed(key: repo.LoginThrottleKey): Promise<never> {
+    const lockedFor = await this.db.transaction(async (tx) => {
+      const now = this.clock.now();
+      const row = await repo.lockLoginThrottle(tx, key, now);
+      if (row.lockedUntil && row.lockedUntil > now) return minutesBetween(now, row.lockedUntil);
+      const failures = row.failures + 1;
+      if (failures < this.lockout.maxFailures) {
+        await repo.updateLoginThrottle(tx, key, { failures });
+        return null;
+      }
+      const minutes = this.lockout.lockMinutes * 2 ** row.lockLevel;
+      await repo.updateLoginThrottle(tx, key, {
+        attempts: 0,
+        failures: 0,
+        windowStart: null,
+        lockedUntil: addMinutes(now, minutes),
+        lockLevel: row.lockLevel + 1,
+      });
+      return minutes;
+    });
+    if (lockedFor) throw new AccountLockedError(lockedFor);
+    throw new LoginFailedError();
+  }
+
+  /**
+   * A good password forgets the address's tries, unless tries came after it (a burst in parallel):
+   * those keep their count, so a burst never gets more than maxFailures checks.
+   */
+  private async loginSucceeded(tx: Executor, key: repo.LoginThrottleKey, attempt: number): Promise<void> {
+    const row = await repo.lockLoginThrottle(tx, key, this.clock.now());
+    if (row.attempts === attempt) await repo.deleteLoginThrottle(tx, key);
+  }
+
   async login(
     ctx: RequestContext,
     email: string,
     password: string,
     previousSessionToken?: string,
   ): Promise<{ user: UserRow; sessionToken: string }> {
-    const user = await repo.findUserByEmail(this.db, ctx.site.id, email);
-    if (!user || user.status === 'deleted') {
-      await verifyPassword(null, password);
-      throw new LoginFailedError();
-    }
-    const now = this.clock.now();
-    if (user.lockedUntil && user.lockedUntil > now) {
-      throw new AccountLockedError(Math.ceil((user.lockedUntil.getTime() - now.getTime()) / 60_000));
-    }
-    if (!(await verifyPassword(user.passwordHash, password))) {
-      const lockedFor = await this.recordFailedLogin(user.id);
-      if (lockedFor) throw new AccountLockedError(lockedFor);
-      throw new LoginFailedError();
-    }
+    const key = throttleKey(ctx.site.id, email);
+    const attempt = await this.countLoginTry(key);
+    const found = await repo.findUserByEmail(this.db, ctx.site.id, email);
+    const user = found && found.status !== 'deleted' ? found : undefined;
+    // Without an account the check hashes all the same: an unknown address answers and locks alike.
+    const valid = await verifyPassword(user?.passwordHash ?? null, password);
+    if (!user || !valid) return this.loginFailed(key);
     if (user.status === 'pending_deletion') throw new PendingDeletionError(403);
+    if (user.status === 'banned') throw new BannedError();
+    const now = this.clock.now();
     return this.db.transaction(async (tx) => {
-      await repo.updateUser(tx, user.id, {
-        failedLoginCount: 0,
-        failedLoginWindowStart: null,
-        lockedUntil: null,
-        lockLevel: 0,
-        lastLoginAt: now,
-      });
+      await this.loginSucceeded(tx, key, attempt);
+      await repo.updateUser(tx, user.id, { lastLoginAt: now });
       // A new session id on every login: a session fixed before login is worth nothing after it.
       if (previousSessionToken) await repo.deleteSession(tx, hashToken(previousSessionToken));
       const sessionToken = await this.createSession(tx, user.id, ctx.userAgent);
@@ -357,32 +427,10 @@ export class AccountsService {
     });
   }
 
-  /** Counts a wrong password; the 5th within 15 minutes locks the account (15 min, doubling on repeat). */
-  private async recordFailedLogin(userId: number): Promise<number | null> {
-    return this.db.transaction(async (tx) => {
-      const user = await repo.lockUser(tx, userId);
-      if (!user) return null;
-      const now = this.clock.now();
-      const windowOpen =
-        user.failedLoginWindowStart !== null &&
-        now.getTime() - user.failedLoginWindowStart.getTime() < this.lockout.windowMinutes * 60_000;
-      const count = windowOpen ? user.failedLoginCount + 1 : 1;
-      if (count >= this.lockout.maxFailures) {
-        const minutes = this.lockout.lockMinutes * 2 ** user.lockLevel;
-        await repo.updateUser(tx, userId, {
-          failedLoginCount: 0,
-          failedLoginWindowStart: null,
-          lockedUntil: addMinutes(now, minutes),
-          lockLevel: user.lockLevel + 1,
-        });
-        return minutes;
-      }
-      await repo.updateUser(tx, userId, {
-        failedLoginCount: count,
-        failedLoginWindowStart: windowOpen ? user.failedLoginWindowStart : now,
-      });
-      return null;
-    });
+  /** Throttles untouched for a day and not locked: the hourly job forgets them. */
+  async pruneLoginThrottles(): Promise<number> {
+    const now = this.clock.now();
+    return repo.pruneLoginThrottles(this.db, addDays(now, -1), now);
   }
 
   async setLanguage(user: UserRow, language: string): Promise<UserRow> {
@@ -439,13 +487,8 @@ export class AccountsService {
       const user = await repo.lockUser(tx, used.userId);
       if (!user || user.status === 'deleted') throw new LinkInvalidError();
       this.checkNewPassword(password, confirmation, user);
-      await repo.updateUser(tx, user.id, {
-        passwordHash,
-        failedLoginCount: 0,
-        failedLoginWindowStart: null,
-        lockedUntil: null,
-        lockLevel: 0,
-      });
+      await repo.updateUser(tx, user.id, { passwordHash });
+      if (user.email) await repo.deleteLoginThrottle(tx, throttleKey(user.siteId, user.email));
       await repo.invalidateEmailTokens(tx, user.id, 'password_reset', this.clock.now());
       await repo.deleteSessionsOfUser(tx, user.id);
       const sessionToken = await this.createSession(tx, user.id, ctx.userAgent);
@@ -543,6 +586,11 @@ export class AccountsService {
     if (!(await verifyPassword(user.passwordHash, password))) {
       throw new ValidationFailedError({ password: 'old_password_wrong' });
     }
+    return this.startDeletion(ctx, user);
+  }
+
+  /** Starts the 14 days of pending deletion (the member asked; or staff on the member's request). */
+  async startDeletion(ctx: RequestContext, user: UserRow): Promise<UserRow> {
     const now = this.clock.now();
     return this.db.transaction(async (tx) => {
       await repo.updateUser(tx, user.id, { status: 'pending_deletion', deletionRequestedAt: now });
@@ -594,11 +642,14 @@ export class AccountsService {
     email: string,
     password: string,
   ): Promise<{ user: UserRow; sessionToken: string }> {
-    const user = await repo.findUserByEmail(this.db, ctx.site.id, email);
-    if (user?.status !== 'pending_deletion' || !(await verifyPassword(user.passwordHash, password))) {
-      throw new LoginFailedError();
-    }
+    const key = throttleKey(ctx.site.id, email);
+    const attempt = await this.countLoginTry(key);
+    const found = await repo.findUserByEmail(this.db, ctx.site.id, email);
+    const user = found?.status === 'pending_deletion' ? found : undefined;
+    const valid = await verifyPassword(user?.passwordHash ?? null, password);
+    if (!user || !valid) return this.loginFailed(key);
     return this.db.transaction(async (tx) => {
+      await this.loginSucceeded(tx, key, attempt);
       const sessionToken = await this.restore(tx, user, ctx);
       return { user, sessionToken };
     });

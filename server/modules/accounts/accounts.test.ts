@@ -73,7 +73,7 @@ describe('accounts, with mail delivered over real SMTP', () => {
     const again = await followApiLink(linkIn(mail, '/api/activate.php'));
     expect(again.headers.location).toBe('/activate/error');
 
-    const logout = await inject({ url: '/api/logout.php', headers: { cookie } });
+    const logout = await inject({ method: 'POST', url: '/api/logout.php', headers: { cookie } });
     expect(logout.json()).toEqual({ ok: true });
     expect(await me(cookie)).toBeNull();
 

@@ -1,6 +1,8 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { UserRow } from '#server/db/schema/members.ts';
 import { AuthenticationRequiredError } from '#server/lib/errors.ts';
+import { siteOrigin } from '#server/modules/sites/site-origin.ts';
 import { selectedCountry } from '#server/modules/sites/sites.service.ts';
 import { type RequestContext, sessionDays } from './accounts.service.ts';
 
@@ -13,12 +15,43 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * A page request's resolved session, lent to the API calls its loaders make in-process
+ * (docs/decisions/002): a page looks its session up once, not once per call. Only the in-process
+ * caller (server/web/ssr.ts) opens this scope, so no outside request can reach it; the token must
+ * match, and a call that may change the session or the member (anything but GET) ends the loan.
+ */
+export type SharedSession = { token: string | undefined; member: UserRow | null; valid: boolean };
+const sharedSessions = new AsyncLocalStorage<SharedSession>();
+
+export function shareSession(request: FastifyRequest): SharedSession {
+  return { token: request.cookies[sessionCookieName], member: request.member, valid: true };
+}
+
+/** Runs one in-process call with the page's session; a non-GET call resolves its own and ends the loan. */
+export async function withSharedSession<T>(
+  shared: SharedSession,
+  method: string,
+  run: () => Promise<T>,
+): Promise<T> {
+  if (method !== 'GET') shared.valid = false;
+  if (!shared.valid) return run();
+  // Awaited inside the scope: inject() answers a lazy chain that starts on `then`.
+  return sharedSessions.run(shared, async () => await run());
+}
+
 /** Resolves the session cookie once per request, for every route. */
 export function registerSessions(app: FastifyInstance): void {
   app.decorateRequest('member', null);
   app.addHook('onRequest', async (request) => {
     const token = request.cookies[sessionCookieName];
-    if (token && token.length <= 100) request.member = await app.deps.accounts.resolveSession(token);
+    if (!token || token.length > 100) return;
+    const shared = sharedSessions.getStore();
+    if (shared?.valid && shared.token === token) {
+      request.member = shared.member;
+      return;
+    }
+    request.member = await app.deps.accounts.resolveSession(token);
   });
 }
 
@@ -45,7 +78,8 @@ export function requestContext(request: FastifyRequest): RequestContext {
   return {
     site: request.site,
     locale: request.locale,
-    baseUrl: `${request.protocol}://${request.host}`,
+    // Links in mails come from the site's configured origin, never from Host / X-Forwarded-Host.
+    baseUrl: siteOrigin(request.site, request.server.deps.config),
     country: selectedCountry(request.site, request.clientCountry),
     userAgent: request.headers['user-agent'] ?? null,
   };

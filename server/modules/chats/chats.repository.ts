@@ -1,4 +1,5 @@
-import { and, asc, count, desc, eq, gt, inArray, lt, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, inArray, lt, notInArray, or, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { Executor } from '#server/db/client.ts';
 import { gifts } from '#server/db/schema/catalog.ts';
 import {
@@ -7,7 +8,10 @@ import {
   type MessageRow,
   messages,
 } from '#server/db/schema/chats.ts';
+import { profiles, users } from '#server/db/schema/members.ts';
 import { photos } from '#server/db/schema/photos.ts';
+import { blocks } from '#server/db/schema/social.ts';
+import { mainPhotoLateral } from '#server/modules/profiles/profiles.repository.ts';
 
 export const pairOf = (a: number, b: number) => (a < b ? { low: a, high: b } : { low: b, high: a });
 
@@ -56,11 +60,21 @@ export async function findConversationFor(db: Executor, conversationId: number, 
   return row;
 }
 
+/**
+ * The conversations the member started: those whose first message the member sent. A conversation
+ * opened without writing counts for nobody (spec: a conversation counts once its first message is sent).
+ */
 export async function countStartedConversations(db: Executor, profileId: number): Promise<number> {
+  const firstSender = sql`(select m.sender_profile_id from ${messages} m where m.conversation_id = ${conversations.id} order by m.id limit 1)`;
   const [row] = await db
     .select({ value: count() })
     .from(conversations)
-    .where(eq(conversations.startedByProfileId, profileId));
+    .where(
+      and(
+        or(eq(conversations.lowProfileId, profileId), eq(conversations.highProfileId, profileId)),
+        sql`${firstSender} = ${profileId}`,
+      ),
+    );
   return row?.value ?? 0;
 }
 
@@ -173,7 +187,10 @@ export async function clearConversation(
     );
 }
 
-/** The member's conversations with something left to show, most recent activity first. */
+/**
+ * The member's conversations, most recent activity first, leaving out those with a member blocked
+ * either way (a block removes the pair's conversation from both lists and counts).
+ */
 export async function conversationsOf(db: Executor, profileId: number) {
   return db
     .select({
@@ -184,7 +201,69 @@ export async function conversationsOf(db: Executor, profileId: number) {
     })
     .from(conversationParticipants)
     .innerJoin(conversations, eq(conversations.id, conversationParticipants.conversationId))
-    .where(eq(conversationParticipants.profileId, profileId))
+    .where(
+      and(
+        eq(conversationParticipants.profileId, profileId),
+        sql`not exists (select 1 from ${blocks} b where (b.blocker_profile_id = ${conversations.lowProfileId} and b.blocked_profile_id = ${conversations.highProfileId}) or (b.blocker_profile_id = ${conversations.highProfileId} and b.blocked_profile_id = ${conversations.lowProfileId}))`,
+      ),
+    )
+    .orderBy(desc(sql`coalesce(${conversations.lastMessageAt}, ${conversations.createdAt})`));
+}
+
+/**
+ * The chat list in one statement: per conversation the other profile (with its owner's status and
+ * main photo), the last message and this side's unread count. Left out: conversations with a block
+ * either way, those with nothing left to show (never written in, or deleted by this side up to the
+ * last message), and those whose other member is deleted or banned.
+ */
+export async function chatListOf(db: Executor, profileId: number) {
+  const other = alias(profiles, 'other');
+  const owner = alias(users, 'owner');
+  const lastMessage = db
+    .select()
+    .from(messages)
+    .where(eq(messages.conversationId, conversations.id))
+    .orderBy(desc(messages.id))
+    .limit(1)
+    .as('last_message');
+  const mainPhoto = mainPhotoLateral(db, other.id);
+  return db
+    .select({
+      conversation: conversations,
+      participant: conversationParticipants,
+      profile: other,
+      lastMessage: {
+        id: lastMessage.id,
+        conversationId: lastMessage.conversationId,
+        senderProfileId: lastMessage.senderProfileId,
+        kind: lastMessage.kind,
+        text: lastMessage.text,
+        photoKey: lastMessage.photoKey,
+        photoThumbKey: lastMessage.photoThumbKey,
+        giftId: lastMessage.giftId,
+        credits: lastMessage.credits,
+        createdAt: lastMessage.createdAt,
+      },
+      mainPhoto: mainPhoto.fields,
+      unread: sql<number>`(select count(*) from ${messages} m where m.conversation_id = ${conversations.id} and m.id > ${conversationParticipants.lastReadMessageId} and m.sender_profile_id <> ${profileId})::int`,
+    })
+    .from(conversationParticipants)
+    .innerJoin(conversations, eq(conversations.id, conversationParticipants.conversationId))
+    .innerJoin(
+      other,
+      sql`${other.id} = case when ${conversations.lowProfileId} = ${profileId} then ${conversations.highProfileId} else ${conversations.lowProfileId} end`,
+    )
+    .innerJoin(owner, eq(owner.id, other.userId))
+    .innerJoinLateral(lastMessage, sql`true`)
+    .leftJoinLateral(mainPhoto.subquery, sql`true`)
+    .where(
+      and(
+        eq(conversationParticipants.profileId, profileId),
+        gt(lastMessage.id, conversationParticipants.clearedMessageId),
+        notInArray(owner.status, ['deleted', 'banned']),
+        sql`not exists (select 1 from ${blocks} b where (b.blocker_profile_id = ${conversations.lowProfileId} and b.blocked_profile_id = ${conversations.highProfileId}) or (b.blocker_profile_id = ${conversations.highProfileId} and b.blocked_profile_id = ${conversations.lowProfileId}))`,
+      ),
+    )
     .orderBy(desc(sql`coalesce(${conversations.lastMessageAt}, ${conversations.createdAt})`));
 }
 

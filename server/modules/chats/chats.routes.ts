@@ -3,12 +3,13 @@ import {
   chatQuerySchema,
   chatResponseSchema,
   chatsResponseSchema,
+  costsSchema,
   giftsResponseSchema,
   openConversationSchema,
   sendMessageResponseSchema,
   sendMessageSchema,
 } from '#contract/chats.ts';
-import { errorBodySchema, okSchema } from '#contract/common.ts';
+import { errorBodySchema, idField, okSchema } from '#contract/common.ts';
 import type { ZodApp } from '#server/lib/zod-app.ts';
 import { requireMember } from '#server/modules/accounts/sessions.ts';
 
@@ -78,7 +79,7 @@ export async function chatsRoutes(app: ZodApp): Promise<void> {
       schema: {
         tags: ['chats'],
         summary: 'Deletes a conversation for the member',
-        body: z.object({ conversation: z.number().int().positive() }),
+        body: z.object({ conversation: idField }),
         response: { 200: okSchema, ...errors },
       },
     },
@@ -114,5 +115,18 @@ export async function chatsRoutes(app: ZodApp): Promise<void> {
       },
     },
     async (request) => ({ gifts: await chats.gifts(request.site) }),
+  );
+
+  app.get(
+    '/api/message-costs.php',
+    {
+      schema: {
+        tags: ['chats'],
+        summary:
+          "What the member's next message, photo and gift cost, shown before spending (e.g. the icebreaker)",
+        response: { 200: costsSchema, ...errors },
+      },
+    },
+    async (request) => chats.costs(requireMember(request), request.site, request.clientCountry),
   );
 }

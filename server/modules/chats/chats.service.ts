@@ -8,6 +8,7 @@ import type { Clock } from '#server/lib/clock.ts';
 import { AppError, NotFoundError, ValidationFailedError } from '#server/lib/errors.ts';
 import type { EventBus } from '#server/lib/event-bus.ts';
 import { publishToMember } from '#server/lib/member-events.ts';
+import { publishToStaff } from '#server/lib/staff-events.ts';
 import type { MediaStorage } from '#server/lib/storage.ts';
 import { lockUser } from '#server/modules/accounts/accounts.repository.ts';
 import { changeCredits } from '#server/modules/credits/credits.service.ts';
@@ -19,6 +20,7 @@ import {
   findProfileByUserId,
   findProfileWithOwner,
   mainPhotosOf,
+  sessionProfileOf,
 } from '#server/modules/profiles/profiles.repository.ts';
 import { selectedCountry } from '#server/modules/sites/sites.service.ts';
 import * as repo from './chats.repository.ts';
@@ -61,11 +63,19 @@ export class ChatsService {
     return profile;
   }
 
+  /** The own profile for read-only calls: the one read with the session when there is one. */
+  private async ownForRead(member: UserRow): Promise<ProfileRow> {
+    const profile = await sessionProfileOf(this.db, member);
+    if (!profile) throw new NotFoundError();
+    return profile;
+  }
+
   private url(key: string, site: SiteRow) {
     return this.storage.url(key, site.cdnPrefix);
   }
 
-  private async present(rows: MessageRow[], viewer: number, site: SiteRow): Promise<Message[]> {
+  /** Messages as the viewing profile sees them (also used by the operator console, viewing as the fictional profile). */
+  async present(rows: MessageRow[], viewer: number, site: SiteRow): Promise<Message[]> {
     const gifts = new Map(
       (
         await repo.giftsByIds(this.db, [...new Set(rows.flatMap((row) => (row.giftId ? [row.giftId] : [])))])
@@ -102,14 +112,23 @@ export class ChatsService {
     };
   }
 
-  /** The other member, checked: present, not blocked either way. */
+  /**
+   * The other member, checked: present, not blocked either way. A member who has not confirmed the
+   * e-mail address keeps a disabled profile; in a conversation they wrote in, that member is still
+   * the counterpart (so a reply gets not_confirmed, not not_found), to anybody else not found.
+   */
   private async counterpart(me: ProfileRow, profileId: number) {
     if (profileId === me.id) throw new ValidationFailedError({ profile: 'invalid' });
     const other = await findProfileWithOwner(this.db, profileId);
+    if (!other || other.owner.status === 'deleted' || other.owner.status === 'pending_deletion') {
+      throw new NotFoundError();
+    }
     if (
-      other?.profile.status !== 'active' ||
-      other.owner.status === 'deleted' ||
-      other.owner.status === 'pending_deletion'
+      other.profile.status !== 'active' &&
+      !(
+        other.owner.status === 'not_confirmed' &&
+        (await repo.findConversationBetween(this.db, me.id, profileId)) !== undefined
+      )
     ) {
       throw new NotFoundError();
     }
@@ -119,22 +138,32 @@ export class ChatsService {
     return other;
   }
 
+  /**
+   * The conversation with a member, made when there is none yet. A conversation counts toward the
+   * free ones (site setting free_conversations) once its first message is sent, so only writing
+   * into a conversation without messages needs a free one; call it with the member's row locked.
+   */
   private async findOrStart(tx: Executor, member: UserRow, site: SiteRow, me: ProfileRow, otherId: number) {
     const existing = await repo.findConversationBetween(tx, me.id, otherId);
-    if (existing) return existing;
+    if (existing && (await repo.lastMessageId(tx, existing.id)) > 0) return existing;
     if (!member.paidUser && (await repo.countStartedConversations(tx, me.id)) >= site.freeConversations) {
       throw new PremiumRequiredError();
     }
-    return repo.insertConversation(tx, me.id, otherId, this.clock.now());
+    return existing ?? repo.insertConversation(tx, me.id, otherId, this.clock.now());
   }
 
-  /** Opens (or starts) the conversation with a member; a member who never paid may start only a few. */
+  /**
+   * Opens the conversation with a member (made empty when there is none): opening uses up nothing,
+   * but a member who never paid and has started all the free conversations is asked to go premium
+   * before writing into a new one.
+   */
   async open(member: UserRow, site: SiteRow, profileId: number): Promise<number> {
     const me = await this.own(member);
     await this.counterpart(me, profileId);
     return this.db.transaction(async (tx) => {
-      await lockUser(tx, member.id);
-      return (await this.findOrStart(tx, member, site, me, profileId)).id;
+      const locked = await lockUser(tx, member.id);
+      if (!locked) throw new NotFoundError();
+      return (await this.findOrStart(tx, locked, site, me, profileId)).id;
     });
   }
 
@@ -212,6 +241,15 @@ export class ChatsService {
       conversation: row.conversationId,
       message: forRecipient,
     });
+    if (other.profile.fictional) {
+      // A member wrote to a fictional profile: the conversation enters the operators' queue.
+      await publishToStaff(this.bus, { type: 'inbox', conversation: row.conversationId, waiting: true });
+      await publishToStaff(this.bus, {
+        type: 'message',
+        conversation: row.conversationId,
+        message: forRecipient,
+      });
+    }
     await publishToMember(this.bus, member.id, {
       type: 'message',
       conversation: row.conversationId,
@@ -237,50 +275,24 @@ export class ChatsService {
   }
 
   async list(member: UserRow, site: SiteRow): Promise<ChatListItem[]> {
-    const me = await this.own(member);
-    const rows = (await repo.conversationsOf(this.db, me.id)).filter((row) =>
-      row.lastMessageId === 0
-        ? row.participant.clearedMessageId === 0
-        : row.lastMessageId > row.participant.clearedMessageId,
-    );
-    const otherIds = rows.map((row) =>
-      row.conversation.lowProfileId === me.id
-        ? row.conversation.highProfileId
-        : row.conversation.lowProfileId,
-    );
-    const profiles = new Map<number, ProfileRow>();
-    for (const id of new Set(otherIds)) {
-      const found = await findProfileWithOwner(this.db, id);
-      if (found && found.owner.status !== 'deleted') profiles.set(id, found.profile);
-    }
-    const mains = await mainPhotosOf(this.db, [...profiles.keys()]);
-    const lastMessages = new Map(
-      (
-        await repo.messagesByIds(
-          this.db,
-          rows.map((row) => row.lastMessageId),
-        )
-      ).map((message) => [message.id, message]),
+    const me = await this.ownForRead(member);
+    // One statement for the whole list (its size never changes the number of queries).
+    const rows = await repo.chatListOf(this.db, me.id);
+    const lastMessages = await this.present(
+      rows.map((row) => row.lastMessage),
+      me.id,
+      site,
     );
     const ctx = { storage: this.storage, site, today: this.clock.now() };
-    const items: ChatListItem[] = [];
-    for (const [index, row] of rows.entries()) {
-      const profile = profiles.get(otherIds[index]!);
-      if (!profile) continue;
-      const last = lastMessages.get(row.lastMessageId);
-      const [lastMessage] =
-        last && last.id > row.participant.clearedMessageId ? await this.present([last], me.id, site) : [];
-      items.push({
-        profile: toProfile(profile, mains.get(profile.id), ctx),
-        conversation: {
-          id: row.conversation.id,
-          last_message: lastMessage ?? null,
-          last_activity: (row.conversation.lastMessageAt ?? row.conversation.createdAt).toISOString(),
-        },
-        num_unread_messages: row.unread,
-      });
-    }
-    return items;
+    return rows.map((row, index) => ({
+      profile: toProfile(row.profile, row.mainPhoto ?? undefined, ctx),
+      conversation: {
+        id: row.conversation.id,
+        last_message: lastMessages[index] ?? null,
+        last_activity: (row.conversation.lastMessageAt ?? row.conversation.createdAt).toISOString(),
+      },
+      num_unread_messages: row.unread,
+    }));
   }
 
   /** A page of a conversation; reading it sets its unread count to zero and tells the other side. */
@@ -298,7 +310,8 @@ export class ChatsService {
         ? found.conversation.highProfileId
         : found.conversation.lowProfileId;
     const other = await findProfileWithOwner(this.db, otherId);
-    if (!other || other.owner.status === 'deleted') throw new NotFoundError();
+    if (!other || other.owner.status === 'deleted' || other.owner.status === 'banned')
+      throw new NotFoundError();
     const between = await blockBetween(this.db, me.id, otherId);
     if (between.bBlockedA) throw new BlockedError(other.profile.name);
 

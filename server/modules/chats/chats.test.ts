@@ -283,6 +283,110 @@ describe('chats with credits', () => {
   });
 });
 
+describe('free conversations and unconfirmed recipients', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  const send = (cookie: string, profile: number, text: string, locale = '') =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/chat.php',
+      headers: { cookie: `${cookie}${locale}` },
+      payload: { profile, text },
+    });
+  const open = (cookie: string, profile: number) =>
+    t.app.inject({ method: 'POST', url: '/api/conversation.php', headers: { cookie }, payload: { profile } });
+  const chatsOf = async (cookie: string) =>
+    (await t.app.inject({ url: '/api/chats.php', headers: { cookie } })).json().chats as {
+      profile: { id: number };
+    }[];
+
+  it('uses up no free conversation by opening chats without writing', async () => {
+    const member = await activeMember(t.app);
+    const others = await Promise.all([1, 2, 3, 4].map(() => activeMember(t.app)));
+    for (const other of others.slice(0, 3))
+      expect((await open(member.cookie, other.profileId)).statusCode).toBe(200);
+    expect((await send(member.cookie, others[0]!.profileId, 'first')).statusCode).toBe(201);
+    expect((await send(member.cookie, others[1]!.profileId, 'second')).statusCode).toBe(201);
+    // Both free conversations (site setting free_conversations: 2) are started now.
+    const third = await send(member.cookie, others[2]!.profileId, 'third');
+    expect(third.statusCode).toBe(403);
+    expect(third.json().error).toBe('premium_required');
+    expect((await open(member.cookie, others[3]!.profileId)).json().error).toBe('premium_required');
+    // Opening a conversation already started stays possible.
+    expect((await open(member.cookie, others[0]!.profileId)).statusCode).toBe(200);
+  });
+
+  it('counts a conversation for the member who sent its first message only', async () => {
+    const member = await activeMember(t.app);
+    const [writer, a, b] = await Promise.all([1, 2, 3].map(() => activeMember(t.app)));
+    expect((await open(member.cookie, writer!.profileId)).statusCode).toBe(200);
+    expect((await send(writer!.cookie, member.profileId, 'you opened my chat')).statusCode).toBe(201);
+    expect((await send(member.cookie, writer!.profileId, 'I did')).statusCode).toBe(201);
+    expect((await send(member.cookie, a!.profileId, 'one')).statusCode).toBe(201);
+    expect((await send(member.cookie, b!.profileId, 'two')).statusCode).toBe(201);
+  });
+
+  it('never lists an empty conversation, for either side', async () => {
+    const member = await activeMember(t.app);
+    const other = await activeMember(t.app);
+    const opened = await open(member.cookie, other.profileId);
+    expect(opened.statusCode).toBe(200);
+    expect(await chatsOf(member.cookie)).toEqual([]);
+    expect(await chatsOf(other.cookie)).toEqual([]);
+    // It can still be opened as a page, and shows once a message is in it.
+    const page = await t.app.inject({
+      url: `/api/chat.php?conversation=${opened.json().conversation}`,
+      headers: { cookie: member.cookie },
+    });
+    expect(page.statusCode).toBe(200);
+    expect(page.json().messages).toEqual([]);
+    await send(member.cookie, other.profileId, 'now it counts');
+    expect((await chatsOf(other.cookie)).map((chat) => chat.profile.id)).toEqual([member.profileId]);
+  });
+
+  it('starts exactly the free conversations when first messages to new members race', async () => {
+    const member = await activeMember(t.app);
+    const others = await Promise.all([1, 2, 3].map(() => activeMember(t.app)));
+    const site = await t.app.deps.sites.resolve('localhost');
+    expect(site.freeConversations).toBe(2);
+    const results = await Promise.all(
+      others.map((other, index) => send(member.cookie, other.profileId, `race ${index}`)),
+    );
+    const statuses = results.map((response) => response.statusCode).sort();
+    expect(statuses).toEqual([201, 201, 403]);
+    expect(results.find((response) => response.statusCode === 403)!.json().error).toBe('premium_required');
+    expect(await chatsOf(member.cookie)).toHaveLength(2);
+  });
+
+  it('answers a reply to a member whose e-mail is not confirmed with 403 not_confirmed, translated', async () => {
+    const unconfirmed = await signupMember(t.app, { name: 'Fresh' });
+    const confirmed = await activeMember(t.app);
+    expect((await send(unconfirmed.cookie, confirmed.profileId, 'hello there')).statusCode).toBe(201);
+    const [chat] = await chatsOf(confirmed.cookie);
+    // The profile stays disabled until the address is confirmed.
+    const { profiles } = await import('#server/db/schema/members.ts');
+    const [row] = await t.database.db.select().from(profiles).where(eq(profiles.id, chat!.profile.id));
+    expect(row!.status).toBe('disabled');
+    const reply = await send(confirmed.cookie, chat!.profile.id, 'hi back', '; locale=de');
+    expect(reply.statusCode).toBe(403);
+    expect(reply.json()).toEqual({
+      error: 'not_confirmed',
+      name: 'Fresh',
+      message: t.app.deps.translator.t('de', 'errors:recipient_not_confirmed', { name: 'Fresh' }),
+    });
+    expect(reply.json().message).toContain('Fresh');
+    // Anybody who never talked with that member learns nothing about the profile.
+    const stranger = await activeMember(t.app);
+    const probe = await send(stranger.cookie, chat!.profile.id, 'who are you?');
+    expect(probe.statusCode).toBe(404);
+    expect(probe.body).not.toContain('Fresh');
+  });
+});
+
 describe('live delivery over WebSocket', () => {
   let t: TestApp;
   let base: string;

@@ -2,9 +2,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { marked } from 'marked';
+import { countryName } from '#contract/countries.ts';
+import { typography } from '#contract/i18n.ts';
 import { defaultLocale, type Locale } from '#contract/locales.ts';
 import type { CompanyRow, SiteRow } from '#server/db/schema/sites.ts';
 import { escapeHtml } from '#server/modules/mail/mail-templates.ts';
+import { siteText } from '#server/modules/sites/site-texts.ts';
 
 export const contentDir = fileURLToPath(new URL('../../../content', import.meta.url));
 export const contentPages = [
@@ -44,7 +47,7 @@ export function pageValues(
     company: company?.name ?? site.name,
     address: options.hideAddress ? '' : (company?.address ?? ''),
     city: company?.city ?? '',
-    country: company?.country ?? '',
+    country: company ? countryName(company.country, options.locale) : '',
     kvk: company?.kvk ?? '',
     vat: company?.vatNumbers.join(', ') ?? '',
     tradenames: company?.tradenames.join(', ') ?? site.name,
@@ -57,8 +60,9 @@ export function pageValues(
       dateStyle: 'long',
       timeZone: 'UTC',
     }).format(new Date(`${termsDate(company)}T00:00:00Z`)),
-    fictional_singular: site.fictionalSingular || options.fictionalDefaults.singular,
-    fictional_plural: site.fictionalPlural || options.fictionalDefaults.plural,
+    fictional_singular:
+      siteText(site, options.locale, 'fictional_singular') || options.fictionalDefaults.singular,
+    fictional_plural: siteText(site, options.locale, 'fictional_plural') || options.fictionalDefaults.plural,
   };
 }
 
@@ -84,11 +88,17 @@ export function renderPage(
   values: PageValues,
 ): { title: string; html: string } {
   const filled = source(locale, page)
-    .replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? safe(values[name] ?? '') : whole))
+    // A value that ends a sentence with its own full stop ("Amora Media B.V.") takes no second one.
+    .replace(/\{(\w+)\}(\.?)/g, (whole, name: string, stop: string) => {
+      if (!(name in values)) return whole;
+      const value = values[name] ?? '';
+      return safe(value) + (stop && value.endsWith('.') ? '' : stop);
+    })
     // An address left out for traffic-source visitors leaves no empty list item behind.
     .replace(/,\s*,/g, ',')
     .replace(/:\s*,\s*/g, ': ');
-  const title = filled.match(/^#\s+(.+)$/m)?.[1]?.trim() ?? page;
-  const html = marked.parse(filled.replace(/^#\s+.+$/m, ''), { async: false, gfm: true }) as string;
+  const typeset = typography(filled, locale);
+  const title = typeset.match(/^#\s+(.+)$/m)?.[1]?.trim() ?? page;
+  const html = marked.parse(typeset.replace(/^#\s+.+$/m, ''), { async: false, gfm: true }) as string;
   return { title, html };
 }

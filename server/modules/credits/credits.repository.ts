@@ -34,6 +34,8 @@ export async function bookLedgerEntry(
     balanceAfter: number;
     reason: CreditReason;
     reference: string | null;
+    staffId?: number | null;
+    note?: string | null;
     at: Date;
   },
 ): Promise<void> {
@@ -43,6 +45,8 @@ export async function bookLedgerEntry(
     balanceAfter: entry.balanceAfter,
     reason: entry.reason,
     reference: entry.reference,
+    staffId: entry.staffId ?? null,
+    note: entry.note ?? null,
     createdAt: entry.at,
   });
   await tx.update(users).set({ credits: entry.balanceAfter }).where(eq(users.id, entry.userId));

@@ -17,6 +17,8 @@ export type CreditChange = {
   reason: CreditReason;
   /** Makes the change idempotent: a second change with the same reason and reference books nothing. */
   reference?: string;
+  /** A staff correction: who made it and why (shown in the back office's ledger). */
+  staff?: { id: number; note: string };
   at: Date;
 };
 
@@ -37,6 +39,8 @@ export async function changeCredits(tx: Transaction, change: CreditChange): Prom
     balanceAfter,
     reason: change.reason,
     reference: change.reference ?? null,
+    staffId: change.staff?.id ?? null,
+    note: change.staff?.note ?? null,
     at: change.at,
   });
   return balanceAfter;

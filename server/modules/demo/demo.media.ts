@@ -4,6 +4,7 @@ import sharp from 'sharp';
 import type { Database } from '#server/db/client.ts';
 import type { MediaStorage } from '#server/lib/storage.ts';
 import { processPhoto } from '#server/modules/photos/photo-processing.ts';
+import { storePhotoVariants } from '#server/modules/photos/photos.service.ts';
 import { fictionalProfilesWithoutPhotos, insertPhotos } from './demo.repository.ts';
 import { demoGiftSlugs, seededRandom } from './demo.seed.ts';
 
@@ -115,20 +116,12 @@ export async function generateDemoMedia(
             const processed = await processPhoto(
               await renderAvatar(`${profile.id}-${profile.name}`, profile.gender ?? 'female', position),
             );
-            const base = `photos/${profile.id}/demo-${position}`;
-            await Promise.all([
-              storage.put(`${base}.webp`, processed.main),
-              storage.put(`${base}-thumb.webp`, processed.thumb),
-              storage.put(`${base}-blur.webp`, processed.blurred),
-              storage.put(`${base}-blur-thumb.webp`, processed.blurredThumb),
-            ]);
+            // Random keys like an upload's: originals private, blurred copies public.
+            const keys = await storePhotoVariants(storage, processed);
             return {
               profileId: profile.id,
               position,
-              mainKey: `${base}.webp`,
-              thumbKey: `${base}-thumb.webp`,
-              blurredKey: `${base}-blur.webp`,
-              blurredThumbKey: `${base}-blur-thumb.webp`,
+              ...keys,
               width: processed.width,
               height: processed.height,
             };

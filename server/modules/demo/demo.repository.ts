@@ -1,5 +1,5 @@
-import { and, asc, count, eq, isNull } from 'drizzle-orm';
-import type { Executor } from '#server/db/client.ts';
+import { and, asc, count, eq, isNull, sql } from 'drizzle-orm';
+import type { Executor, Transaction } from '#server/db/client.ts';
 import { bundlePrices, bundles, gifts } from '#server/db/schema/catalog.ts';
 import { profiles, users } from '#server/db/schema/members.ts';
 import { photos } from '#server/db/schema/photos.ts';
@@ -10,6 +10,13 @@ type NewSite = typeof sites.$inferInsert;
 type NewUser = typeof users.$inferInsert;
 type NewProfile = Omit<typeof profiles.$inferInsert, 'userId'>;
 type NewPhoto = typeof photos.$inferInsert;
+
+/** Serialises seeding between instances on one PostgreSQL until the transaction ends. */
+const DEMO_SEED_LOCK_ID = 72_410_002;
+
+export async function lockDemoSeeding(db: Transaction): Promise<void> {
+  await db.execute(sql`select pg_advisory_xact_lock(${DEMO_SEED_LOCK_ID})`);
+}
 
 export async function insertCompanies(db: Executor, rows: NewCompany[]): Promise<void> {
   await db.insert(companies).values(rows).onConflictDoNothing();

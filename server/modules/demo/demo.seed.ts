@@ -6,7 +6,7 @@ import {
   relationshipStatusOptions,
   tattooOptions,
 } from '#contract/profiles.ts';
-import type { Database } from '#server/db/client.ts';
+import type { Database, Transaction } from '#server/db/client.ts';
 import { regionsOf } from '#server/modules/regions/regions.data.ts';
 import {
   countFictionalProfiles,
@@ -16,9 +16,11 @@ import {
   insertFictionalMembers,
   insertGifts,
   insertSites,
+  lockDemoSeeding,
   siteIdsByDomain,
 } from './demo.repository.ts';
 import { demoNames, languageAreaOf } from './demo-names.ts';
+import { demoSiteTexts } from './demo-site-texts.ts';
 
 /** A small seeded generator, so every seeding of the demo makes the same members. */
 export function seededRandom(seed: number): () => number {
@@ -53,10 +55,15 @@ export const demoSites = [
     indexTitle: 'Amora – meet singles near you',
     description: 'Amora is the place to meet, chat and flirt with singles near you.',
     countries: ['NL', 'BE', 'DE', 'GB', 'US'],
-    domainLanguage: 'en',
+    // An international site: no domain_language, so it opens in the browser's language
+    // (docs/decisions/010-demo-default-site-follows-the-browser.md).
+    domainLanguage: '',
     timezone: 'Europe/Amsterdam',
     usFooter: true,
     supportEmail: 'support@amora.localhost',
+    mailFromName: 'Amora',
+    mailFromAddress: 'no-reply@amora.localhost',
+    themeColor: '#c2185b',
     supportPhone: '+31 20-123 45 67',
     signupCredits: 10,
     minimumMessageCosts: {
@@ -79,6 +86,9 @@ export const demoSites = [
     timezone: 'Europe/Amsterdam',
     usFooter: false,
     supportEmail: 'klantenservice@flirtpunt.localhost',
+    mailFromName: 'Flirtpunt',
+    mailFromAddress: 'berichten@flirtpunt.localhost',
+    themeColor: '#00796b',
     supportPhone: '+31 85-765 43 21',
     signupCredits: 5,
     minimumMessageCosts: { NL: { costs: 25, currency: 'EUR' }, BE: { costs: 25, currency: 'EUR' } },
@@ -172,12 +182,25 @@ export async function seedDemo(
   db: Database,
   options: { profiles: number; today?: Date },
 ): Promise<{ createdProfiles: number }> {
+  // Instances starting at once on one database seed one after the other: the second one finds the
+  // demo in place (docs/decisions/009-limits-under-concurrency.md).
+  return db.transaction(async (tx) => {
+    await lockDemoSeeding(tx);
+    return seedUnderLock(tx, options);
+  });
+}
+
+async function seedUnderLock(
+  db: Transaction,
+  options: { profiles: number; today?: Date },
+): Promise<{ createdProfiles: number }> {
   await insertCompanies(db, demoCompanies);
   await insertSites(
     db,
     demoSites.map((site) => ({
       ...site,
       countries: [...site.countries],
+      texts: demoSiteTexts[site.domain] ?? {},
       visibleProfileFields: profileFields,
       visibleProfileNotes: ['about'],
       searchFields: ['gender', 'country', 'countryregion', 'age'],
@@ -230,7 +253,7 @@ export async function seedDemo(
       user: {
         siteId: siteIds.get(site.domain)!,
         status: 'active' as const,
-        language: site.domainLanguage,
+        language: site.domainLanguage || (languageAreaOf[country] ?? 'en'),
         signupDate: lastActive,
       },
       profile: {
@@ -252,10 +275,8 @@ export async function seedDemo(
       },
     };
   });
-  await db.transaction(async (tx) => {
-    for (let start = 0; start < members.length; start += 500) {
-      await insertFictionalMembers(tx, members.slice(start, start + 500));
-    }
-  });
+  for (let start = 0; start < members.length; start += 500) {
+    await insertFictionalMembers(db, members.slice(start, start + 500));
+  }
   return { createdProfiles: wanted };
 }

@@ -2,6 +2,7 @@ import { and, desc, eq, gte, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '#server/db/client.ts';
 import { type ProfileRow, profiles, users } from '#server/db/schema/members.ts';
 import { blocks, likes, passes } from '#server/db/schema/social.ts';
+import { mainPhotoLateral } from '#server/modules/profiles/profiles.repository.ts';
 
 export async function insertLike(
   db: Executor,
@@ -33,30 +34,37 @@ export async function likeExists(db: Executor, liker: number, liked: number): Pr
   return row !== undefined;
 }
 
-export async function givenLikes(db: Executor, liker: number): Promise<ProfileRow[]> {
-  const rows = await db
-    .select({ profile: profiles })
+/** No block between the member and the other profile, whoever blocked whom. */
+const noBlockBetween = (member: number) =>
+  sql`not exists (select 1 from ${blocks} where (${blocks.blockerProfileId} = ${member} and ${blocks.blockedProfileId} = ${profiles.id}) or (${blocks.blockerProfileId} = ${profiles.id} and ${blocks.blockedProfileId} = ${member}))`;
+
+/** The profiles the member liked, newest first, each with its main photo (one statement). */
+export async function givenLikes(db: Executor, liker: number) {
+  const main = mainPhotoLateral(db, profiles.id);
+  return db
+    .select({ profile: profiles, mainPhoto: main.fields })
     .from(likes)
     .innerJoin(profiles, eq(profiles.id, likes.likedProfileId))
-    .where(and(eq(likes.likerProfileId, liker), eq(profiles.status, 'active')))
+    .leftJoinLateral(main.subquery, sql`true`)
+    .where(and(eq(likes.likerProfileId, liker), eq(profiles.status, 'active'), noBlockBetween(liker)))
     .orderBy(desc(likes.createdAt));
-  return rows.map((row) => row.profile);
 }
 
-/** Likes received: new ones first, then the newest. */
+/** Likes received: new ones first, then the newest, each with the liker's main photo (one statement). */
 export async function receivedLikes(db: Executor, liked: number) {
+  const main = mainPhotoLateral(db, profiles.id);
   return db
-    .select({ profile: profiles, isNew: likes.isNew })
+    .select({ profile: profiles, mainPhoto: main.fields, isNew: likes.isNew })
     .from(likes)
     .innerJoin(profiles, eq(profiles.id, likes.likerProfileId))
-    .where(
-      and(
-        eq(likes.likedProfileId, liked),
-        eq(profiles.status, 'active'),
-        sql`not exists (select 1 from ${blocks} where ${blocks.blockerProfileId} = ${liked} and ${blocks.blockedProfileId} = ${profiles.id})`,
-      ),
-    )
+    .leftJoinLateral(main.subquery, sql`true`)
+    .where(and(eq(likes.likedProfileId, liked), eq(profiles.status, 'active'), noBlockBetween(liked)))
     .orderBy(desc(likes.isNew), desc(likes.createdAt));
+}
+
+/** Locks the liking member's profile row: their swipe likes are counted and added one at a time. */
+export async function lockLiker(db: Executor, profileId: number): Promise<void> {
+  await db.select({ id: profiles.id }).from(profiles).where(eq(profiles.id, profileId)).for('no key update');
 }
 
 export async function swipeLikesSince(db: Executor, liker: number, since: Date): Promise<number> {

@@ -16,6 +16,7 @@ import {
   findProfileByUserId,
   findProfileWithOwner,
   mainPhotosOf,
+  sessionProfileOf,
 } from '#server/modules/profiles/profiles.repository.ts';
 import * as repo from './likes.repository.ts';
 
@@ -79,12 +80,19 @@ export class LikesService {
     if (between.bBlockedA) throw new BlockedError(target.profile.name);
     if (between.aBlockedB) throw new ValidationFailedError({ profile: 'invalid' });
 
-    const created = await repo.insertLike(this.db, {
-      liker: me.id,
-      liked: profileId,
-      source,
-      at: this.clock.now(),
-    });
+    const like = { liker: me.id, liked: profileId, source, at: this.clock.now() };
+    const created =
+      source === 'swipe'
+        ? await this.db.transaction(async (tx) => {
+            // The member's row lock makes counting today's swipe likes and adding one a single step
+            // (docs/decisions/009-limits-under-concurrency.md).
+            await repo.lockLiker(tx, me.id);
+            const since = startOfDayIn(site.timezone, like.at);
+            if ((await repo.swipeLikesSince(tx, me.id, since)) >= swipeLikesPerDay)
+              throw new DailyLimitError();
+            return repo.insertLike(tx, like);
+          })
+        : await repo.insertLike(this.db, like);
     const match = await repo.likeExists(this.db, profileId, me.id);
     if (created) {
       const [mine, theirs] = await this.present([me, target.profile], site);
@@ -117,24 +125,21 @@ export class LikesService {
   }
 
   async list(member: UserRow, site: SiteRow): Promise<LikesResponse> {
-    const me = await this.own(member);
+    const profile = await sessionProfileOf(this.db, member);
+    if (!profile) throw new NotFoundError();
     const [given, received] = await Promise.all([
-      repo.givenLikes(this.db, me.id),
-      repo.receivedLikes(this.db, me.id),
+      repo.givenLikes(this.db, profile.id),
+      repo.receivedLikes(this.db, profile.id),
     ]);
-    const givenIds = new Set(given.map((row) => row.id));
-    const [givenProfiles, receivedProfiles] = await Promise.all([
-      this.present(given, site),
-      this.present(
-        received.map((row) => row.profile),
-        site,
-      ),
-    ]);
+    const givenIds = new Set(given.map((row) => row.profile.id));
+    const ctx = { storage: this.storage, site, today: this.clock.now() };
+    const givenProfiles = given.map((row) => toProfile(row.profile, row.mainPhoto ?? undefined, ctx));
+    const receivedProfiles = received.map((row) => toProfile(row.profile, row.mainPhoto ?? undefined, ctx));
     return {
       profiles: givenProfiles,
       liked_by: received.map((row) => ({ id: row.profile.id, like_new: row.isNew })),
       received: receivedProfiles,
-      matches: receivedProfiles.filter((profile) => givenIds.has(profile.id)),
+      matches: receivedProfiles.filter((item) => givenIds.has(item.id)),
     };
   }
 
@@ -153,7 +158,10 @@ export class LikesService {
     return { profiles: await this.present(rows, site), likes_left: await this.likesLeftToday(me, site) };
   }
 
-  /** A card of the swipe game: 4 likes a day (the day of the site's time zone); passes are free. */
+  /**
+   * A card of the swipe game: 4 likes a day (the day of the site's time zone); passes are free.
+   * The count checked here answers early; like() checks it again under the member's row lock.
+   */
   async swipe(member: UserRow, site: SiteRow, profileId: number, like: boolean) {
     const me = await this.own(member);
     if (!like) {

@@ -1,4 +1,6 @@
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { likes } from '#server/db/schema/social.ts';
 import { memberChannel } from '#server/lib/member-events.ts';
 import { createFakeClock } from '../../../tests/setup/fake-clock.ts';
 import { activeMember } from '../../../tests/setup/members.ts';
@@ -127,6 +129,36 @@ describe('likes and matches', () => {
     expect(
       (await t.app.inject({ url: '/api/swipe.php', headers: { cookie: a.cookie } })).json().likes_left,
     ).toBe(4);
+  });
+
+  it('accepts exactly 4 of 10 swipe likes sent at once', async () => {
+    const a = await activeMember(t.app);
+    const stack = (await t.app.inject({ url: '/api/swipe.php', headers: { cookie: a.cookie } })).json();
+    expect(stack.profiles).toHaveLength(10);
+    const responses = await Promise.all(
+      stack.profiles.map((profile: { id: number }) =>
+        t.app.inject({
+          method: 'POST',
+          url: '/api/swipe.php',
+          headers: { cookie: a.cookie },
+          payload: { profile: profile.id, like: true },
+        }),
+      ),
+    );
+    const statuses = responses.map((response) => response.statusCode);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(4);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(6);
+    for (const response of responses.filter((r) => r.statusCode === 429)) {
+      expect(response.json()).toMatchObject({ error: 'daily_limit', likes_left: 0 });
+    }
+    const given = await t.database.db
+      .select()
+      .from(likes)
+      .where(and(eq(likes.likerProfileId, a.profileId), eq(likes.source, 'swipe')));
+    expect(given).toHaveLength(4);
+    expect(
+      (await t.app.inject({ url: '/api/swipe.php', headers: { cookie: a.cookie } })).json().likes_left,
+    ).toBe(0);
   });
 
   it('keeps liked, passed, blocked and own profiles out of the swipe stack', async () => {

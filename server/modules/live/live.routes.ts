@@ -1,11 +1,23 @@
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
 import { z } from 'zod';
+import { idField } from '#contract/common.ts';
+import { liveCloseCodes } from '#contract/live.ts';
 import { memberChannel } from '#server/lib/member-events.ts';
 
 export const heartbeatMs = 25_000;
 
-const clientFrame = z.object({ type: z.literal('typing'), conversation: z.number().int().positive() });
+/**
+ * @fastify/websocket's preClose: every open socket (members' and staff's) is closed with 1001
+ * "going away", so clients reconnect at once (to another instance) instead of treating it as an error.
+ */
+export function closeSocketsGoingAway(this: FastifyInstance, done: () => void): void {
+  for (const client of this.websocketServer.clients) client.close(liveCloseCodes.goingAway, 'going_away');
+  this.websocketServer.close();
+  done();
+}
+
+const clientFrame = z.object({ type: z.literal('typing'), conversation: idField });
 
 /**
  * GET /api/ws: live events for the logged-in member (api-contract.md, Live events). Every instance
@@ -14,7 +26,12 @@ const clientFrame = z.object({ type: z.literal('typing'), conversation: z.number
  */
 export async function liveRoutes(app: FastifyInstance): Promise<void> {
   const socketsOf = new Map<number, number>();
-  app.get('/api/ws', { websocket: true, schema: { hide: true } }, (socket: WebSocket, request) => {
+  const schema = {
+    tags: ['live'],
+    summary:
+      'WebSocket of live events for the logged-in member (LiveEvent frames; the client may send LiveClientFrame)',
+  };
+  app.get('/api/ws', { websocket: true, schema }, (socket: WebSocket, request) => {
     const member = request.member;
     const origin = request.headers.origin;
     if (origin !== undefined && (!URL.canParse(origin) || new URL(origin).host !== request.host)) {
@@ -26,9 +43,18 @@ export async function liveRoutes(app: FastifyInstance): Promise<void> {
       return;
     }
     socketsOf.set(member.id, (socketsOf.get(member.id) ?? 0) + 1);
+    const metrics = app.deps.metrics;
+    metrics.websocketConnections.inc({ socket: 'member' });
     void app.deps.notifications.markOnline(member.id).catch(() => undefined);
     const unsubscribe = app.deps.bus.subscribe(memberChannel(member.id), (event) => {
-      if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(event));
+      if (socket.readyState !== socket.OPEN) return;
+      const type = (event as { type?: unknown }).type;
+      if (type === 'sessions_ended') {
+        socket.close(liveCloseCodes.unauthenticated, 'authentication_required');
+        return;
+      }
+      socket.send(JSON.stringify(event));
+      metrics.websocketFramesSent.inc({ socket: 'member', type: typeof type === 'string' ? type : 'other' });
     });
 
     let alive = true;
@@ -56,6 +82,7 @@ export async function liveRoutes(app: FastifyInstance): Promise<void> {
       if (parsed.success) void app.deps.chats.typing(member, parsed.data.conversation).catch(() => undefined);
     });
     socket.on('close', () => {
+      metrics.websocketConnections.dec({ socket: 'member' });
       clearInterval(heartbeat);
       unsubscribe();
       const left = (socketsOf.get(member.id) ?? 1) - 1;

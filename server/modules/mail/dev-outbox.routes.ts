@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idParam } from '#contract/common.ts';
 import { NotFoundError } from '#server/lib/errors.ts';
 import type { ZodApp } from '#server/lib/zod-app.ts';
 import { findMail, listMails } from './mail.repository.ts';
@@ -23,7 +24,7 @@ export async function devOutboxRoutes(app: ZodApp): Promise<void> {
 
   app.get(
     '/dev/outbox/:id',
-    { schema: { hide: true, params: z.object({ id: z.coerce.number().int() }) } },
+    { schema: { hide: true, params: z.object({ id: idParam }) } },
     async (request, reply) => {
       const mail = await findMail(app.deps.db, request.params.id);
       if (!mail) throw new NotFoundError();

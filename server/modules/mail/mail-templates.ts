@@ -1,7 +1,41 @@
 import type { Locale } from '#contract/locales.ts';
+import type { SiteRow } from '#server/db/schema/sites.ts';
 import type { Translator } from '#server/lib/i18n.ts';
 
-export type MailSite = { name: string; supportEmail: string; baseUrl: string };
+export type MailSite = {
+  name: string;
+  supportEmail: string;
+  baseUrl: string;
+  /** The brand colour of the heading and button (#rrggbb); the platform's pink when absent. */
+  themeColor?: string;
+  /** An absolute http(s) URL of the site's logo, shown above the mail instead of the name. */
+  logoUrl?: string | null;
+  /** The site's sender; the queue fills a missing address from MAIL_FROM. */
+  sender?: MailSender;
+};
+
+/** A mail's From: the site's display name and address (null: the address of MAIL_FROM). */
+export type MailSender = { name: string; address: string | null };
+
+export const defaultThemeColor = '#c2185b';
+
+/** What a mail needs of a site: its name, support address, colour, logo and sender. */
+export function mailSiteOf(
+  site: Pick<
+    SiteRow,
+    'name' | 'supportEmail' | 'themeColor' | 'logoUrl' | 'mailFromName' | 'mailFromAddress'
+  >,
+  baseUrl: string,
+): MailSite {
+  return {
+    name: site.name,
+    supportEmail: site.supportEmail,
+    baseUrl,
+    themeColor: site.themeColor,
+    logoUrl: site.logoUrl,
+    sender: { name: site.mailFromName || site.name, address: site.mailFromAddress || null },
+  };
+}
 
 export type MailContent = {
   kind: string;
@@ -32,7 +66,10 @@ export function renderMail(
   locale: Locale,
   site: MailSite,
   content: MailContent,
-): { subject: string; html: string; text: string } {
+): { subject: string; html: string; text: string; sender?: MailSender } {
+  const color =
+    site.themeColor && /^#[0-9a-fA-F]{6}$/.test(site.themeColor) ? site.themeColor : defaultThemeColor;
+  const logo = site.logoUrl && /^https?:\/\//.test(site.logoUrl) ? site.logoUrl : null;
   const params = { site: site.name, support: site.supportEmail, ...content.params };
   const t = (key: string) => translator.t(locale, `mail:${key}`, params);
   const paragraphs = [
@@ -53,13 +90,13 @@ export function renderMail(
 <body style="margin:0;padding:0;background:#f6f6f8;font-family:Arial,Helvetica,sans-serif;color:#212529">
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0"><tr><td align="center" style="padding:24px">
 <table role="presentation" width="100%" style="max-width:560px;background:#ffffff;border-radius:8px" cellpadding="0" cellspacing="0">
-<tr><td style="padding:24px 24px 0;font-size:22px;font-weight:bold;color:#c2185b">${escapeHtml(site.name)}</td></tr>
+<tr><td style="padding:24px 24px 0;font-size:22px;font-weight:bold;color:${color}">${logo ? `<img src="${escapeHtml(logo)}" alt="${escapeHtml(site.name)}" height="40" style="display:block;height:40px;border:0">` : escapeHtml(site.name)}</td></tr>
 <tr><td style="padding:24px;font-size:16px">
 ${paragraphs.map(paragraphHtml).join('\n')}
 ${
   action
-    ? `<p style="margin:24px 0"><a href="${escapeHtml(action.url)}" style="background:#c2185b;color:#ffffff;padding:12px 20px;border-radius:6px;text-decoration:none;font-weight:bold;display:inline-block">${escapeHtml(action.label)}</a></p>
-<p style="margin:0 0 16px;font-size:13px;color:#5c6b7a">${escapeHtml(t('buttonFallback'))}<br><a href="${escapeHtml(action.url)}" style="color:#c2185b;word-break:break-all">${escapeHtml(action.url)}</a></p>`
+    ? `<p style="margin:24px 0"><a href="${escapeHtml(action.url)}" style="background:${color};color:#ffffff;padding:12px 20px;border-radius:6px;text-decoration:none;font-weight:bold;display:inline-block">${escapeHtml(action.label)}</a></p>
+<p style="margin:0 0 16px;font-size:13px;color:#5c6b7a">${escapeHtml(t('buttonFallback'))}<br><a href="${escapeHtml(action.url)}" style="color:${color};word-break:break-all">${escapeHtml(action.url)}</a></p>`
     : ''
 }
 ${paragraphHtml(signature)}
@@ -82,5 +119,10 @@ ${paragraphHtml(signature)}
     ...(content.footerLinks ?? []).map((link) => `${t(link.key)}: ${link.url}`),
   ].join('\n\n');
 
-  return { subject: t(`${content.kind}.subject`), html, text };
+  return {
+    subject: t(`${content.kind}.subject`),
+    html,
+    text,
+    ...(site.sender ? { sender: site.sender } : {}),
+  };
 }

@@ -14,11 +14,25 @@ export type OutgoingMail = {
 
 export type MailTransport = { send(mail: OutgoingMail): Promise<void>; close(): void };
 
+/**
+ * DKIM signing: one private key (DKIM_PRIVATE_KEY) and selector (DKIM_SELECTOR) for every site; each
+ * mail is signed for the domain of its own From address, so every brand publishes the same public
+ * key at `<selector>._domainkey.<its domain>`. The key is never logged.
+ */
+export type DkimKey = { selector: string; privateKey: string };
+
+function dkimFor(from: string, key: DkimKey | undefined) {
+  if (!key) return undefined;
+  const domain = /@([^@>\s]+)>?\s*$/.exec(from)?.[1]?.toLowerCase();
+  return domain ? { domainName: domain, keySelector: key.selector, privateKey: key.privateKey } : undefined;
+}
+
 /** Real SMTP delivery (nodemailer), for SMTP_URL. */
-export function createSmtpTransport(url: string): MailTransport {
+export function createSmtpTransport(url: string, dkim?: DkimKey): MailTransport {
   const transporter = nodemailer.createTransport(url);
   return {
     async send(mail) {
+      const signing = dkimFor(mail.from, dkim);
       await transporter.sendMail({
         from: mail.from,
         to: mail.to,
@@ -26,6 +40,7 @@ export function createSmtpTransport(url: string): MailTransport {
         html: mail.html,
         text: mail.text,
         headers: mail.headers,
+        ...(signing ? { dkim: signing } : {}),
       });
     },
     close: () => transporter.close(),
@@ -36,11 +51,12 @@ export function createSmtpTransport(url: string): MailTransport {
  * Without SMTP_URL every mail is written to the outbox folder: the full message as .eml, and its
  * parts as .json for people and tests to read.
  */
-export function createOutboxTransport(dir: string): MailTransport {
+export function createOutboxTransport(dir: string, dkim?: DkimKey): MailTransport {
   const builder = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   return {
     async send(mail) {
       await mkdir(dir, { recursive: true });
+      const signing = dkimFor(mail.from, dkim);
       const info = await builder.sendMail({
         from: mail.from,
         to: mail.to,
@@ -48,13 +64,21 @@ export function createOutboxTransport(dir: string): MailTransport {
         html: mail.html,
         text: mail.text,
         headers: mail.headers,
+        ...(signing ? { dkim: signing } : {}),
       });
       const base = path.join(dir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${mail.id}`);
       await writeFile(`${base}.eml`, info.message as Buffer);
       await writeFile(
         `${base}.json`,
         JSON.stringify(
-          { id: mail.id, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html },
+          {
+            id: mail.id,
+            from: mail.from,
+            to: mail.to,
+            subject: mail.subject,
+            text: mail.text,
+            html: mail.html,
+          },
           null,
           2,
         ),

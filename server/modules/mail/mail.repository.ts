@@ -4,6 +4,8 @@ import { conversationParticipants } from '#server/db/schema/chats.ts';
 import { type MailCondition, mailJobs } from '#server/db/schema/mail.ts';
 
 export type NewMail = {
+  /** The From header; none means MAIL_FROM. */
+  from?: string;
   to: string;
   subject: string;
   html: string;
@@ -46,6 +48,14 @@ export async function claimDueMails(db: Executor, now: Date, leaseUntil: Date, l
     .set({ attempts: sql`${mailJobs.attempts} + 1`, runAt: leaseUntil })
     .where(inArray(mailJobs.id, due))
     .returning();
+}
+
+export async function countPendingMails(db: Executor): Promise<number> {
+  const [row] = await db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(mailJobs)
+    .where(eq(mailJobs.status, 'pending'));
+  return row?.count ?? 0;
 }
 
 export async function markMailSent(db: Executor, id: number, at: Date): Promise<void> {

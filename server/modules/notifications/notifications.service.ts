@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import webpush from 'web-push';
 import { isLocale, type Locale } from '#contract/locales.ts';
+import type { Config } from '#server/config.ts';
 import type { Database } from '#server/db/client.ts';
 import type { MailCondition } from '#server/db/schema/mail.ts';
 import type { UserRow } from '#server/db/schema/members.ts';
@@ -10,7 +11,8 @@ import type { Translator } from '#server/lib/i18n.ts';
 import type { Secrets } from '#server/lib/secrets.ts';
 import { findUserById } from '#server/modules/accounts/accounts.repository.ts';
 import type { MailQueue } from '#server/modules/mail/mail.service.ts';
-import { renderMail } from '#server/modules/mail/mail-templates.ts';
+import { mailSiteOf, renderMail } from '#server/modules/mail/mail-templates.ts';
+import { siteOrigin } from '#server/modules/sites/site-origin.ts';
 import * as repo from './notifications.repository.ts';
 
 export type NotificationType = 'messages' | 'likes' | 'matches' | 'news';
@@ -30,20 +32,26 @@ export const onlineGraceMs = 90_000;
 const disabledReasons = ['unsubscribe', 'bounce', 'spam_complaint'] as const;
 export type DisabledReason = (typeof disabledReasons)[number];
 
-/** Where a mail links to: the site's own domain (or the address it was reached at). */
-export function siteOrigin(site: SiteRow, publicUrl?: string): string {
-  if (publicUrl && site.isDefault) return publicUrl.replace(/\/$/, '');
-  return site.domain.endsWith('localhost') ? `http://${site.domain}:3000` : `https://${site.domain}`;
-}
+export type PushFailure = {
+  userId: number;
+  subscriptionId: number;
+  reason: 'gone' | 'error';
+  status: number | null;
+  error: string;
+};
 
 export class NotificationsService {
+  /** Told about every failed push delivery (app.ts logs and counts them). */
+  onPushFailure: ((failure: PushFailure) => void) | undefined;
+
   constructor(
     private readonly db: Database,
     private readonly clock: Clock,
     private readonly mail: MailQueue,
     private readonly translator: Translator,
     private readonly secrets: Secrets,
-    private readonly publicUrl: string | undefined,
+    /** Where mails link to: see siteOrigin. */
+    private readonly originConfig: Pick<Config, 'PUBLIC_URL' | 'PORT'>,
     private readonly sendPushMessage: PushSender = webpush.sendNotification as unknown as PushSender,
   ) {}
 
@@ -133,7 +141,7 @@ export class NotificationsService {
   ): Promise<void> {
     if (this.online(user) || user.status === 'deleted' || user.status === 'pending_deletion') return;
     const preferences = await repo.preferencesOf(this.db, user.id);
-    const origin = siteOrigin(site, this.publicUrl);
+    const origin = siteOrigin(site, this.originConfig);
     const locale = this.localeOf(user);
     const emailOn = {
       messages: preferences.emailMessages,
@@ -147,20 +155,15 @@ export class NotificationsService {
     }[type];
     if (channels.email && emailOn && user.email && user.notificationsDisabled.length === 0) {
       const unsubscribeUrl = `${origin}/api/unsubscribe.php?token=${this.unsubscribeToken(user.id)}`;
-      const rendered = renderMail(
-        this.translator,
-        locale,
-        { name: site.name, supportEmail: site.supportEmail, baseUrl: origin },
-        {
-          kind: content.kind,
-          params: content.params,
-          actionUrl: `${origin}${content.path}`,
-          footerLinks: [
-            { key: 'unsubscribe', url: unsubscribeUrl },
-            { key: 'settings', url: `${origin}/notifications` },
-          ],
-        },
-      );
+      const rendered = renderMail(this.translator, locale, mailSiteOf(site, origin), {
+        kind: content.kind,
+        params: content.params,
+        actionUrl: `${origin}${content.path}`,
+        footerLinks: [
+          { key: 'unsubscribe', url: unsubscribeUrl },
+          { key: 'settings', url: `${origin}/notifications` },
+        ],
+      });
       await this.mail.enqueue(this.db, {
         to: user.email,
         kind: content.kind,
@@ -295,7 +298,16 @@ export class NotificationsService {
         delivered++;
       } catch (error) {
         const status = (error as { statusCode?: number }).statusCode;
-        if (status === 404 || status === 410) await repo.deletePushSubscription(this.db, subscription.id);
+        const gone = status === 404 || status === 410;
+        if (gone) await repo.deletePushSubscription(this.db, subscription.id);
+        // Never silent: the member's other devices and the mail still go; the failure is logged and counted.
+        this.onPushFailure?.({
+          userId,
+          subscriptionId: subscription.id,
+          reason: gone ? 'gone' : 'error',
+          status: status ?? null,
+          error: error instanceof Error ? error.message : String(error),
+        });
       }
     }
     return delivered;

@@ -50,7 +50,8 @@ export async function activateMandate(
   return row!;
 }
 
-export async function countWrongCode(db: Executor, id: number): Promise<void> {
+/** Counts one try of the SMS code; call it under the mandate's row lock, before comparing. */
+export async function countCodeTry(db: Executor, id: number): Promise<void> {
   await db
     .update(directDebitMandates)
     .set({ codeAttempts: sql`${directDebitMandates.codeAttempts} + 1` })
@@ -71,4 +72,8 @@ export async function directDebitTotalSince(db: Executor, userId: number, since:
       ),
     );
   return row?.total ?? 0;
+}
+
+export async function setProviderMandate(db: Executor, id: number, providerMandateId: string): Promise<void> {
+  await db.update(directDebitMandates).set({ providerMandateId }).where(eq(directDebitMandates.id, id));
 }

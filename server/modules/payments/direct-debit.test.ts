@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '#server/db/schema/members.ts';
+import { directDebitMandates } from '#server/db/schema/payments.ts';
 import { createFakeClock } from '../../../tests/setup/fake-clock.ts';
 import { activeMember } from '../../../tests/setup/members.ts';
 import { createTestApp, type TestApp } from '../../../tests/setup/test-app.ts';
@@ -9,10 +10,19 @@ describe('SEPA direct debit', () => {
   let t: TestApp;
   const clock = createFakeClock();
   const texts: { to: string; text: string }[] = [];
+  let gatewayDown = false;
   beforeAll(async () => {
     t = await createTestApp(
       {},
-      { clock, smsSender: { send: async (to, text) => void texts.push({ to, text }) } },
+      {
+        clock,
+        smsSender: {
+          send: async (to, text) => {
+            if (gatewayDown) throw new Error('gateway answered 502');
+            texts.push({ to, text });
+          },
+        },
+      },
     );
   });
   afterAll(() => t.close());
@@ -48,6 +58,26 @@ describe('SEPA direct debit', () => {
     expect(texts.at(-1)!.text).toContain('Amora');
   });
 
+  it('answers 503 sms_unavailable, translated, when the SMS gateway fails — never a 500', async () => {
+    const member = await activeMember(t.app);
+    gatewayDown = true;
+    try {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/directdebit.php',
+        headers: { cookie: member.cookie },
+        payload: { account_holder: 'R. Jansen', phone: '+31 6 1234 5678', iban: 'NL91ABNA0417164300' },
+      });
+      expect(response.statusCode).toBe(503);
+      expect(response.json()).toMatchObject({ error: 'sms_unavailable' });
+      expect(response.json().message).toMatch(/try again|opnieuw/);
+    } finally {
+      gatewayDown = false;
+    }
+    const retry = await start(member.cookie, { iban: 'NL91ABNA0417164300' });
+    expect(retry.statusCode).toBe(201);
+  });
+
   it('confirms the mandate with the SMS code, which expires and allows limited tries', async () => {
     const member = await activeMember(t.app);
     const mandate = (await start(member.cookie, { iban: 'DE89370400440532013000' })).json().mandate.id;
@@ -69,6 +99,59 @@ describe('SEPA direct debit', () => {
     const locked = await confirm(member.cookie, tries, triesCode);
     expect(locked.statusCode).toBe(429);
     expect(locked.json().error).toBe('code_attempts');
+  });
+
+  it('counts SMS code tries atomically: 40 wrong codes at once are 5 tries, then the code is dead', async () => {
+    const member = await activeMember(t.app);
+    const mandate = (await start(member.cookie, { iban: 'DE89370400440532013000' })).json().mandate.id;
+    const code = lastCode();
+    const wrong = (i: number) => String((Number(code) + 1 + i) % 1_000_000).padStart(6, '0');
+    const responses = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => confirm(member.cookie, mandate, wrong(i))),
+    );
+    const statuses = responses.map((response) => response.statusCode);
+    // Every compared code is a counted try: exactly 5 were compared, the rest refused unseen.
+    expect(statuses.filter((status) => status === 422)).toHaveLength(5);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(35);
+    for (const response of responses.filter((r) => r.statusCode === 429)) {
+      expect(response.json().error).toBe('code_attempts');
+    }
+    const [row] = await t.database.db
+      .select()
+      .from(directDebitMandates)
+      .where(eq(directDebitMandates.id, mandate));
+    expect(row).toMatchObject({ codeAttempts: 5, status: 'pending' });
+    // The right code after that is refused as well.
+    expect((await confirm(member.cookie, mandate, code)).statusCode).toBe(429);
+  });
+
+  it('never compares more than 5 codes, even with the right one in a burst of 30', async () => {
+    const member = await activeMember(t.app);
+    const mandate = (await start(member.cookie, { iban: 'NL91ABNA0417164300' })).json().mandate.id;
+    const code = lastCode();
+    const wrong = (i: number) => String((Number(code) + 1 + i) % 1_000_000).padStart(6, '0');
+    const codes = Array.from({ length: 29 }, (_, i) => wrong(i));
+    codes.splice(12, 0, code);
+    const responses = await Promise.all(codes.map((c) => confirm(member.cookie, mandate, c)));
+    const statuses = responses.map((response) => response.statusCode);
+    const accepted = statuses.filter((status) => status === 200).length;
+    const compared = accepted + statuses.filter((status) => status === 422).length;
+    expect(compared).toBeLessThanOrEqual(5);
+    // The rest were refused before any comparison: tries used up, or the mandate already active.
+    expect(statuses.every((status) => [200, 404, 422, 429].includes(status))).toBe(true);
+    const [row] = await t.database.db
+      .select()
+      .from(directDebitMandates)
+      .where(eq(directDebitMandates.id, mandate));
+    expect(row!.codeAttempts).toBeLessThanOrEqual(5);
+    if (accepted === 1) {
+      expect(responses[12]!.statusCode).toBe(200);
+      expect(row!.status).toBe('active');
+    } else {
+      expect(accepted).toBe(0);
+      expect(responses[12]!.statusCode).toBe(429);
+      expect(row).toMatchObject({ status: 'pending', codeAttempts: 5 });
+    }
   });
 
   it('refuses members blocked for direct debit, orders without a mandate and orders over the limit', async () => {

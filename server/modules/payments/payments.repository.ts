@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, isNotNull, lt, sql } from 'drizzle-orm';
 import type { Executor } from '#server/db/client.ts';
 import { bundlePrices, bundles } from '#server/db/schema/catalog.ts';
 import { discountCodes, discountRedemptions, orders } from '#server/db/schema/payments.ts';
@@ -106,6 +106,65 @@ export async function insertRedemption(
     .onConflictDoNothing();
 }
 
+/** A member's pending orders that reserve a once-per-member code. */
+export async function pendingOrdersHolding(db: Executor, codeId: number, userId: number) {
+  return db
+    .select({ id: orders.id, providerPaymentId: orders.providerPaymentId })
+    .from(orders)
+    .where(
+      and(
+        eq(orders.discountCodeId, codeId),
+        eq(orders.userId, userId),
+        eq(orders.discountReserved, true),
+        eq(orders.status, 'pending'),
+      ),
+    );
+}
+
+/** An order whose payment was never created at the provider. */
+export async function cancelPendingOrder(db: Executor, orderId: number, at: Date): Promise<void> {
+  await db
+    .update(orders)
+    .set({ status: 'cancelled', settledAt: at })
+    .where(and(eq(orders.id, orderId), eq(orders.status, 'pending')));
+}
+
+/** The order paid with a test payment, to check the payer. */
+export async function findOrderByPayment(db: Executor, provider: string, providerPaymentId: string) {
+  const [row] = await db
+    .select()
+    .from(orders)
+    .where(and(eq(orders.provider, provider), eq(orders.providerPaymentId, providerPaymentId)))
+    .limit(1);
+  return row;
+}
+
 export async function insertDiscountCode(db: Executor, code: typeof discountCodes.$inferInsert) {
   await db.insert(discountCodes).values(code).onConflictDoNothing();
+}
+
+/** Provider payment ids of pending orders created before `before` (oldest first), to fetch again. */
+export async function pendingPaymentsBefore(db: Executor, provider: string, before: Date, limit: number) {
+  const rows = await db
+    .select({ providerPaymentId: orders.providerPaymentId })
+    .from(orders)
+    .where(
+      and(
+        eq(orders.provider, provider),
+        eq(orders.status, 'pending'),
+        isNotNull(orders.providerPaymentId),
+        lt(orders.createdAt, before),
+      ),
+    )
+    .orderBy(asc(orders.createdAt))
+    .limit(limit);
+  return rows.flatMap((row) => (row.providerPaymentId ? [row.providerPaymentId] : []));
+}
+
+export async function countPendingOrders(db: Executor): Promise<number> {
+  const [row] = await db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(orders)
+    .where(eq(orders.status, 'pending'));
+  return row?.count ?? 0;
 }

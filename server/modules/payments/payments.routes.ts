@@ -1,16 +1,22 @@
 import { z } from 'zod';
-import { errorBodySchema, okSchema } from '#contract/common.ts';
+import { errorBodySchema, idField, idParam, okSchema } from '#contract/common.ts';
 import {
   bundlesResponseSchema,
   createOrderSchema,
   discountCodeSchema,
   orderSchema,
+  quoteQuerySchema,
+  quoteSchema,
+  repeatQuoteSchema,
   transactionSchema,
 } from '#contract/payments.ts';
+import type { UserRow } from '#server/db/schema/members.ts';
+import type { SiteRow } from '#server/db/schema/sites.ts';
 import { NotFoundError } from '#server/lib/errors.ts';
 import type { ZodApp } from '#server/lib/zod-app.ts';
 import { requireMember } from '#server/modules/accounts/sessions.ts';
 import { creditsHistory } from '#server/modules/credits/credits.service.ts';
+import { siteOrigin } from '#server/modules/sites/site-origin.ts';
 import { toCompanyInfo } from '#server/modules/sites/sites.service.ts';
 import type { createTestProvider } from './providers.ts';
 
@@ -25,9 +31,10 @@ const checkoutSchema = z.object({ order: orderSchema, checkout_url: z.string() }
 
 export async function paymentsRoutes(app: ZodApp): Promise<void> {
   const payments = app.deps.payments;
-  const context = (request: { clientCountry: string | null; protocol: string; host: string }) => ({
+  // Provider redirect and webhook URLs come from the site's configured origin, never from request headers.
+  const context = (request: { clientCountry: string | null; site: SiteRow }) => ({
     geoipCountry: request.clientCountry,
-    baseUrl: `${request.protocol}://${request.host}`,
+    baseUrl: siteOrigin(request.site, app.deps.config),
   });
 
   app.get(
@@ -71,17 +78,51 @@ export async function paymentsRoutes(app: ZodApp): Promise<void> {
     },
   );
 
+  app.get(
+    '/api/quote.php',
+    {
+      schema: {
+        tags: ['payments'],
+        summary:
+          'The price an order of this bundle, method and discount code would charge, computed as the order computes it; errors as POST /api/order.php',
+        querystring: quoteQuerySchema,
+        response: { 200: quoteSchema, ...errors },
+      },
+    },
+    async (request) =>
+      payments.quote(requireMember(request), request.site, request.query, request.clientCountry),
+  );
+
+  app.get(
+    '/api/repeat-order.php',
+    {
+      schema: {
+        tags: ['payments'],
+        summary: 'What a repeat order would buy and charge, with which method, before the member confirms it',
+        response: { 200: repeatQuoteSchema, ...errors },
+      },
+    },
+    async (request) => payments.repeatQuote(requireMember(request), request.site, request.clientCountry),
+  );
+
   app.post(
     '/api/repeat-order.php',
     {
       schema: {
         tags: ['payments'],
-        summary: 'Buys the last bundle again with the last method',
+        summary:
+          'Buys the last bundle again with the last method; amount = what the member confirmed (409 price_changed otherwise)',
+        body: z.object({ amount: z.number().int().nonnegative().optional() }).optional(),
         response: { 201: checkoutSchema, ...errors },
       },
     },
     async (request, reply) => {
-      const result = await payments.repeatOrder(requireMember(request), request.site, context(request));
+      const result = await payments.repeatOrder(
+        requireMember(request),
+        request.site,
+        context(request),
+        request.body?.amount,
+      );
       reply.status(201);
       return result;
     },
@@ -93,7 +134,7 @@ export async function paymentsRoutes(app: ZodApp): Promise<void> {
       schema: {
         tags: ['payments'],
         summary: "An order of the member's own: pending, completed, failed or cancelled",
-        querystring: z.object({ id: z.coerce.number().int().positive() }),
+        querystring: z.object({ id: idParam }),
         response: { 200: z.object({ order: orderSchema }), ...errors },
       },
     },
@@ -106,7 +147,7 @@ export async function paymentsRoutes(app: ZodApp): Promise<void> {
       schema: {
         tags: ['payments'],
         summary: "The member's orders, or one with an invoice-like detail",
-        querystring: z.object({ id: z.coerce.number().int().positive().optional() }),
+        querystring: z.object({ id: idParam.optional() }),
         response: {
           200: z.union([
             z.object({ transactions: z.array(orderSchema) }),
@@ -251,7 +292,7 @@ export async function paymentsRoutes(app: ZodApp): Promise<void> {
       schema: {
         tags: ['payments'],
         summary: 'Confirms the mandate with the SMS code (10 minutes, 5 tries)',
-        body: z.object({ mandate: z.number().int().positive(), code: z.string().max(10) }),
+        body: z.object({ mandate: idField, code: z.string().max(10) }),
         response: { 200: z.object({ mandate: mandateSchema }), ...errors },
       },
     },
@@ -294,6 +335,12 @@ export async function paymentsRoutes(app: ZodApp): Promise<void> {
 
   if (payments.provider.name === 'test') {
     const testProvider = payments.provider as ReturnType<typeof createTestProvider>;
+    /** A test payment only its payer (the order's member) may see or settle. */
+    const payerPayment = async (member: UserRow, id: string) => {
+      const [payment, order] = await Promise.all([testProvider.find(id), payments.orderOfPayment(id)]);
+      if (!payment || !order || order.userId !== member.id) throw new NotFoundError();
+      return payment;
+    };
     app.get(
       '/api/test-payment.php',
       {
@@ -316,8 +363,7 @@ export async function paymentsRoutes(app: ZodApp): Promise<void> {
         },
       },
       async (request) => {
-        const payment = await testProvider.find(request.query.payment);
-        if (!payment) throw new NotFoundError();
+        const payment = await payerPayment(requireMember(request), request.query.payment);
         return {
           payment: {
             id: payment.id,
@@ -341,8 +387,8 @@ export async function paymentsRoutes(app: ZodApp): Promise<void> {
         },
       },
       async (request) => {
-        const payment = await testProvider.find(request.body.payment);
-        if (!payment || payment.status !== 'open') throw new NotFoundError();
+        const payment = await payerPayment(requireMember(request), request.body.payment);
+        if (payment.status !== 'open') throw new NotFoundError();
         await testProvider.setStatus(payment.id, request.body.status);
         await payments.settle(payment.id);
         return { ok: true as const, redirect: new URL(payment.redirectUrl).pathname };

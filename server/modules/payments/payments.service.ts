@@ -1,4 +1,4 @@
-import type { BundlesResponse, DiscountCode, Order } from '#contract/payments.ts';
+import type { BundlesResponse, DiscountCode, Order, Quote } from '#contract/payments.ts';
 import { timeBonus } from '#contract/payments.ts';
 import type { Database } from '#server/db/client.ts';
 import type { UserRow } from '#server/db/schema/members.ts';
@@ -13,7 +13,7 @@ import { changeCredits } from '#server/modules/credits/credits.service.ts';
 import { findProfileByUserId } from '#server/modules/profiles/profiles.repository.ts';
 import { selectedCountry } from '#server/modules/sites/sites.service.ts';
 import type { DirectDebitService } from './direct-debit.service.ts';
-import { isPaymentMethod, methodsFor } from './payment-methods.ts';
+import { isPaymentMethod, methodsFor, type PaymentMethod } from './payment-methods.ts';
 import * as repo from './payments.repository.ts';
 import { mandateMethods, type PaymentProvider } from './providers.ts';
 
@@ -33,6 +33,33 @@ export class DiscountUsedError extends AppError {
     super(409, 'discount_used');
   }
 }
+
+/** The member confirmed another amount than the order would charge (e.g. the welcome window closed). */
+export class PriceChangedError extends AppError {
+  override name = 'PriceChangedError';
+  constructor(amount: number) {
+    super(409, 'price_changed', { amount });
+  }
+}
+
+/** A unique violation of the named constraint, however the driver wraps it (pg, PGlite, drizzle). */
+function isUniqueViolation(error: unknown, constraint: string): boolean {
+  let cause: unknown = error;
+  for (let depth = 0; depth < 5 && typeof cause === 'object' && cause !== null; depth++) {
+    const found = cause as { code?: unknown; constraint?: unknown; cause?: unknown };
+    if (found.code === '23505') return found.constraint === undefined || found.constraint === constraint;
+    cause = found.cause;
+  }
+  return false;
+}
+
+type PricedOrder = {
+  country: string;
+  bundle: { id: number; credits: number; amountCents: number; currency: string };
+  method: PaymentMethod;
+  code: CodeRow | undefined;
+  amountCents: number;
+};
 
 export function toOrder(row: OrderRow): Order {
   return {
@@ -134,7 +161,7 @@ export class PaymentsService {
   ): Promise<CodeRow> {
     const row = await repo.findDiscountCode(this.db, code);
     const now = this.clock.now();
-    if (!row || row.status !== 'active') throw new DiscountNotFoundError();
+    if (row?.status !== 'active') throw new DiscountNotFoundError();
     if (row.code === timeBonus.code && !this.timeBonusOpen(member))
       throw new DiscountNotFoundError('expired');
     if (row.expires && row.expires <= now) throw new DiscountNotFoundError('expired');
@@ -160,63 +187,183 @@ export class PaymentsService {
     return this.toDiscountCode(row, member);
   }
 
-  async createOrder(
+  /**
+   * What an order of this bundle, method and code costs the member: the one price computation of
+   * the quote (what the checkout shows) and of the order (what is charged).
+   */
+  async price(
     member: UserRow,
     site: SiteRow,
     input: { bundle: number; paymentmethod: string; discountcode?: string | undefined },
-    context: { geoipCountry: string | null; baseUrl: string },
-  ): Promise<{ order: Order; checkout_url: string }> {
-    const country = await this.countryOf(member, site, context.geoipCountry);
+    geoipCountry: string | null,
+  ): Promise<PricedOrder> {
+    const country = await this.countryOf(member, site, geoipCountry);
     const bundle = (await repo.bundlesFor(this.db, country)).find(
       (candidate) => candidate.id === input.bundle,
     );
     if (!bundle) throw new ValidationFailedError({ bundle: 'invalid' });
-    if (!isPaymentMethod(input.paymentmethod) || !methodsFor(country).includes(input.paymentmethod)) {
+    const method = input.paymentmethod;
+    if (!isPaymentMethod(method) || !methodsFor(country).includes(method)) {
       throw new ValidationFailedError({ paymentmethod: 'invalid' });
     }
-    const code = input.discountcode
+    const code = input.discountcode?.trim()
       ? await this.validDiscount(member, input.discountcode, {
           country,
           currency: bundle.currency,
           amountCents: bundle.amountCents,
-          method: input.paymentmethod,
+          method,
         })
       : undefined;
     const amountCents = code
       ? discountedAmount(bundle.amountCents, code.valuePercentage)
       : bundle.amountCents;
-    if (input.paymentmethod === 'directdebit') await this.directDebit?.assertCanPay(member, amountCents);
-    const order = await repo.insertOrder(this.db, {
-      userId: member.id,
-      siteId: site.id,
-      bundleId: bundle.id,
-      credits: bundle.credits,
-      amountCents,
-      listPriceCents: bundle.amountCents,
-      currency: bundle.currency,
-      country,
-      paymentMethod: input.paymentmethod,
-      discountCodeId: code?.id ?? null,
-      provider: this.provider.name,
-      createdAt: this.clock.now(),
-    });
+    return { country, bundle, method, code, amountCents };
+  }
+
+  async quote(
+    member: UserRow,
+    site: SiteRow,
+    input: { bundle: number; paymentmethod: string; discountcode?: string | undefined },
+    geoipCountry: string | null,
+  ): Promise<Quote> {
+    const priced = await this.price(member, site, input, geoipCountry);
+    return {
+      bundle: priced.bundle.id,
+      credits: priced.bundle.credits,
+      paymentmethod: priced.method,
+      list_price: priced.bundle.amountCents,
+      amount: priced.amountCents,
+      currency: priced.bundle.currency,
+      discount: priced.code
+        ? { code: priced.code.code, value_percentage: priced.code.valuePercentage }
+        : null,
+    };
+  }
+
+  /**
+   * A member's checkout left open with a once-per-member code holds the code. A new order with the
+   * code supersedes it where the provider can still cancel that payment (then it can never be paid).
+   */
+  private async releaseAbandoned(member: UserRow, codeId: number): Promise<void> {
+    for (const held of await repo.pendingOrdersHolding(this.db, codeId, member.id)) {
+      if (!held.providerPaymentId) {
+        await repo.cancelPendingOrder(this.db, held.id, this.clock.now());
+      } else {
+        // Cancelled: settles as cancelled. Not cancelable (paid meanwhile, say): settles as it stands.
+        await this.provider.cancelPayment(held.providerPaymentId);
+        await this.settle(held.providerPaymentId);
+      }
+    }
+  }
+
+  /**
+   * Under the member's row lock: the direct-debit 30-day sum and the order insert are one
+   * transaction, and a once-per-member code is reserved by the order (partial unique index).
+   */
+  private async insertOrderLocked(
+    member: UserRow,
+    order: typeof orders.$inferInsert,
+    expectedAmountCents?: number,
+  ): Promise<OrderRow> {
+    try {
+      return await this.db.transaction(async (tx) => {
+        const locked = await lockUser(tx, member.id);
+        if (!locked) throw new NotFoundError();
+        if (order.paymentMethod === 'directdebit')
+          await this.directDebit?.assertCanPay(locked, order.amountCents, tx);
+        if (expectedAmountCents !== undefined && expectedAmountCents !== order.amountCents)
+          throw new PriceChangedError(order.amountCents);
+        return repo.insertOrder(tx, order);
+      });
+    } catch (error) {
+      if (isUniqueViolation(error, 'orders_discount_once_unique')) throw new DiscountUsedError();
+      throw error;
+    }
+  }
+
+  async createOrder(
+    member: UserRow,
+    site: SiteRow,
+    input: {
+      bundle: number;
+      paymentmethod: string;
+      discountcode?: string | undefined;
+      amount?: number | undefined;
+    },
+    context: { geoipCountry: string | null; baseUrl: string },
+  ): Promise<{ order: Order; checkout_url: string }> {
+    let priced = await this.price(member, site, input, context.geoipCountry);
+    if (priced.code?.validity === 'once_per_user') {
+      await this.releaseAbandoned(member, priced.code.id);
+      priced = await this.price(member, site, input, context.geoipCountry);
+    }
+    const { bundle, code, amountCents, country } = priced;
+    const order = await this.insertOrderLocked(
+      member,
+      {
+        userId: member.id,
+        siteId: site.id,
+        bundleId: bundle.id,
+        credits: bundle.credits,
+        amountCents,
+        listPriceCents: bundle.amountCents,
+        currency: bundle.currency,
+        country,
+        paymentMethod: priced.method,
+        discountCodeId: code?.id ?? null,
+        discountReserved: code?.validity === 'once_per_user',
+        provider: this.provider.name,
+        createdAt: this.clock.now(),
+      },
+      input.amount,
+    );
+    // Direct debit through a provider with a mandate API: the SMS-confirmed mandate is debited, no checkout.
+    const sepa =
+      priced.method === 'directdebit' ? await this.directDebit?.providerMandate(member) : undefined;
     const payment = await this.provider.createPayment({
       orderId: order.id,
       amountCents,
       currency: bundle.currency,
       description: `${site.name} – ${bundle.credits} credits (#${order.id})`,
-      method: input.paymentmethod,
+      method: priced.method,
       redirectUrl: `${context.baseUrl}/transactions/${order.id}`,
       webhookUrl: `${context.baseUrl}/api/payment-webhook.php`,
-      ...((mandateMethods as readonly string[]).includes(input.paymentmethod) && member.email
-        ? { customer: { id: member.paymentCustomerId, name: site.name, email: member.email } }
-        : {}),
+      ...(sepa && member.email
+        ? {
+            customer: { id: sepa.customerId, name: site.name, email: member.email },
+            mandateId: sepa.mandateId,
+          }
+        : (mandateMethods as readonly string[]).includes(priced.method) && member.email
+          ? { customer: { id: member.paymentCustomerId, name: site.name, email: member.email } }
+          : {}),
     });
     if (payment.customerId && payment.customerId !== member.paymentCustomerId) {
       await updateUser(this.db, member.id, { paymentCustomerId: payment.customerId });
     }
     await repo.setProviderPayment(this.db, order.id, payment.id);
     return { order: toOrder({ ...order, providerPaymentId: payment.id }), checkout_url: payment.checkoutUrl };
+  }
+
+  /** What a repeat order would buy and charge, shown before the member confirms it. */
+  async repeatQuote(
+    member: UserRow,
+    site: SiteRow,
+    geoipCountry: string | null,
+  ): Promise<Quote & { stored_mandate: boolean }> {
+    const last = await repo.lastCompletedOrder(this.db, member.id);
+    if (!last) throw new NotFoundError();
+    const quote = await this.quote(
+      member,
+      site,
+      { bundle: last.bundleId, paymentmethod: last.paymentMethod },
+      geoipCountry,
+    );
+    return {
+      ...quote,
+      stored_mandate:
+        member.paymentCustomerId !== null &&
+        (mandateMethods as readonly string[]).includes(last.paymentMethod),
+    };
   }
 
   /**
@@ -227,6 +374,7 @@ export class PaymentsService {
     member: UserRow,
     site: SiteRow,
     context: { geoipCountry: string | null; baseUrl: string },
+    expectedAmountCents?: number,
   ) {
     const last = await repo.lastCompletedOrder(this.db, member.id);
     if (!last) throw new NotFoundError();
@@ -235,7 +383,7 @@ export class PaymentsService {
       return this.createOrder(
         member,
         site,
-        { bundle: last.bundleId, paymentmethod: last.paymentMethod },
+        { bundle: last.bundleId, paymentmethod: last.paymentMethod, amount: expectedAmountCents },
         context,
       );
     }
@@ -244,21 +392,23 @@ export class PaymentsService {
       (candidate) => candidate.id === last.bundleId,
     );
     if (!bundle) throw new NotFoundError();
-    if (last.paymentMethod === 'directdebit')
-      await this.directDebit?.assertCanPay(member, bundle.amountCents);
-    const order = await repo.insertOrder(this.db, {
-      userId: member.id,
-      siteId: site.id,
-      bundleId: bundle.id,
-      credits: bundle.credits,
-      amountCents: bundle.amountCents,
-      listPriceCents: bundle.amountCents,
-      currency: bundle.currency,
-      country,
-      paymentMethod: last.paymentMethod,
-      provider: this.provider.name,
-      createdAt: this.clock.now(),
-    });
+    const order = await this.insertOrderLocked(
+      member,
+      {
+        userId: member.id,
+        siteId: site.id,
+        bundleId: bundle.id,
+        credits: bundle.credits,
+        amountCents: bundle.amountCents,
+        listPriceCents: bundle.amountCents,
+        currency: bundle.currency,
+        country,
+        paymentMethod: last.paymentMethod,
+        provider: this.provider.name,
+        createdAt: this.clock.now(),
+      },
+      expectedAmountCents,
+    );
     const payment = await this.provider.createRecurringPayment({
       orderId: order.id,
       amountCents: bundle.amountCents,
@@ -279,8 +429,61 @@ export class PaymentsService {
     return toOrder(row);
   }
 
+  /** The order a provider payment pays (test checkout: to check the payer). */
+  async orderOfPayment(providerPaymentId: string): Promise<OrderRow | undefined> {
+    return repo.findOrderByPayment(this.db, this.provider.name, providerPaymentId);
+  }
+
   async orders(member: UserRow): Promise<Order[]> {
     return (await repo.ordersOf(this.db, member.id)).map(toOrder);
+  }
+
+  /**
+   * Pending orders older than `olderThanMinutes` are fetched from the provider again through the one
+   * settlement path: a webhook the provider gave up on (or that never arrived) still settles the order.
+   * Returns how many were checked and how many of those the provider did not answer.
+   */
+  async recheckPending(olderThanMinutes: number, limit = 100): Promise<{ checked: number; failed: number }> {
+    const before = new Date(this.clock.now().getTime() - olderThanMinutes * 60_000);
+    const ids = await repo.pendingPaymentsBefore(this.db, this.provider.name, before, limit);
+    let failed = 0;
+    for (const id of ids) {
+      try {
+        await this.settle(id);
+      } catch (error) {
+        failed++;
+        this.onRecheckFailure?.(id, error);
+      }
+    }
+    return { checked: ids.length, failed };
+  }
+
+  /** Told about each pending order the re-check could not settle (app.ts logs and counts). */
+  onRecheckFailure: ((providerPaymentId: string, error: unknown) => void) | undefined;
+
+  /** Pending orders (the payments queue depth of /metrics). */
+  pendingCount(): Promise<number> {
+    return repo.countPendingOrders(this.db);
+  }
+
+  /** The periodic re-check (main.ts): every `everyMs`, orders pending longer than `olderThanMinutes`. */
+  startPendingRecheck(
+    everyMs: number,
+    olderThanMinutes: number,
+    onError: (error: unknown) => void,
+  ): () => void {
+    let running = false;
+    const timer = setInterval(() => {
+      if (running) return;
+      running = true;
+      this.recheckPending(olderThanMinutes)
+        .catch(onError)
+        .finally(() => {
+          running = false;
+        });
+    }, everyMs);
+    timer.unref();
+    return () => clearInterval(timer);
   }
 
   /**

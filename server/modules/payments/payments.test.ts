@@ -28,8 +28,13 @@ describe('buying credits with the test provider', () => {
     return { response, bundles };
   }
   const paymentOf = (checkoutUrl: string) => checkoutUrl.split('/').at(-1)!;
-  const pay = (payment: string, status: 'paid' | 'failed' | 'canceled') =>
-    t.app.inject({ method: 'POST', url: '/api/test-payment.php', payload: { payment, status } });
+  const pay = (payment: string, status: 'paid' | 'failed' | 'canceled', cookie: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/test-payment.php',
+      headers: { cookie },
+      payload: { payment, status },
+    });
   const me = async (cookie: string) =>
     (await t.app.inject({ url: '/api/user.php', headers: { cookie } })).json().user;
 
@@ -57,7 +62,7 @@ describe('buying credits with the test provider', () => {
     expect(checkout_url).toMatch(/^\/payments\/test\/tst_/);
     const payment = paymentOf(checkout_url);
 
-    expect((await pay(payment, 'paid')).json()).toEqual({
+    expect((await pay(payment, 'paid', member.cookie)).json()).toEqual({
       ok: true,
       redirect: `/transactions/${created.id}`,
     });
@@ -85,7 +90,7 @@ describe('buying credits with the test provider', () => {
         await t.app.inject({ url: `/api/order.php?id=${created.id}`, headers: { cookie: member.cookie } })
       ).json().order.status,
     ).toBe('completed');
-    expect((await pay(payment, 'paid')).statusCode).toBe(404);
+    expect((await pay(payment, 'paid', member.cookie)).statusCode).toBe(404);
 
     const history = (
       await t.app.inject({ url: '/api/credits.php', headers: { cookie: member.cookie } })
@@ -102,7 +107,7 @@ describe('buying credits with the test provider', () => {
     const before = await me(member.cookie);
     for (const status of ['failed', 'canceled'] as const) {
       const { response } = await order(member.cookie);
-      await pay(paymentOf(response.json().checkout_url), status);
+      await pay(paymentOf(response.json().checkout_url), status, member.cookie);
       const answer = (
         await t.app.inject({
           url: `/api/order.php?id=${response.json().order.id}`,
@@ -144,7 +149,7 @@ describe('buying credits with the test provider', () => {
     const { response, bundles } = await order(member.cookie, { discountcode: 'spring10' });
     expect(response.statusCode).toBe(201);
     expect(response.json().order.amount).toBe(discountedAmount(bundles.bundles[0].price, 10));
-    await pay(paymentOf(response.json().checkout_url), 'paid');
+    await pay(paymentOf(response.json().checkout_url), 'paid', member.cookie);
     const used = await order(member.cookie, { discountcode: 'SPRING10' });
     expect(used.response.statusCode).toBe(409);
     expect(used.response.json()).toMatchObject({
@@ -171,7 +176,7 @@ describe('buying credits with the test provider', () => {
   it('repeats an order on the stored mandate without a checkout, and through a checkout otherwise', async () => {
     const member = await activeMember(t.app);
     const first = await order(member.cookie, { paymentmethod: 'card' });
-    await pay(paymentOf(first.response.json().checkout_url), 'paid');
+    await pay(paymentOf(first.response.json().checkout_url), 'paid', member.cookie);
     const before = (await me(member.cookie)).credits;
     const repeat = await t.app.inject({
       method: 'POST',
@@ -186,7 +191,7 @@ describe('buying credits with the test provider', () => {
 
     const other = await activeMember(t.app);
     const transfer = await order(other.cookie, { paymentmethod: 'banktransfer' });
-    await pay(paymentOf(transfer.response.json().checkout_url), 'paid');
+    await pay(paymentOf(transfer.response.json().checkout_url), 'paid', other.cookie);
     const again = await t.app.inject({
       method: 'POST',
       url: '/api/repeat-order.php',

@@ -1,15 +1,28 @@
 import { randomBytes } from 'node:crypto';
 import {
   createMollieClient,
+  MandateMethod,
   type MollieClient,
   PaymentMethod as MollieMethod,
   type Payment,
   SequenceType,
 } from '@mollie/api-client';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Database } from '#server/db/client.ts';
 import { testPayments } from '#server/db/schema/payments.ts';
+import { AppError } from '#server/lib/errors.ts';
 import type { PaymentMethod } from './payment-methods.ts';
+
+/** The provider did not answer (or answered an error): try again later; a webhook answers 503 so that it is resent. */
+export class ProviderUnavailableError extends AppError {
+  override name = 'ProviderUnavailableError';
+  constructor(
+    readonly provider: string,
+    override readonly cause?: unknown,
+  ) {
+    super(503, 'provider_unavailable');
+  }
+}
 
 export type ProviderStatus = 'pending' | 'paid' | 'failed' | 'cancelled';
 
@@ -32,6 +45,18 @@ export type CreatePayment = {
   method: PaymentMethod;
   redirectUrl: string;
   webhookUrl: string;
+  /** A SEPA mandate at the provider (with customer.id): the payment debits it without a checkout. */
+  mandateId?: string;
+};
+
+/** A SEPA direct-debit mandate, confirmed by the member's SMS code, handed to the provider. */
+export type CreateMandate = {
+  customer: { id: string | null; name: string; email: string };
+  consumerName: string;
+  consumerAccount: string;
+  /** YYYY-MM-DD: the day the member confirmed the code. */
+  signatureDate: string;
+  reference: string;
 };
 
 /** A payment provider: the built-in test mode, or Mollie. Settlement always re-fetches the payment. */
@@ -43,6 +68,12 @@ export type PaymentProvider = {
     input: Omit<CreatePayment, 'method' | 'redirectUrl'> & { customerId: string },
   ): Promise<{ id: string }>;
   getPayment(id: string): Promise<ProviderPayment | null>;
+  /** Cancels an open payment so that it can never be paid; false when the provider refuses. */
+  cancelPayment(id: string): Promise<boolean>;
+  /** Refunds a paid payment in full; false when the provider refuses. The webhook then reports it. */
+  refundPayment(id: string, amountCents: number, currency: string): Promise<boolean>;
+  /** Only providers that debit a SEPA mandate themselves (Mollie's customer-mandate API). */
+  createMandate?(input: CreateMandate): Promise<{ customerId: string; mandateId: string }>;
 };
 
 /** Methods whose first payment leaves a mandate for later charges (Mollie: card, PayPal, and SEPA via iDEAL/Bancontact/direct debit). */
@@ -94,6 +125,20 @@ export function createMollieProvider(
   return {
     name: 'mollie',
     async createPayment(input) {
+      if (input.mandateId && input.customer?.id) {
+        // The SMS-confirmed SEPA mandate: Mollie debits it, no checkout (docs.mollie.com recurring payments).
+        const payment = await client.payments.create({
+          amount: { currency: input.currency, value: (input.amountCents / 100).toFixed(2) },
+          description: input.description,
+          webhookUrl: input.webhookUrl,
+          method: MollieMethod.directdebit,
+          customerId: input.customer.id,
+          mandateId: input.mandateId,
+          sequenceType: SequenceType.recurring,
+          metadata: { orderId: input.orderId },
+        });
+        return { id: payment.id, checkoutUrl: input.redirectUrl, customerId: input.customer.id };
+      }
       const customerId =
         input.customer && (mandateMethods as readonly string[]).includes(input.method)
           ? (input.customer.id ??
@@ -125,11 +170,57 @@ export function createMollieProvider(
       });
       return { id: payment.id };
     },
+    async createMandate(input) {
+      const customerId =
+        input.customer.id ??
+        (
+          await client.customers.create({
+            name: input.customer.name,
+            email: input.customer.email,
+            // Parallel hand-overs of one mandate (two orders at once) make one customer and one mandate.
+            idempotencyKey: `customer-${input.reference}`,
+          })
+        ).id;
+      const mandate = await client.customerMandates.create({
+        customerId,
+        method: MandateMethod.directdebit,
+        consumerName: input.consumerName,
+        consumerAccount: input.consumerAccount,
+        signatureDate: input.signatureDate,
+        mandateReference: input.reference,
+        idempotencyKey: `mandate-${input.reference}`,
+      });
+      return { customerId, mandateId: mandate.id };
+    },
     async getPayment(id) {
       try {
         return mapMolliePayment(await client.payments.get(id));
+      } catch (error) {
+        // Not found is an answer (no such payment: nothing to settle); anything else is Mollie or the
+        // network failing, which must reach the webhook as a 503 so that Mollie tries again.
+        const status = (error as { statusCode?: unknown }).statusCode;
+        if (status === 404 || status === 410) return null;
+        throw new ProviderUnavailableError('mollie', error);
+      }
+    },
+    async cancelPayment(id) {
+      try {
+        // Mollie cancels only payments whose isCancelable is true, and answers an error otherwise.
+        await client.payments.cancel(id);
+        return true;
       } catch {
-        return null;
+        return false;
+      }
+    },
+    async refundPayment(id, amountCents, currency) {
+      try {
+        await client.paymentRefunds.create({
+          paymentId: id,
+          amount: { currency, value: (amountCents / 100).toFixed(2) },
+        });
+        return true;
+      } catch {
+        return false;
       }
     },
   };
@@ -181,7 +272,27 @@ export function createTestProvider(db: Database): PaymentProvider & {
         id: row.id,
         status: row.status as Payment['status'],
         amount: { value: (row.amountCents / 100).toFixed(2), currency: row.currency },
+        ...(row.refundedCents > 0
+          ? { amountRefunded: { value: (row.refundedCents / 100).toFixed(2), currency: row.currency } }
+          : {}),
       } as Payment);
+    },
+    async cancelPayment(id) {
+      const updated = await db
+        .update(testPayments)
+        .set({ status: 'canceled' })
+        .where(and(eq(testPayments.id, id), eq(testPayments.status, 'open')))
+        .returning({ id: testPayments.id });
+      return updated.length > 0;
+    },
+    /** Test mode: a paid payment is refunded at once, as a provider's test mode does. */
+    async refundPayment(id, amountCents) {
+      const updated = await db
+        .update(testPayments)
+        .set({ refundedCents: amountCents })
+        .where(and(eq(testPayments.id, id), eq(testPayments.status, 'paid')))
+        .returning({ id: testPayments.id });
+      return updated.length > 0;
     },
     async setStatus(id, status) {
       const updated = await db

@@ -22,15 +22,20 @@ export class UnsupportedImageError extends Error {
  * see the photo never receives the original.
  */
 export async function processPhoto(input: Buffer): Promise<ProcessedPhoto> {
-  let base: Sharp;
   try {
-    base = sharp(input, { failOn: 'error', limitInputPixels: 50_000_000 }).rotate();
-    const metadata = await base.metadata();
-    if (!metadata.width || !metadata.height) throw new UnsupportedImageError('no dimensions');
+    return await encode(input);
   } catch (error) {
+    // Whatever libvips refuses (not an image, truncated or corrupt data, too many pixels) is the
+    // upload's fault, found while decoding: the header may read fine and the pixels fail later.
     if (error instanceof UnsupportedImageError) throw error;
     throw new UnsupportedImageError(error instanceof Error ? error.message : 'unreadable image');
   }
+}
+
+async function encode(input: Buffer): Promise<ProcessedPhoto> {
+  const base: Sharp = sharp(input, { failOn: 'error', limitInputPixels: 50_000_000 }).rotate();
+  const metadata = await base.metadata();
+  if (!metadata.width || !metadata.height) throw new UnsupportedImageError('no dimensions');
   const main = await base
     .clone()
     .resize(photoSizes.main, photoSizes.main, { fit: 'inside', withoutEnlargement: true })

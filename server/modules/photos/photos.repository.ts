@@ -1,5 +1,6 @@
-import { and, asc, count, eq } from 'drizzle-orm';
-import type { Executor } from '#server/db/client.ts';
+import { and, asc, count, eq, inArray, notLike, or, sql } from 'drizzle-orm';
+import type { Database, Executor } from '#server/db/client.ts';
+import { messages } from '#server/db/schema/chats.ts';
 import { profiles } from '#server/db/schema/members.ts';
 import { type PhotoRow, photos } from '#server/db/schema/photos.ts';
 
@@ -45,4 +46,52 @@ export async function orderedPhotos(db: Executor, profileId: number): Promise<Ph
 
 export async function setPosition(db: Executor, photoId: number, position: number): Promise<void> {
   await db.update(photos).set({ position }).where(eq(photos.id, photoId));
+}
+
+export type PhotoKeys = Pick<PhotoRow, 'mainKey' | 'thumbKey' | 'blurredKey' | 'blurredThumbKey'>;
+
+/** Photos with a variant still under an old key (before originals became private: `photos/<profile>/…`). */
+export async function photosWithLegacyKeys(db: Executor, limit: number): Promise<PhotoRow[]> {
+  return db
+    .select()
+    .from(photos)
+    .where(
+      or(
+        notLike(photos.mainKey, 'private/%'),
+        notLike(photos.thumbKey, 'private/%'),
+        notLike(photos.blurredKey, 'public/%'),
+        notLike(photos.blurredThumbKey, 'public/%'),
+      ),
+    )
+    .orderBy(asc(photos.id))
+    .limit(limit);
+}
+
+export type PhotoKeyMove = { id: number; from: PhotoKeys; to: PhotoKeys };
+
+/**
+ * Points moved photos to their new keys, and the chat messages that carry them (a photo message
+ * keeps the original's and thumbnail's keys), in one transaction.
+ */
+export async function applyPhotoKeyMoves(db: Database, moves: PhotoKeyMove[]): Promise<void> {
+  const pairs = moves.flatMap(({ from, to }) =>
+    [
+      [from.mainKey, to.mainKey],
+      [from.thumbKey, to.thumbKey],
+    ].filter(([before, after]) => before !== after),
+  );
+  const renamed = (column: typeof messages.photoKey | typeof messages.photoThumbKey) =>
+    sql`case ${column} ${sql.join(
+      pairs.map(([before, after]) => sql`when ${before} then ${after}`),
+      sql` `,
+    )} else ${column} end`;
+  await db.transaction(async (tx) => {
+    for (const { id, to } of moves) await tx.update(photos).set(to).where(eq(photos.id, id));
+    if (pairs.length === 0) return;
+    const before = pairs.map(([key]) => key!);
+    await tx
+      .update(messages)
+      .set({ photoKey: renamed(messages.photoKey), photoThumbKey: renamed(messages.photoThumbKey) })
+      .where(or(inArray(messages.photoKey, before), inArray(messages.photoThumbKey, before)));
+  });
 }

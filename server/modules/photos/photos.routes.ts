@@ -1,10 +1,12 @@
+import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { errorBodySchema, okSchema } from '#contract/common.ts';
+import { errorBodySchema, idField, okSchema } from '#contract/common.ts';
 import { photoSchema } from '#contract/profiles.ts';
 import { AppError } from '#server/lib/errors.ts';
 import type { ZodApp } from '#server/lib/zod-app.ts';
 import { requireMember } from '#server/modules/accounts/sessions.ts';
 import { toPhotos } from '#server/modules/profiles/profile-view.ts';
+import { UnsupportedImageAppError } from './photos.service.ts';
 
 const errors = {
   403: errorBodySchema,
@@ -15,6 +17,32 @@ const errors = {
   429: errorBodySchema,
 };
 export const maxUploadBytes = 15 * 1024 * 1024;
+
+/** Multipart limits the error handler answers itself (413, 415): everything else is the form's fault. */
+const multipartLimitCodes = new Set([
+  'FST_REQ_FILE_TOO_LARGE',
+  'FST_FILES_LIMIT',
+  'FST_PARTS_LIMIT',
+  'FST_FIELDS_LIMIT',
+  'FST_INVALID_MULTIPART_CONTENT_TYPE',
+]);
+
+/**
+ * The bytes of the form's file. A form that cannot be read (cut off, wrong boundary, broken part
+ * headers) or has no file answers 422 unsupported_image, as a file that is not a photo does.
+ */
+export async function readUpload(request: FastifyRequest): Promise<Buffer> {
+  try {
+    const file = await request.file({ limits: { fileSize: maxUploadBytes, files: 1 } });
+    if (!file) throw new UnsupportedImageAppError();
+    return await file.toBuffer();
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    const code = error instanceof Error && 'code' in error ? error.code : undefined;
+    if (typeof code === 'string' && multipartLimitCodes.has(code)) throw error;
+    throw new UnsupportedImageAppError();
+  }
+}
 
 export async function photosRoutes(app: ZodApp): Promise<void> {
   app.post(
@@ -38,9 +66,7 @@ export async function photosRoutes(app: ZodApp): Promise<void> {
     async (request, reply) => {
       const member = requireMember(request);
       if (!request.isMultipart()) throw new AppError(415, 'unsupported_media_type');
-      const file = await request.file({ limits: { fileSize: maxUploadBytes, files: 1 } });
-      if (!file) throw new AppError(422, 'unsupported_image');
-      const data = await file.toBuffer();
+      const data = await readUpload(request);
       const photo = await app.deps.photos.upload(member, data);
       const [view] = toPhotos([photo], {
         storage: app.deps.storage,
@@ -59,7 +85,7 @@ export async function photosRoutes(app: ZodApp): Promise<void> {
       schema: {
         tags: ['photos'],
         summary: 'Deletes one of the own photos',
-        body: z.object({ photo: z.number().int().positive() }),
+        body: z.object({ photo: idField }),
         response: { 200: okSchema, ...errors },
       },
     },
@@ -75,7 +101,7 @@ export async function photosRoutes(app: ZodApp): Promise<void> {
       schema: {
         tags: ['photos'],
         summary: 'Makes one of the own photos the main photo',
-        body: z.object({ photo: z.number().int().positive(), main: z.literal(true) }),
+        body: z.object({ photo: idField, main: z.literal(true) }),
         response: { 200: okSchema, ...errors },
       },
     },

@@ -1,14 +1,37 @@
-import { randomBytes } from 'node:crypto';
 import { photoLimits } from '#contract/profiles.ts';
 import type { Database } from '#server/db/client.ts';
 import type { UserRow } from '#server/db/schema/members.ts';
 import type { Clock } from '#server/lib/clock.ts';
 import { AppError, NotFoundError } from '#server/lib/errors.ts';
-import type { MediaStorage } from '#server/lib/storage.ts';
+import { type MediaStorage, newMediaKey, privateKeyPrefix, publicKeyPrefix } from '#server/lib/storage.ts';
 import { PremiumRequiredError } from '#server/modules/profiles/profiles.errors.ts';
 import { findProfileByUserId } from '#server/modules/profiles/profiles.repository.ts';
-import { processPhoto, UnsupportedImageError } from './photo-processing.ts';
+import { type ProcessedPhoto, processPhoto, UnsupportedImageError } from './photo-processing.ts';
 import * as repo from './photos.repository.ts';
+
+/**
+ * Stores the variants of a processed photo under fresh random keys: the originals (main size and
+ * thumbnail) as private objects, the blurred copies as public ones. No key tells the member, the
+ * photo or another variant.
+ */
+export async function storePhotoVariants(
+  storage: MediaStorage,
+  processed: ProcessedPhoto,
+): Promise<repo.PhotoKeys> {
+  const keys: repo.PhotoKeys = {
+    mainKey: newMediaKey('private'),
+    thumbKey: newMediaKey('private'),
+    blurredKey: newMediaKey('public'),
+    blurredThumbKey: newMediaKey('public'),
+  };
+  await Promise.all([
+    storage.put(keys.mainKey, processed.main),
+    storage.put(keys.thumbKey, processed.thumb),
+    storage.put(keys.blurredKey, processed.blurred),
+    storage.put(keys.blurredThumbKey, processed.blurredThumb),
+  ]);
+  return keys;
+}
 
 export class UnsupportedImageAppError extends AppError {
   override name = 'UnsupportedImageAppError';
@@ -45,26 +68,14 @@ export class PhotosService {
     const profileId = await this.profileId(member);
     const limit = member.paidUser ? photoLimits.premium : photoLimits.free;
     if ((await repo.countPhotos(this.db, profileId)) >= limit) this.limitReached(member);
-    let processed: Awaited<ReturnType<typeof processPhoto>>;
+    let processed: ProcessedPhoto;
     try {
       processed = await processPhoto(data);
     } catch (error) {
       if (error instanceof UnsupportedImageError) throw new UnsupportedImageAppError();
       throw error;
     }
-    const base = `photos/${profileId}/${randomBytes(9).toString('base64url')}`;
-    const keys = {
-      mainKey: `${base}.webp`,
-      thumbKey: `${base}-thumb.webp`,
-      blurredKey: `${base}-blur.webp`,
-      blurredThumbKey: `${base}-blur-thumb.webp`,
-    };
-    await Promise.all([
-      this.storage.put(keys.mainKey, processed.main),
-      this.storage.put(keys.thumbKey, processed.thumb),
-      this.storage.put(keys.blurredKey, processed.blurred),
-      this.storage.put(keys.blurredThumbKey, processed.blurredThumb),
-    ]);
+    const keys = await storePhotoVariants(this.storage, processed);
     try {
       return await this.db.transaction(async (tx) => {
         await repo.lockProfile(tx, profileId);
@@ -122,5 +133,58 @@ export class PhotosService {
         if (row.position !== position) await repo.setPosition(tx, row.id, position);
       }
     });
+  }
+
+  /**
+   * Moves photos stored before originals became private (`photos/<profile>/<name>.webp`, the blurred
+   * copy at `<name>-blur.webp`) to the current layout, once, at start: each variant is copied to a
+   * key derived from its old key under the media secret and the old object removed; then, in one
+   * transaction per batch, the photo rows and the chat messages that carry those photos point to the
+   * new keys. Derived keys make it idempotent and safe to repeat after a crash at any step, and two
+   * instances starting at once do the same work with the same result. Returns the photos moved.
+   */
+  async moveLegacyMedia(batchSize = 200): Promise<number> {
+    let moved = 0;
+    for (;;) {
+      const rows = await repo.photosWithLegacyKeys(this.db, batchSize);
+      if (rows.length === 0) return moved;
+      const moves: repo.PhotoKeyMove[] = [];
+      // A few photos at a time (four objects each): quick on S3 without flooding it.
+      for (let start = 0; start < rows.length; start += 8) {
+        const chunk = rows.slice(start, start + 8);
+        moves.push(...(await Promise.all(chunk.map((row) => this.moveLegacyPhoto(row)))));
+      }
+      await repo.applyPhotoKeyMoves(this.db, moves);
+      moved += rows.length;
+    }
+  }
+
+  private async moveLegacyPhoto(row: repo.PhotoKeys & { id: number }): Promise<repo.PhotoKeyMove> {
+    const [mainKey, thumbKey, blurredKey, blurredThumbKey] = await Promise.all([
+      this.moveLegacy(row.mainKey, 'private'),
+      this.moveLegacy(row.thumbKey, 'private'),
+      this.moveLegacy(row.blurredKey, 'public'),
+      this.moveLegacy(row.blurredThumbKey, 'public'),
+    ]);
+    return { id: row.id, from: row, to: { mainKey, thumbKey, blurredKey, blurredThumbKey } };
+  }
+
+  private legacyTarget(key: string, visibility: 'private' | 'public'): string {
+    const prefix = visibility === 'private' ? privateKeyPrefix : publicKeyPrefix;
+    if (key.startsWith(prefix)) return key;
+    return `${prefix}${this.storage.signer.derivedName(`legacy:${visibility}:${key}`)}.webp`;
+  }
+
+  private async moveLegacy(key: string, visibility: 'private' | 'public'): Promise<string> {
+    const target = this.legacyTarget(key, visibility);
+    if (target === key) return key;
+    const data = await this.storage.get(key);
+    // No object under the old key: moved by an earlier, interrupted run (or lost before); the row
+    // still gets the target key.
+    if (data) {
+      await this.storage.put(target, data);
+      await this.storage.remove(key);
+    }
+    return target;
   }
 }

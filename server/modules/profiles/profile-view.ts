@@ -1,16 +1,26 @@
+import { defaultLocale } from '#contract/locales.ts';
 import type { Photo, Profile } from '#contract/profiles.ts';
-import type { ProfileRow } from '#server/db/schema/members.ts';
+import type { ProfileRow, UserRow } from '#server/db/schema/members.ts';
 import type { PhotoRow } from '#server/db/schema/photos.ts';
 import type { SiteRow } from '#server/db/schema/sites.ts';
 import { ageOn } from '#server/lib/age.ts';
 import type { MediaStorage } from '#server/lib/storage.ts';
-import { regionsOf } from '#server/modules/regions/regions.data.ts';
+import { regionName } from '#server/modules/regions/regions.data.ts';
+
+/**
+ * Whether visitors and ad pages (home, landers, member landings) may show this profile: a fictional
+ * one, or a confirmed member who opted in from the settings (off by default). Real members are
+ * never shown to the public otherwise.
+ */
+export function inPublicPool(profile: ProfileRow, owner: UserRow): boolean {
+  return profile.fictional || (profile.publicProfile && owner.status === 'active');
+}
 
 export type ViewContext = { storage: MediaStorage; site: SiteRow; today: Date };
 
+/** The label in the default language; API answers carry it in the reader's (regions/region-labels.ts). */
 export function regionLabel(country: string, code: string | null): string | null {
-  if (!code) return null;
-  return regionsOf(country).find((region) => region.code === code)?.name ?? null;
+  return regionName(country, code, defaultLocale);
 }
 
 /** A profile as the API shows it. The main photo is never a premium photo, so it is always the original. */
@@ -48,7 +58,9 @@ export function toProfile(row: ProfileRow, mainPhoto: PhotoRow | undefined, ctx:
 
 /**
  * Photos in order. Those after the first are premium photos: a viewer who may not see them gets the
- * URLs of the blurred copies, never of the originals.
+ * URLs of the blurred copies (public, random names), never of the originals. Originals are private
+ * objects: `storage.url` gives a signed link that expires, so what a viewer got here is all they can
+ * load (docs/decisions/008-private-media.md).
  */
 export function toPhotos(rows: PhotoRow[], ctx: ViewContext & { canSeePremium: boolean }): Photo[] {
   const url = (key: string) => ctx.storage.url(key, ctx.site.cdnPrefix);

@@ -1,13 +1,61 @@
-import { and, asc, eq, inArray, or } from 'drizzle-orm';
+import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Executor } from '#server/db/client.ts';
-import { conversationParticipants, messages } from '#server/db/schema/chats.ts';
-import { type ProfileRow, profiles, users } from '#server/db/schema/members.ts';
+import { conversationParticipants, conversations, messages } from '#server/db/schema/chats.ts';
+import { type ProfileRow, profiles, type UserRow, users } from '#server/db/schema/members.ts';
 import { type PhotoRow, photos } from '#server/db/schema/photos.ts';
 import { blocks, likes, reports } from '#server/db/schema/social.ts';
 
 export async function findProfileByUserId(db: Executor, userId: number): Promise<ProfileRow | undefined> {
   const [row] = await db.select().from(profiles).where(eq(profiles.userId, userId)).limit(1);
   return row;
+}
+
+/**
+ * The profile read together with a member's session, kept with that member's row for the request
+ * (the row object lives as long as the request that resolved it): hot read paths skip the query.
+ */
+const sessionProfiles = new WeakMap<UserRow, ProfileRow | null>();
+
+export function rememberSessionProfile(member: UserRow, profile: ProfileRow | null): void {
+  sessionProfiles.set(member, profile);
+}
+
+/** The member's own profile for read-only paths: the one read with the session, else one query. */
+export async function sessionProfileOf(db: Executor, member: UserRow): Promise<ProfileRow | undefined> {
+  const known = sessionProfiles.get(member);
+  if (known !== undefined) return known ?? undefined;
+  return findProfileByUserId(db, member.id);
+}
+
+/**
+ * A profile's main photo as a lateral subquery, for lists that show a photo per row in the same
+ * statement: `.leftJoinLateral(main.subquery, sql\`true\`)` and select `mainPhoto: main.fields`.
+ */
+export function mainPhotoLateral(db: Executor, profileId: AnyPgColumn) {
+  const subquery = db
+    .select()
+    .from(photos)
+    .where(eq(photos.profileId, profileId))
+    .orderBy(asc(photos.position), asc(photos.id))
+    .limit(1)
+    .as('main_photo');
+  return {
+    subquery,
+    fields: {
+      id: subquery.id,
+      profileId: subquery.profileId,
+      position: subquery.position,
+      mainKey: subquery.mainKey,
+      thumbKey: subquery.thumbKey,
+      blurredKey: subquery.blurredKey,
+      blurredThumbKey: subquery.blurredThumbKey,
+      width: subquery.width,
+      height: subquery.height,
+      createdAt: subquery.createdAt,
+      moderation: subquery.moderation,
+    },
+  };
 }
 
 export async function findProfileWithOwner(db: Executor, profileId: number) {
@@ -51,6 +99,60 @@ export async function mainPhotosOf(db: Executor, profileIds: number[]): Promise<
 }
 
 /** Whether either profile blocked the other; returns who blocked whom. */
+type PhotoJson = {
+  id: number;
+  profile_id: number;
+  position: number;
+  main_key: string;
+  thumb_key: string;
+  blurred_key: string;
+  blurred_thumb_key: string;
+  width: number;
+  height: number;
+  created_at: string;
+  moderation: PhotoRow['moderation'];
+};
+
+/**
+ * A profile as another member opens it, in one statement: the profile and its owner, its photos in
+ * order, blocks either way and the likes between the two (`newLike`: the profile liked the viewer
+ * and the viewer has not seen it yet). Without a viewer the flags are false.
+ */
+export async function profileForViewer(db: Executor, profileId: number, viewerProfileId: number | undefined) {
+  const viewer = viewerProfileId ?? 0;
+  const [row] = await db
+    .select({
+      profile: profiles,
+      owner: users,
+      photos: sql<
+        PhotoJson[]
+      >`(select coalesce(json_agg(p order by p.position, p.id), '[]'::json) from ${photos} p where p.profile_id = ${profiles.id})`,
+      viewerBlocked: sql<boolean>`exists (select 1 from ${blocks} b where b.blocker_profile_id = ${viewer} and b.blocked_profile_id = ${profiles.id})`,
+      blockedViewer: sql<boolean>`exists (select 1 from ${blocks} b where b.blocker_profile_id = ${profiles.id} and b.blocked_profile_id = ${viewer})`,
+      liked: sql<boolean>`exists (select 1 from ${likes} l where l.liker_profile_id = ${viewer} and l.liked_profile_id = ${profiles.id})`,
+      newLike: sql<boolean>`exists (select 1 from ${likes} l where l.liker_profile_id = ${profiles.id} and l.liked_profile_id = ${viewer} and l.is_new)`,
+    })
+    .from(profiles)
+    .innerJoin(users, eq(users.id, profiles.userId))
+    .where(eq(profiles.id, profileId))
+    .limit(1);
+  if (!row) return undefined;
+  const photoRows: PhotoRow[] = row.photos.map((photo) => ({
+    id: photo.id,
+    profileId: photo.profile_id,
+    position: photo.position,
+    mainKey: photo.main_key,
+    thumbKey: photo.thumb_key,
+    blurredKey: photo.blurred_key,
+    blurredThumbKey: photo.blurred_thumb_key,
+    width: photo.width,
+    height: photo.height,
+    createdAt: new Date(photo.created_at),
+    moderation: photo.moderation,
+  }));
+  return { ...row, photos: photoRows };
+}
+
 export async function blockBetween(db: Executor, a: number, b: number) {
   const rows = await db
     .select()
@@ -72,6 +174,39 @@ export async function insertBlock(db: Executor, blocker: number, blocked: number
     .insert(blocks)
     .values({ blockerProfileId: blocker, blockedProfileId: blocked, createdAt: at })
     .onConflictDoNothing();
+}
+
+/**
+ * What a block takes away from both members' lists (spec §4: removing chats for a profile deletes
+ * each conversation with it): the pair's conversation is deleted for both sides (its messages so
+ * far are gone for each and count as read, so an unblock does not bring them back) and the likes
+ * either way are removed.
+ */
+export async function removePairFromLists(db: Executor, a: number, b: number): Promise<void> {
+  const [low, high] = a < b ? [a, b] : [b, a];
+  const [conversation] = await db
+    .select({ id: conversations.id })
+    .from(conversations)
+    .where(and(eq(conversations.lowProfileId, low), eq(conversations.highProfileId, high)))
+    .limit(1);
+  if (conversation) {
+    const newest = sql`(select coalesce(max(${messages.id}), 0) from ${messages} where ${messages.conversationId} = ${conversation.id})`;
+    await db
+      .update(conversationParticipants)
+      .set({
+        clearedMessageId: sql`greatest(${conversationParticipants.clearedMessageId}, ${newest})`,
+        lastReadMessageId: sql`greatest(${conversationParticipants.lastReadMessageId}, ${newest})`,
+      })
+      .where(eq(conversationParticipants.conversationId, conversation.id));
+  }
+  await db
+    .delete(likes)
+    .where(
+      or(
+        and(eq(likes.likerProfileId, a), eq(likes.likedProfileId, b)),
+        and(eq(likes.likerProfileId, b), eq(likes.likedProfileId, a)),
+      ),
+    );
 }
 
 export async function deleteBlock(db: Executor, blocker: number, blocked: number): Promise<void> {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { errorBodySchema, okSchema } from '#contract/common.ts';
+import { errorBodySchema, idField, idParam, okSchema } from '#contract/common.ts';
 import {
   memberResponseSchema,
   ownProfileSchema,
@@ -18,7 +18,7 @@ const errors = {
   422: errorBodySchema,
   429: errorBodySchema,
 };
-const profileRef = z.object({ profile: z.number().int().positive() });
+const profileRef = z.object({ profile: idField });
 
 export async function profilesRoutes(app: ZodApp): Promise<void> {
   const profiles = app.deps.profiles;
@@ -57,7 +57,7 @@ export async function profilesRoutes(app: ZodApp): Promise<void> {
         tags: ['profiles'],
         summary:
           "Another member's profile and photos; premium photos are blurred copies for non-premium viewers. 403 blocked",
-        querystring: z.object({ id: z.coerce.number().int().positive() }),
+        querystring: z.object({ id: idParam }),
         response: { 200: memberResponseSchema, ...errors },
       },
     },
@@ -130,8 +130,8 @@ export async function profilesRoutes(app: ZodApp): Promise<void> {
           'Reports a profile, or a message of a conversation the member takes part in, to the operators',
         body: z
           .object({
-            profile: z.number().int().positive().optional(),
-            message: z.number().int().positive().optional(),
+            profile: idField.optional(),
+            message: idField.optional(),
             reason: z.enum(['spam', 'scam', 'offensive', 'underage', 'other'], { error: 'required' }),
             text: z.string().max(2000, { error: 'too_long' }).optional(),
           })

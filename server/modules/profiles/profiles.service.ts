@@ -7,7 +7,7 @@ import type { Clock } from '#server/lib/clock.ts';
 import { NotFoundError, ValidationFailedError } from '#server/lib/errors.ts';
 import type { MediaStorage } from '#server/lib/storage.ts';
 import { regionsOf } from '#server/modules/regions/regions.data.ts';
-import { toPhotos, toProfile, type ViewContext } from './profile-view.ts';
+import { inPublicPool, toPhotos, toProfile, type ViewContext } from './profile-view.ts';
 import { BlockedError } from './profiles.errors.ts';
 import * as repo from './profiles.repository.ts';
 
@@ -55,6 +55,7 @@ export class ProfilesService {
       birthdate: profile.birthdate,
       photos: toPhotos(photos, { ...ctx, canSeePremium: true }),
       photo_limit: member.paidUser ? photoLimits.premium : photoLimits.free,
+      public_profile: profile.publicProfile,
     };
   }
 
@@ -87,6 +88,7 @@ export class ProfilesService {
       ...(patch.tattoos !== undefined ? { tattoos: patch.tattoos } : {}),
       ...(patch.interests !== undefined ? { interests: [...new Set(patch.interests)] } : {}),
       ...(patch.about !== undefined ? { about: patch.about || null } : {}),
+      ...(patch.public_profile !== undefined ? { publicProfile: patch.public_profile } : {}),
       country,
       countryregion: region,
     });
@@ -98,8 +100,9 @@ export class ProfilesService {
    * is not shown; opening the profile of someone who liked you clears that like's new flag.
    */
   async view(viewer: UserRow | null, profileId: number, site: SiteRow) {
-    const found = await repo.findProfileWithOwner(this.db, profileId);
-    const viewerProfile = viewer ? await repo.findProfileByUserId(this.db, viewer.id) : undefined;
+    const viewerProfile = viewer ? await repo.sessionProfileOf(this.db, viewer) : undefined;
+    // One statement for the profile, its photos, blocks and likes between the two (query budget).
+    const found = await repo.profileForViewer(this.db, profileId, viewerProfile?.id);
     const own = viewerProfile?.id === profileId;
     if (
       !found ||
@@ -110,16 +113,17 @@ export class ProfilesService {
     ) {
       throw new NotFoundError();
     }
+    // A visitor (where the site lets visitors search) sees only public profiles, never real members.
+    if (!viewer && !inPublicPool(found.profile, found.owner)) throw new NotFoundError();
     let blocked = false;
     let liked = false;
     if (viewerProfile && !own) {
-      const between = await repo.blockBetween(this.db, viewerProfile.id, profileId);
-      if (between.bBlockedA) throw new BlockedError(found.profile.name);
-      blocked = between.aBlockedB;
-      liked = await repo.hasLiked(this.db, viewerProfile.id, profileId);
-      await repo.clearNewLike(this.db, profileId, viewerProfile.id);
+      if (found.blockedViewer) throw new BlockedError(found.profile.name);
+      blocked = found.viewerBlocked;
+      liked = found.liked;
+      if (found.newLike) await repo.clearNewLike(this.db, profileId, viewerProfile.id);
     }
-    const photos = await repo.photosOf(this.db, profileId);
+    const photos = found.photos;
     const ctx = this.ctx(site);
     return {
       profile: toProfile(found.profile, photos[0], ctx),
@@ -133,7 +137,10 @@ export class ProfilesService {
     const own = await this.profileOf(member);
     if (own.id === profileId) throw new ValidationFailedError({ profile: 'invalid' });
     if (!(await repo.findProfileWithOwner(this.db, profileId))) throw new NotFoundError();
-    await repo.insertBlock(this.db, own.id, profileId, this.clock.now());
+    await this.db.transaction(async (tx) => {
+      await repo.insertBlock(tx, own.id, profileId, this.clock.now());
+      await repo.removePairFromLists(tx, own.id, profileId);
+    });
   }
 
   async unblock(member: UserRow, profileId: number): Promise<void> {

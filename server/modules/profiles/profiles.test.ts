@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '#server/db/schema/members.ts';
+import { photos } from '#server/db/schema/photos.ts';
 import { signupMember } from '../../../tests/setup/members.ts';
 import { createTestApp, type TestApp } from '../../../tests/setup/test-app.ts';
 
@@ -94,18 +95,28 @@ describe('photos', () => {
     const response = await upload(t.app, cookie, original);
     expect(response.statusCode).toBe(201);
     const own = (await t.app.inject({ url: '/api/profile.php', headers: { cookie } })).json().profile;
-    const base = own.photos[0].filename.replace('/media/', '').replace(/\.webp$/, '');
-    for (const suffix of ['', '-thumb', '-blur', '-blur-thumb']) {
-      const file = await readFile(path.join(t.config.DATA_DIR, 'media', `${base}${suffix}.webp`));
+    const [row] = await t.database.db.select().from(photos).where(eq(photos.id, own.photos[0].id));
+    const files = {
+      main: path.join(t.config.DATA_DIR, 'media-private', row!.mainKey.replace('private/', '')),
+      thumb: path.join(t.config.DATA_DIR, 'media-private', row!.thumbKey.replace('private/', '')),
+      blurred: path.join(t.config.DATA_DIR, 'media', row!.blurredKey),
+      blurredThumb: path.join(t.config.DATA_DIR, 'media', row!.blurredThumbKey),
+    };
+    for (const [variant, name] of Object.entries(files)) {
+      const file = await readFile(name);
       const metadata = await sharp(file).metadata();
       expect(metadata.format).toBe('webp');
-      expect(metadata.exif, suffix).toBeUndefined();
+      expect(metadata.exif, variant).toBeUndefined();
       expect(file.includes(Buffer.from('Secret Owner'))).toBe(false);
     }
+    // The original through its signed link, the blurred copy on the public route.
     const served = await t.app.inject({ url: own.photos[0].filename });
     expect(served.statusCode).toBe(200);
     expect(served.headers['content-type']).toBe('image/webp');
-    expect(served.headers['cache-control']).toContain('immutable');
+    expect(served.headers['cache-control']).toMatch(/^private, max-age=\d+$/);
+    const blurred = await t.app.inject({ url: `/media/${row!.blurredKey}` });
+    expect(blurred.statusCode).toBe(200);
+    expect(blurred.headers['cache-control']).toContain('immutable');
   });
 
   it('refuses a file that is not an image', async () => {
@@ -137,16 +148,18 @@ describe('photos', () => {
       filename: own.photos[0].filename,
     });
     expect(freeView.photos[1]).toMatchObject({ premium: true, locked: true });
-    expect(freeView.photos[1].filename).toMatch(/-blur\.webp$/);
-    expect(seenByFree.body).not.toContain(premiumOriginal);
-    expect(seenByFree.body).not.toContain(own.photos[1].thumb_filename);
+    expect(freeView.photos[1].filename).toMatch(/^\/media\/public\/[\w-]+\.webp$/);
+    expect(seenByFree.body).not.toContain(premiumOriginal.split('?')[0]);
+    expect(seenByFree.body).not.toContain(own.photos[1].thumb_filename.split('?')[0]);
 
     const paying = await signupMember(t.app);
     await makePremium(t, paying.userId);
     const premiumView = (
       await t.app.inject({ url: `/api/member.php?id=${own.id}`, headers: { cookie: paying.cookie } })
     ).json();
-    expect(premiumView.photos[1]).toMatchObject({ locked: false, filename: premiumOriginal });
+    // The same original by a signed link (the signature may differ across a 10-minute step).
+    expect(premiumView.photos[1]).toMatchObject({ locked: false });
+    expect(premiumView.photos[1].filename.split('?')[0]).toBe(premiumOriginal.split('?')[0]);
   });
 
   it('makes another photo the main one and deletes photos', async () => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { errorBodySchema } from '#contract/common.ts';
+import { errorBodySchema, idParam } from '#contract/common.ts';
 import { profileSchema, searchQuerySchema, searchResponseSchema } from '#contract/profiles.ts';
 import type { ZodApp } from '#server/lib/zod-app.ts';
 import { selectedCountry } from '#server/modules/sites/sites.service.ts';
@@ -10,22 +10,28 @@ export async function searchRoutes(app: ZodApp): Promise<void> {
     {
       schema: {
         tags: ['search'],
-        summary: "Profiles for landing pages (the visitor's country first), or one profile by id",
+        summary:
+          "Public profiles (fictional, or members who opted in) for landing pages, the visitor's country first; or one by id (404 for any other)",
         querystring: z.object({
           limit: z.coerce.number().int().min(1).max(24).default(12),
-          profile: z.coerce.number().int().positive().optional(),
+          profile: idParam.optional(),
         }),
-        response: { 200: z.object({ profiles: z.array(profileSchema) }) },
+        response: { 200: z.object({ profiles: z.array(profileSchema) }), 404: errorBodySchema },
       },
     },
     async (request, reply) => {
       reply.header('cache-control', 'private, max-age=60');
       if (request.query.profile) {
-        const one = await app.deps.search.publicProfile(request.site, request.query.profile);
-        return { profiles: one ? [one] : [] };
+        return {
+          profiles: [
+            await app.deps.search.publicProfile(request.site, request.query.profile, request.member),
+          ],
+        };
       }
       const country = selectedCountry(request.site, request.clientCountry);
-      return { profiles: await app.deps.search.featured(request.site, country, request.query.limit) };
+      return {
+        profiles: await app.deps.search.featured(request.site, country, request.query.limit, request.member),
+      };
     },
   );
 

@@ -4,13 +4,15 @@ import type { UserRow } from '#server/db/schema/members.ts';
 import type { SiteRow } from '#server/db/schema/sites.ts';
 import { birthdateForAge } from '#server/lib/age.ts';
 import type { Clock } from '#server/lib/clock.ts';
-import { AuthenticationRequiredError } from '#server/lib/errors.ts';
+import { AuthenticationRequiredError, NotFoundError } from '#server/lib/errors.ts';
 import type { MediaStorage } from '#server/lib/storage.ts';
-import { toProfile } from '#server/modules/profiles/profile-view.ts';
+import { inPublicPool, toProfile } from '#server/modules/profiles/profile-view.ts';
 import {
+  blockBetween,
   findProfileByUserId,
   findProfileWithOwner,
   mainPhotosOf,
+  sessionProfileOf,
 } from '#server/modules/profiles/profiles.repository.ts';
 import { type SearchFilter, searchProfiles } from './search.repository.ts';
 
@@ -41,7 +43,7 @@ export class SearchService {
       throw new AuthenticationRequiredError();
     }
     const today = this.clock.now();
-    const viewerProfile = viewer ? await findProfileByUserId(this.db, viewer.id) : undefined;
+    const viewerProfile = viewer ? await sessionProfileOf(this.db, viewer) : undefined;
     const [minAge, maxAge] =
       query.min_age !== undefined && query.max_age !== undefined && query.min_age > query.max_age
         ? [query.max_age, query.min_age]
@@ -53,8 +55,10 @@ export class SearchService {
       countryregion: query.country ? query.countryregion : undefined,
       ...this.ages(minAge, maxAge),
       viewerProfileId: viewerProfile?.id,
+      // Visitors (where the site lets them search) see only the public profiles, never real members.
+      publicOnly: !viewer,
     };
-    const { rows, total } = await searchProfiles(this.db, filter, {
+    const { rows, total, capped } = await searchProfiles(this.db, filter, {
       limit: pageSize,
       offset: (query.page - 1) * pageSize,
     });
@@ -64,50 +68,68 @@ export class SearchService {
         ? await this.similar(
             filter,
             { minAge, maxAge },
-            rows.map((row) => row.id),
+            rows.map((row) => row.profile.id),
           )
         : [];
-    const mains = await mainPhotosOf(
-      this.db,
-      [...rows, ...similarRows].map((row) => row.id),
-    );
     const ctx = { storage: this.storage, site, today };
     const present = (list: typeof rows): Profile[] =>
-      list.map((row) => toProfile(row, mains.get(row.id), ctx));
-    return { profiles: present(rows), total, page: query.page, pages, similar: present(similarRows) };
+      list.map((row) => toProfile(row.profile, row.mainPhoto ?? undefined, ctx));
+    return {
+      profiles: present(rows),
+      total,
+      total_capped: capped,
+      page: query.page,
+      pages,
+      similar: present(similarRows),
+    };
   }
 
-  /** Profiles for a landing page: active, with a photo, of the visitor's country first. */
-  async featured(site: SiteRow, country: string, limit: number): Promise<Profile[]> {
-    const { rows } = await searchProfiles(
-      this.db,
-      { countries: site.countries, country, withPhoto: true },
-      { limit, offset: 0 },
-    );
+  /**
+   * Profiles for the home page, landers and the first matches after signup: only public ones
+   * (fictional, or members who opted in), with a photo, of the visitor's country first, and for a
+   * logged-in viewer neither the own profile nor anyone blocked either way.
+   */
+  async featured(site: SiteRow, country: string, limit: number, viewer: UserRow | null): Promise<Profile[]> {
+    const viewerProfile = viewer ? await findProfileByUserId(this.db, viewer.id) : undefined;
+    const base: SearchFilter = {
+      countries: site.countries,
+      withPhoto: true,
+      publicOnly: true,
+      viewerProfileId: viewerProfile?.id,
+    };
+    const { rows } = await searchProfiles(this.db, { ...base, country }, { limit, offset: 0 });
     const extra =
       rows.length < limit
         ? (
             await searchProfiles(
               this.db,
-              { countries: site.countries, withPhoto: true, excludeIds: rows.map((row) => row.id) },
+              { ...base, excludeIds: rows.map((row) => row.profile.id) },
               { limit: limit - rows.length, offset: 0 },
             )
           ).rows
         : [];
-    const all = [...rows, ...extra];
-    const mains = await mainPhotosOf(
-      this.db,
-      all.map((row) => row.id),
-    );
     const ctx = { storage: this.storage, site, today: this.clock.now() };
-    return all.map((row) => toProfile(row, mains.get(row.id), ctx));
+    return [...rows, ...extra].map((row) => toProfile(row.profile, row.mainPhoto ?? undefined, ctx));
   }
 
-  /** One active profile, as a landing page shows it to a visitor (main photo only). */
-  async publicProfile(site: SiteRow, profileId: number): Promise<Profile | null> {
+  /**
+   * One profile as a member landing page shows it (main photo only): only a public one (fictional,
+   * or a member who opted in), active, of the site's countries, and not blocked either way with a
+   * logged-in viewer. Anything else is not found, so real members' ids reveal nothing.
+   */
+  async publicProfile(site: SiteRow, profileId: number, viewer: UserRow | null): Promise<Profile> {
     const found = await findProfileWithOwner(this.db, profileId);
-    if (!found || found.profile.status !== 'active' || !site.countries.includes(found.profile.country))
-      return null;
+    if (
+      found?.profile.status !== 'active' ||
+      !inPublicPool(found.profile, found.owner) ||
+      !site.countries.includes(found.profile.country)
+    )
+      throw new NotFoundError();
+    const viewerProfile = viewer ? await findProfileByUserId(this.db, viewer.id) : undefined;
+    if (viewerProfile && viewerProfile.id !== profileId) {
+      const between = await blockBetween(this.db, viewerProfile.id, profileId);
+      if (between.aBlockedB || between.bBlockedA) throw new NotFoundError();
+    }
     const mains = await mainPhotosOf(this.db, [profileId]);
     return toProfile(found.profile, mains.get(profileId), {
       storage: this.storage,
@@ -147,7 +169,7 @@ export class SearchService {
     ];
     const found: Awaited<ReturnType<typeof searchProfiles>>['rows'] = [];
     for (const step of steps) {
-      const excludeIds = [...exclude, ...found.map((row) => row.id)];
+      const excludeIds = [...exclude, ...found.map((row) => row.profile.id)];
       const { rows } = await searchProfiles(
         this.db,
         { ...step, excludeIds },

@@ -10,7 +10,8 @@ export async function sitesRoutes(app: ZodApp): Promise<void> {
     {
       schema: {
         tags: ['sites'],
-        summary: "The request host's site settings (spec §3), with the visitor's GeoIP country",
+        summary:
+          "The request host's site settings (spec §3), with the visitor's GeoIP country; the site's texts in the request's language",
         querystring: settingsQuerySchema,
         response: { 200: settingsSchema },
       },
@@ -20,6 +21,7 @@ export async function sitesRoutes(app: ZodApp): Promise<void> {
       return toSettings(site, {
         geoipCountry: request.clientCountry,
         pushPublicKey: app.deps.secrets.vapid.publicKey,
+        locale: request.locale,
       });
     },
   );

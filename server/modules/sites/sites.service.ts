@@ -1,7 +1,9 @@
+import type { Locale } from '#contract/locales.ts';
 import type { CompanyInfo, Settings } from '#contract/sites.ts';
 import type { Database } from '#server/db/client.ts';
-import type { CompanyRow, SiteRow } from '#server/db/schema/sites.ts';
+import type { CompanyRow, SiteRow, SiteTextField } from '#server/db/schema/sites.ts';
 import type { EventBus } from '#server/lib/event-bus.ts';
+import { siteText } from './site-texts.ts';
 import { listCompanies, listSites, type SitePatch, updateSite } from './sites.repository.ts';
 
 const sitesChangedChannel = 'sites.changed';
@@ -84,6 +86,12 @@ export class SiteDirectory {
     return (await this.load()).companies.get(site.companyId);
   }
 
+  /** A site or company changed (the back office wrote it): every instance drops its copy at once. */
+  async changed(id: number | null): Promise<void> {
+    this.invalidate();
+    await this.bus.publish(sitesChangedChannel, { id });
+  }
+
   async update(id: number, patch: SitePatch): Promise<SiteRow | undefined> {
     const row = await updateSite(this.db, id, patch);
     this.invalidate();
@@ -99,15 +107,17 @@ export function selectedCountry(site: SiteRow, geoipCountry: string | null): str
     : (site.countries[0] ?? 'NL');
 }
 
+/** Spec §3 Settings; the site's own texts (title, description, fictional wording) in the reader's language. */
 export function toSettings(
   site: SiteRow,
-  context: { geoipCountry: string | null; pushPublicKey: string },
+  context: { geoipCountry: string | null; pushPublicKey: string; locale: Locale },
 ): Settings {
+  const text = (field: SiteTextField) => siteText(site, context.locale, field);
   return {
     domain: site.domain,
     name: site.name,
-    index_title: site.indexTitle,
-    description: site.description,
+    index_title: text('index_title'),
+    description: text('description'),
     countries: site.countries,
     domain_language: site.domainLanguage,
     timezone: site.timezone,
@@ -131,9 +141,9 @@ export function toSettings(
     enable_site_entry_popup: site.enableSiteEntryPopup,
     us_footer: site.usFooter,
     push_public_key: context.pushPublicKey,
-    fictional_warning: site.fictionalWarning,
-    fictional_singular: site.fictionalSingular,
-    fictional_plural: site.fictionalPlural,
+    fictional_warning: text('fictional_warning'),
+    fictional_singular: text('fictional_singular'),
+    fictional_plural: text('fictional_plural'),
     refund_days: site.refundDays,
     signups: site.signups,
     logged_out_search: site.loggedOutSearch,
@@ -141,6 +151,7 @@ export function toSettings(
     member_resell: site.memberResell,
     niche: site.niche,
     company_id: site.companyId,
+    theme_color: site.themeColor,
   };
 }
 

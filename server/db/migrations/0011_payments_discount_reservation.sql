@@ -1,0 +1,2 @@
+ALTER TABLE "orders" ADD COLUMN "discount_reserved" boolean DEFAULT false NOT NULL;--> statement-breakpoint
+CREATE UNIQUE INDEX "orders_discount_once_unique" ON "orders" USING btree ("discount_code_id","user_id") WHERE "orders"."discount_reserved" and "orders"."status" in ('pending', 'completed', 'refunded');

@@ -1,0 +1,161 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mailJobs } from '#server/db/schema/mail.ts';
+import { goodPassword, nextIp, signupMember, uniqueEmail } from '../../tests/setup/members.ts';
+import { createTestApp, type TestApp } from '../../tests/setup/test-app.ts';
+import { isSensitiveKey, redactUrl } from './logging.ts';
+import { trustProxyTrueWarning } from './trust-proxy.ts';
+
+/** A pino destination that keeps every line. */
+function captureLog() {
+  const lines: string[] = [];
+  return {
+    lines,
+    stream: { write: (line: string) => void lines.push(line) },
+    text: () => lines.join(''),
+  };
+}
+
+describe('redactUrl', () => {
+  it.each([
+    ['/api/activate.php?token=abc123', '/api/activate.php?token=[Redacted]'],
+    ['/reset-password/do?token=abc&lang=de', '/reset-password/do?token=[Redacted]&lang=de'],
+    ['/media/private/x.webp?e=1700000000&s=sig', '/media/private/x.webp?e=1700000000&s=[Redacted]'],
+    ['https://a.example/x?foo=1&api_key=k#top', 'https://a.example/x?foo=1&api_key=[Redacted]#top'],
+    ['/x?access%5Ftoken=abc', '/x?access%5Ftoken=[Redacted]'],
+    [
+      '/x?t=abc&code=123&sig=s&password=p',
+      '/x?t=[Redacted]&code=[Redacted]&sig=[Redacted]&password=[Redacted]',
+    ],
+    ['/members?page=2&gender=female', '/members?page=2&gender=female'],
+    ['/members', '/members'],
+  ])('%s → %s', (input, expected) => {
+    expect(redactUrl(input)).toBe(expected);
+  });
+
+  it('knows token-like keys', () => {
+    for (const key of [
+      'token',
+      'Token',
+      'reset_token',
+      'sessionToken',
+      'secret',
+      'signature',
+      'otp',
+      'key',
+    ]) {
+      expect(isSensitiveKey(key)).toBe(true);
+    }
+    for (const key of ['page', 'gender', 'lang', 'country', 'id']) expect(isSensitiveKey(key)).toBe(false);
+  });
+});
+
+describe('tokens, passwords and cookies never reach the log', () => {
+  let t: TestApp;
+  const log = captureLog();
+  beforeAll(async () => {
+    t = await createTestApp({ LOG_LEVEL: 'info' }, { logStream: log.stream });
+  });
+  afterAll(() => t.close());
+
+  const tokenIn = async (to: string, kind: string, path: string) => {
+    const mails = await t.database.db.select().from(mailJobs).where(eq(mailJobs.to, to));
+    const text = mails.find((mail) => mail.kind === kind)?.text ?? '';
+    const token = text.match(new RegExp(`${path.replace(/[.?]/g, '\\$&')}\\?token=([^\\s&]+)`))?.[1];
+    if (!token) throw new Error(`No ${kind} token in ${text}`);
+    return decodeURIComponent(token);
+  };
+
+  it('activation, reset and made-up tokens in URLs, passwords in bodies, session cookies', async () => {
+    const { email, cookie } = await signupMember(t.app);
+    const activation = await tokenIn(email, 'activation', '/api/activate.php');
+    const made = 'SECRET-made-up-token-0123456789';
+    const sid = cookie.split('=')[1] ?? '';
+
+    expect(
+      (await t.app.inject({ url: `/api/activate.php?token=${encodeURIComponent(activation)}` })).statusCode,
+    ).toBe(302);
+    await t.app.inject({ url: `/api/activate.php?token=${made}` });
+    await t.app.inject({ url: `/api/reactivate.php?token=${made}` });
+    await t.app.inject({ url: `/api/unsubscribe.php?token=${made}` });
+    await t.app.inject({ url: `/media/private/abc.webp?e=1&s=${made}` });
+
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/password-reset.php',
+      remoteAddress: nextIp(),
+      payload: { email },
+    });
+    const reset = await tokenIn(email, 'passwordReset', '/reset-password/do');
+    await t.app.inject({ url: `/reset-password/do?token=${encodeURIComponent(reset)}` });
+    const newPassword = 'Brand-new-Secret-77';
+    const changed = await t.app.inject({
+      method: 'PUT',
+      url: '/api/password-reset.php',
+      remoteAddress: nextIp(),
+      headers: { cookie },
+      payload: { token: reset, password: newPassword, password_confirmation: newPassword },
+    });
+    expect(changed.json()).toMatchObject({ user: { email } });
+    // A bounce beacon logs the page it came from, whose URL may carry a token.
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/page-hidden.php?lb=1',
+      headers: { cookie, referer: `http://localhost/reset-password/do?token=${made}` },
+    });
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/user.php',
+      remoteAddress: nextIp(),
+      payload: { email: uniqueEmail(), password: goodPassword },
+    });
+
+    const text = log.text();
+    expect(text).toContain('/api/activate.php?token=[Redacted]');
+    expect(text).toContain('/reset-password/do?token=[Redacted]');
+    expect(text).toContain('page bounce');
+    for (const secret of [activation, reset, made, newPassword, goodPassword, sid]) {
+      expect(secret.length).toBeGreaterThan(8);
+      expect(text).not.toContain(secret);
+    }
+  });
+});
+
+describe('TRUST_PROXY', () => {
+  const signupFrom = (t: TestApp, forwardedFor: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/signup.php',
+      // The proxy in front is the peer; it appends the address it saw to X-Forwarded-For.
+      remoteAddress: '10.99.0.1',
+      headers: { 'x-forwarded-for': forwardedFor },
+      payload: {
+        email: uniqueEmail('proxy'),
+        name: 'Robin',
+        password: goodPassword,
+        date_of_birth: '1990-05-17',
+      },
+    });
+
+  for (const setting of ['1', 'true']) {
+    it(`with TRUST_PROXY=${setting}, a spoofed left-most X-Forwarded-For does not escape the signup limit`, async () => {
+      const log = captureLog();
+      const t = await createTestApp({ TRUST_PROXY: setting, LOG_LEVEL: 'warn' }, { logStream: log.stream });
+      try {
+        const statuses: number[] = [];
+        for (let i = 1; i <= 11; i++) {
+          statuses.push((await signupFrom(t, `198.51.100.${i}, 203.0.113.7`)).statusCode);
+        }
+        // Limit of 10 per hour for the real client (203.0.113.7), whatever it claims before that.
+        expect(statuses.slice(0, 10).every((status) => status === 201)).toBe(true);
+        expect(statuses[10]).toBe(429);
+        // Another real client behind the same proxy still gets in.
+        expect((await signupFrom(t, '198.51.100.1, 203.0.113.8')).statusCode).toBe(201);
+        const warned = log.text().includes(trustProxyTrueWarning);
+        expect(warned).toBe(setting === 'true');
+      } finally {
+        await t.close();
+      }
+    });
+  }
+});

@@ -1,0 +1,105 @@
+import type { DestinationStream } from 'pino';
+import type { Config } from '#server/config.ts';
+
+const redacted = '[Redacted]';
+
+/**
+ * Query parameters whose values are secrets: activation, reset, reactivation and unsubscribe
+ * tokens, signed media links (`e`/`s`), payment and OAuth codes, keys and signatures.
+ */
+const sensitiveKey = /token|secret|passw|sig|auth|session|code|key|hash|otp|^(t|s|sid|pin|nonce)$/i;
+
+export function isSensitiveKey(key: string): boolean {
+  return sensitiveKey.test(key);
+}
+
+/** A URL (absolute or a path) with the values of its sensitive query parameters replaced. */
+export function redactUrl(url: string): string {
+  const queryStart = url.indexOf('?');
+  if (queryStart === -1) return url;
+  const hashStart = url.indexOf('#', queryStart);
+  const query = url.slice(queryStart + 1, hashStart === -1 ? undefined : hashStart);
+  const parts = query.split('&').map((part) => {
+    const equals = part.indexOf('=');
+    const rawKey = equals === -1 ? part : part.slice(0, equals);
+    let key = rawKey;
+    try {
+      key = decodeURIComponent(rawKey.replace(/\+/g, ' '));
+    } catch {
+      // A malformed key is checked as it is.
+    }
+    return equals !== -1 && isSensitiveKey(key) ? `${rawKey}=${redacted}` : part;
+  });
+  const hash = hashStart === -1 ? '' : url.slice(hashStart);
+  return `${url.slice(0, queryStart)}?${parts.join('&')}${hash}`;
+}
+
+/** Log keys holding a URL: their query secrets are cut out, the rest stays for debugging. */
+const urlKeys = new Set(['url', 'referer', 'referrer', 'location', 'actionUrl', 'redirectUrl', 'href']);
+
+/** Secrets that never reach a log line, at any of the first levels of a logged object. */
+const secretKeys = [
+  'password',
+  'password_confirmation',
+  'current_password',
+  'new_password',
+  'token',
+  'sessionToken',
+  'secret',
+  'cookie',
+  'authorization',
+  'sms_code',
+  'iban',
+];
+const urlPaths = [...urlKeys].flatMap((key) => [key, `*.${key}`, `*.*.${key}`]);
+const secretPaths = secretKeys.flatMap((key) => [key, `*.${key}`, `*.*.${key}`]);
+
+export const logRedaction = {
+  paths: [
+    ...secretPaths,
+    'req.headers.cookie',
+    'req.headers.authorization',
+    'req.headers.referer',
+    'res.headers["set-cookie"]',
+    'headers["set-cookie"]',
+    '*.headers["set-cookie"]',
+    ...urlPaths,
+  ],
+  censor: (value: unknown, path: string[]): unknown => {
+    const key = path.at(-1) ?? '';
+    if (urlKeys.has(key)) return typeof value === 'string' ? redactUrl(value) : redacted;
+    return redacted;
+  },
+};
+
+type LoggedRequest = {
+  method: string;
+  url: string;
+  host?: string;
+  ip?: string;
+  socket?: { remotePort?: number | undefined } | null;
+};
+
+/** Fastify's request serializer, with the URL's secrets cut out (`/api/activate.php?token=[Redacted]`). */
+export const logSerializers = {
+  req(request: LoggedRequest) {
+    return {
+      method: request.method,
+      url: redactUrl(request.url),
+      host: request.host,
+      remoteAddress: request.ip,
+      remotePort: request.socket?.remotePort,
+    };
+  },
+};
+
+/** The logger of the app: off for LOG_LEVEL=silent, else pino with redaction (to `stream` in tests). */
+export function loggerOptions(config: Pick<Config, 'LOG_LEVEL'>, stream?: DestinationStream) {
+  if (config.LOG_LEVEL === 'silent') return false;
+  return {
+    level: config.LOG_LEVEL,
+    redact: logRedaction,
+    serializers: logSerializers,
+    ...(stream ? { stream } : {}),
+  };
+}
