@@ -50,9 +50,9 @@ async function main(): Promise<void> {
       .then((count) => count > 0 && app.log.info({ count }, 'erased accounts after the 14 days'))
       .catch((error: unknown) => app.log.error({ err: error }, 'erasing accounts failed'));
   const pruneThrottles = () =>
-    app.deps.accounts
-      .pruneLoginThrottles()
-      .catch((error: unknown) => app.log.error({ err: error }, 'pruning login throttles failed'));
+    Promise.all([app.deps.accounts.pruneLoginThrottles(), app.deps.staff.pruneLoginThrottles()]).catch(
+      (error: unknown) => app.log.error({ err: error }, 'pruning login throttles failed'),
+    );
   void eraseExpired();
   setInterval(eraseExpired, 3_600_000).unref();
   setInterval(pruneThrottles, 3_600_000).unref();

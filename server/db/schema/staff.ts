@@ -37,14 +37,32 @@ export const staff = pgTable(
     totpLastStep: integer().notNull().default(0),
     language: text().notNull().default('en'),
     active: boolean().notNull().default(true),
-    failedLoginCount: integer().notNull().default(0),
-    failedLoginWindowStart: timestamp({ withTimezone: true }),
-    lockedUntil: timestamp({ withTimezone: true }),
-    lockLevel: integer().notNull().default(0),
     createdAt: timestamp({ withTimezone: true }).notNull(),
     lastLoginAt: timestamp({ withTimezone: true }),
   },
   (table) => [uniqueIndex('staff_email_unique').on(sql`lower(${table.email})`)],
+);
+
+/**
+ * Staff sign-in tries per address, known or not (lower(trim(email))): like the members' login_throttles
+ * but a key space of its own, so member and staff tries never mix. Each try is counted under this row's
+ * lock before the password is checked, and an unknown address locks exactly as a staff one does.
+ */
+export const staffLoginThrottles = pgTable(
+  'staff_login_throttles',
+  {
+    email: text().primaryKey(),
+    /** Tries in the window, counted before the check (refused tries too). */
+    attempts: integer().notNull().default(0),
+    /** Wrong passwords or codes in the window; the LOGIN_MAX_FAILURES-th locks. */
+    failures: integer().notNull().default(0),
+    windowStart: timestamp({ withTimezone: true }),
+    lockedUntil: timestamp({ withTimezone: true }),
+    /** How often the address was locked since its last good sign-in: the lock doubles each time. */
+    lockLevel: integer().notNull().default(0),
+    updatedAt: timestamp({ withTimezone: true }).notNull(),
+  },
+  (table) => [index('staff_login_throttles_updated_idx').on(table.updatedAt)],
 );
 
 /** A staff sign-in on one device (12 hours). Only the SHA-256 of the cookie's token is kept. */

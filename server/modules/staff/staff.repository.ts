@@ -1,6 +1,12 @@
-import { and, desc, eq, gt, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Executor } from '#server/db/client.ts';
-import { type StaffRow, staff, staffAudit, staffSessions } from '#server/db/schema/staff.ts';
+import {
+  type StaffRow,
+  staff,
+  staffAudit,
+  staffLoginThrottles,
+  staffSessions,
+} from '#server/db/schema/staff.ts';
 
 export async function findStaffByEmail(db: Executor, email: string): Promise<StaffRow | undefined> {
   const [row] = await db.select().from(staff).where(sql`lower(${staff.email}) = lower(${email})`).limit(1);
@@ -12,10 +18,52 @@ export async function findStaffById(db: Executor, id: number): Promise<StaffRow 
   return row;
 }
 
-/** Takes the staff row's lock for the rest of the transaction (sign-in attempts are counted under it). */
-export async function lockStaff(db: Executor, id: number): Promise<StaffRow | undefined> {
-  const [row] = await db.select().from(staff).where(eq(staff.id, id)).for('update').limit(1);
-  return row;
+// ---- sign-in throttles (per address, known or not)
+
+export type StaffLoginThrottleRow = typeof staffLoginThrottles.$inferSelect;
+export type StaffLoginThrottleUpdate = Partial<Omit<StaffLoginThrottleRow, 'email'>>;
+
+/**
+ * The address's throttle, made if missing. The upsert takes the row lock, held until the transaction
+ * ends: parallel sign-ins for one address pass here one at a time.
+ */
+export async function lockLoginThrottle(
+  db: Executor,
+  email: string,
+  at: Date,
+): Promise<StaffLoginThrottleRow> {
+  const [row] = await db
+    .insert(staffLoginThrottles)
+    .values({ email, updatedAt: at })
+    .onConflictDoUpdate({ target: staffLoginThrottles.email, set: { updatedAt: at } })
+    .returning();
+  return row!;
+}
+
+export async function updateLoginThrottle(
+  db: Executor,
+  email: string,
+  update: StaffLoginThrottleUpdate,
+): Promise<void> {
+  await db.update(staffLoginThrottles).set(update).where(eq(staffLoginThrottles.email, email));
+}
+
+export async function deleteLoginThrottle(db: Executor, email: string): Promise<void> {
+  await db.delete(staffLoginThrottles).where(eq(staffLoginThrottles.email, email));
+}
+
+/** Throttles untouched since a moment and not locked now: nothing left to remember. */
+export async function pruneLoginThrottles(db: Executor, untouchedSince: Date, now: Date): Promise<number> {
+  const deleted = await db
+    .delete(staffLoginThrottles)
+    .where(
+      and(
+        lt(staffLoginThrottles.updatedAt, untouchedSince),
+        or(isNull(staffLoginThrottles.lockedUntil), lt(staffLoginThrottles.lockedUntil, now)),
+      ),
+    )
+    .returning({ email: staffLoginThrottles.email });
+  return deleted.length;
 }
 
 /** Inserts a staff account unless one has the address already; undefined then. */

@@ -62,6 +62,11 @@ export function toStaff(row: StaffRow): Staff {
   };
 }
 
+/** Whole minutes from one moment to a later one, at least 1. */
+function minutesBetween(from: Date, to: Date): number {
+  return Math.max(1, Math.ceil((to.getTime() - from.getTime()) / 60_000));
+}
+
 const totpIssuer = 'Back office';
 
 export class EmailTakenError extends AppError {
@@ -109,93 +114,119 @@ export class StaffService {
   }
 
   /**
-   * Staff sign-in. Each attempt is counted under the staff row's lock before the password is
-   * checked, so parallel guesses never get more than the allowed number of checks; a valid
-   * sign-in clears the count. An enrolled account also needs a fresh TOTP code.
+   * The lock of an address, staff or not. A try is counted under the throttle's row lock before the
+   * password is checked, and refused unchecked while the address is locked or once the window's tries
+   * are used: parallel requests get at most maxFailures checks per window, and an unknown address
+   * answers and locks exactly as a staff one (docs/decisions/009-limits-under-concurrency.md).
+   * Returns the try's number in its window.
+   */
+  private async countLoginTry(email: string): Promise<number> {
+    const counted = await this.db.transaction(async (tx) => {
+      const now = this.clock.now();
+      const row = await repo.lockLoginThrottle(tx, email, now);
+      if (row.lockedUntil && row.lockedUntil > now) {
+        return { refusedFor: minutesBetween(now, row.lockedUntil), attempt: 0 };
+      }
+      const windowEnd = row.windowStart ? addMinutes(row.windowStart, this.lockout.windowMinutes) : null;
+      const open = windowEnd !== null && windowEnd > now;
+      const attempt = (open ? row.attempts : 0) + 1;
+      await repo.updateLoginThrottle(tx, email, {
+        attempts: attempt,
+        ...(open ? {} : { failures: 0, windowStart: now }),
+      });
+      if (attempt > this.lockout.maxFailures && windowEnd) {
+        return { refusedFor: minutesBetween(now, windowEnd), attempt };
+      }
+      return { refusedFor: null, attempt };
+    });
+    if (counted.refusedFor !== null) throw new AccountLockedError(counted.refusedFor);
+    return counted.attempt;
+  }
+
+  /** A wrong password or code: the maxFailures-th in a window locks (minutes), doubling each time. */
+  private async countLoginFailure(email: string): Promise<number | null> {
+    return this.db.transaction(async (tx) => {
+      const now = this.clock.now();
+      const row = await repo.lockLoginThrottle(tx, email, now);
+      if (row.lockedUntil && row.lockedUntil > now) return minutesBetween(now, row.lockedUntil);
+      const failures = row.failures + 1;
+      if (failures < this.lockout.maxFailures) {
+        await repo.updateLoginThrottle(tx, email, { failures });
+        return null;
+      }
+      const minutes = this.lockout.lockMinutes * 2 ** row.lockLevel;
+      await repo.updateLoginThrottle(tx, email, {
+        attempts: 0,
+        failures: 0,
+        windowStart: null,
+        lockedUntil: addMinutes(now, minutes),
+        lockLevel: row.lockLevel + 1,
+      });
+      return minutes;
+    });
+  }
+
+  /**
+   * Staff sign-in, throttled per address whether or not it is staff (staff_login_throttles). An
+   * enrolled account also needs a fresh TOTP code: a missing code gives the try back, a wrong one
+   * counts as a failure.
    */
   async login(
     input: { email: string; password: string; otp?: string | undefined },
     info: StaffRequestInfo,
   ): Promise<{ staff: StaffRow; token: string }> {
-    const found = await repo.findStaffByEmail(this.db, input.email);
-    if (!found?.active) {
-      await verifyPassword(null, input.password);
-      throw new LoginFailedError();
+    const key = input.email.trim().toLowerCase();
+    const attempt = await this.countLoginTry(key);
+    const found = await repo.findStaffByEmail(this.db, input.email.trim());
+    const account = found?.active ? found : undefined;
+    // Without an account the check hashes all the same: an unknown address answers and locks alike.
+    const valid = await verifyPassword(account?.passwordHash ?? null, input.password);
+
+    const fail = async (action: string, error: AppError): Promise<never> => {
+      const lockedFor = await this.countLoginFailure(key);
+      if (account) await this.audit(this.db, { staffId: account.id, action, ip: info.ip });
+      if (lockedFor !== null) throw new AccountLockedError(lockedFor);
+      throw error;
+    };
+    if (!account || !valid) return fail('sign_in.failed', new LoginFailedError());
+    if (account.totpSecret) {
+      if (!input.otp) {
+        // The first step of a two-step sign-in is no failure: the try is given back.
+        await this.db.transaction(async (tx) => {
+          const row = await repo.lockLoginThrottle(tx, key, this.clock.now());
+          if (row.attempts > 0) await repo.updateLoginThrottle(tx, key, { attempts: row.attempts - 1 });
+        });
+        throw new OtpRequiredError();
+      }
+      const step = await this.checkCode(account.totpSecret, input.otp);
+      if (step === null || !(await repo.advanceTotpStep(this.db, account.id, step))) {
+        return fail('sign_in.otp_failed', new OtpRequiredError());
+      }
     }
     const now = this.clock.now();
-    const attempt = await this.db.transaction(async (tx) => {
-      const row = await repo.lockStaff(tx, found.id);
-      if (!row) return { locked: 0, lockedNow: 0 };
-      if (row.lockedUntil && row.lockedUntil > now) {
-        return { locked: Math.ceil((row.lockedUntil.getTime() - now.getTime()) / 60_000), lockedNow: 0 };
-      }
-      const windowOpen =
-        row.failedLoginWindowStart !== null &&
-        now.getTime() - row.failedLoginWindowStart.getTime() < this.lockout.windowMinutes * 60_000;
-      const count = windowOpen ? row.failedLoginCount + 1 : 1;
-      if (count >= this.lockout.maxFailures) {
-        const minutes = this.lockout.lockMinutes * 2 ** row.lockLevel;
-        await repo.updateStaff(tx, row.id, {
-          failedLoginCount: 0,
-          failedLoginWindowStart: null,
-          lockedUntil: addMinutes(now, minutes),
-          lockLevel: row.lockLevel + 1,
-        });
-        return { locked: 0, lockedNow: minutes };
-      }
-      await repo.updateStaff(tx, row.id, {
-        failedLoginCount: count,
-        failedLoginWindowStart: windowOpen ? row.failedLoginWindowStart : now,
-      });
-      return { locked: 0, lockedNow: 0 };
-    });
-    if (attempt.locked > 0) throw new AccountLockedError(attempt.locked);
-
-    const fail = async (action: string) => {
-      await this.audit(this.db, { staffId: found.id, action, ip: info.ip });
-      if (attempt.lockedNow > 0) throw new AccountLockedError(attempt.lockedNow);
-    };
-    if (!(await verifyPassword(found.passwordHash, input.password))) {
-      await fail('sign_in.failed');
-      throw new LoginFailedError();
-    }
-    if (found.totpSecret) {
-      if (!input.otp) {
-        // The first step of a two-step sign-in is no failure: the attempt is given back.
-        await this.db.transaction(async (tx) => {
-          const row = await repo.lockStaff(tx, found.id);
-          if (row && row.failedLoginCount > 0 && attempt.lockedNow === 0) {
-            await repo.updateStaff(tx, row.id, { failedLoginCount: row.failedLoginCount - 1 });
-          }
-        });
-        throw new OtpRequiredError();
-      }
-      const step = await this.checkCode(found.totpSecret, input.otp);
-      if (step === null || !(await repo.advanceTotpStep(this.db, found.id, step))) {
-        await fail('sign_in.otp_failed');
-        throw new OtpRequiredError();
-      }
-    }
     return this.db.transaction(async (tx) => {
-      await repo.updateStaff(tx, found.id, {
-        failedLoginCount: 0,
-        failedLoginWindowStart: null,
-        lockedUntil: null,
-        lockLevel: 0,
-        lastLoginAt: now,
-      });
+      // A good sign-in forgets the address's tries, unless tries came after it (a parallel burst).
+      const row = await repo.lockLoginThrottle(tx, key, now);
+      if (row.attempts === attempt) await repo.deleteLoginThrottle(tx, key);
+      await repo.updateStaff(tx, account.id, { lastLoginAt: now });
       const token = newToken();
       await repo.insertStaffSession(tx, {
         tokenHash: hashToken(token),
-        staffId: found.id,
+        staffId: account.id,
         createdAt: now,
         expiresAt: new Date(now.getTime() + staffSessionHours * 3_600_000),
         userAgent: info.userAgent?.slice(0, 300) ?? null,
         ip: info.ip,
       });
-      await this.audit(tx, { staffId: found.id, action: 'sign_in', ip: info.ip });
-      return { staff: found, token };
+      await this.audit(tx, { staffId: account.id, action: 'sign_in', ip: info.ip });
+      return { staff: account, token };
     });
+  }
+
+  /** Sign-in throttles untouched for a day and not locked: the hourly job may forget them. */
+  async pruneLoginThrottles(): Promise<number> {
+    const now = this.clock.now();
+    return repo.pruneLoginThrottles(this.db, addMinutes(now, -24 * 60), now);
   }
 
   /** The time step of a valid code (within ±30 s), or null. */

@@ -1,11 +1,26 @@
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { staff } from '#server/db/schema/staff.ts';
-import { activeMember, nextIp } from '../../../tests/setup/members.ts';
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { loginThrottles } from '#server/db/schema/accounts.ts';
+import { staff, staffLoginThrottles } from '#server/db/schema/staff.ts';
+import { activeMember, nextIp, uniqueEmail } from '../../../tests/setup/members.ts';
 import { signedInStaff, staffCookie, staffPassword, totpCode } from '../../../tests/setup/staff.ts';
 import { createTestApp, type TestApp } from '../../../tests/setup/test-app.ts';
 import { ensureStaffAtStart } from './staff.bootstrap.ts';
 import { adminRoutes, signInPath } from './staff.sessions.ts';
+
+/** Every password check the sign-in makes (argon2 verify, or the equal-time hash for no account). */
+const verifications = vi.hoisted(() => ({ count: 0 }));
+vi.mock('../accounts/passwords.ts', async (importOriginal) => {
+  const original = await importOriginal<typeof import('../accounts/passwords.ts')>();
+  return {
+    ...original,
+    verifyPassword: (passwordHash: string | null, password: string) => {
+      verifications.count++;
+      return original.verifyPassword(passwordHash, password);
+    },
+  };
+});
 
 const envAdmin = { ADMIN_EMAIL: 'boss@example.com', ADMIN_PASSWORD: 'granite-Orchid-5521' };
 
@@ -136,6 +151,74 @@ describe('staff accounts and sign-in', () => {
     const right = await signIn({ email: operator.email, password: staffPassword });
     expect(right.statusCode).toBe(429);
     expect(right.json()).toMatchObject({ error: 'account_locked', minutes: 15 });
+  });
+
+  /** Status and error of each answer (with the minutes of a lock), in a stable order. */
+  const outcomes = (responses: LightMyRequestResponse[]) =>
+    responses
+      .map((response) => {
+        const body = response.json();
+        return `${response.statusCode} ${body.error}${body.minutes ? ` ${body.minutes}` : ''}`;
+      })
+      .sort();
+
+  it('answers an unknown address exactly as a staff one: 401 login_failed, then locked', async () => {
+    const operator = await signedInStaff(t.app, 'operator', { enrol: false });
+    const unknown = uniqueEmail('nobody');
+    const burst = (email: string) =>
+      Promise.all(Array.from({ length: 10 }, (_, i) => signIn({ email, password: `wrong-password-${i}` })));
+    const [known, stranger] = await Promise.all([burst(operator.email), burst(` ${unknown.toUpperCase()} `)]);
+    const expected = [...Array(4).fill('401 login_failed'), ...Array(6).fill('429 account_locked 15')];
+    expect(outcomes(known)).toEqual(expected);
+    expect(outcomes(stranger)).toEqual(expected);
+    // Locked alike afterwards, whatever the password; the key is the trimmed, lower-case address.
+    const [knownAfter, strangerAfter] = await Promise.all([
+      signIn({ email: operator.email.toUpperCase(), password: staffPassword }),
+      signIn({ email: unknown, password: staffPassword }),
+    ]);
+    expect(outcomes([knownAfter])).toEqual(['429 account_locked 15']);
+    expect(outcomes([strangerAfter])).toEqual(['429 account_locked 15']);
+    // Staff tries live in a key space of their own: no member throttle is touched.
+    const throttles = await t.database.db
+      .select({ email: staffLoginThrottles.email })
+      .from(staffLoginThrottles)
+      .where(sql`${staffLoginThrottles.email} in (${operator.email.toLowerCase()}, ${unknown})`);
+    expect(throttles).toHaveLength(2);
+    const memberRows = await t.database.db
+      .select({ email: loginThrottles.email })
+      .from(loginThrottles)
+      .where(sql`${loginThrottles.email} in (${operator.email.toLowerCase()}, ${unknown})`);
+    expect(memberRows).toHaveLength(0);
+  });
+
+  it('checks at most 5 of 20 wrong passwords sent at once to a staff address', async () => {
+    const operator = await signedInStaff(t.app, 'operator', { enrol: false });
+    verifications.count = 0;
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        signIn({ email: operator.email, password: `wrong-password-${i}` }),
+      ),
+    );
+    expect(verifications.count).toBe(5);
+    expect(outcomes(responses)).toEqual([
+      ...Array(4).fill('401 login_failed'),
+      ...Array(16).fill('429 account_locked 15'),
+    ]);
+    expect((await signIn({ email: operator.email, password: staffPassword })).statusCode).toBe(429);
+    expect(verifications.count).toBe(5);
+  });
+
+  it('gives the try back when the first step of a two-step sign-in has no code', async () => {
+    const admin = await signedInStaff(t.app, 'admin');
+    for (let i = 0; i < 8; i++) {
+      const step = await signIn({ email: admin.email, password: staffPassword });
+      expect(step.json().error).toBe('otp_required');
+    }
+    const [row] = await t.database.db
+      .select()
+      .from(staffLoginThrottles)
+      .where(eq(staffLoginThrottles.email, admin.email.toLowerCase()));
+    expect(row).toMatchObject({ attempts: 0, failures: 0, lockedUntil: null });
   });
 
   it('answers 403 staff_required to members and visitors on every /api/admin/ route', async () => {
