@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { mailJobs } from '#server/db/schema/mail.ts';
 import { users } from '#server/db/schema/members.ts';
 import { photos } from '#server/db/schema/photos.ts';
 import { createFakeClock } from '../../../tests/setup/fake-clock.ts';
@@ -187,6 +188,27 @@ describe('operator console', () => {
     ).toBe(201);
     // The reply ended the claim.
     expect((await post(operator, '/api/admin/claim.php', { conversation })).statusCode).toBe(200);
+  });
+
+  it('notifies an offline member of a reply as of any message: one mail per conversation until read', async () => {
+    const { member, profile, conversation } = await memberWrites(t.app, 'Will you write back?');
+    const newMessageMails = async () =>
+      (await t.database.db.select().from(mailJobs).where(eq(mailJobs.to, member.email))).filter(
+        (mail) => mail.kind === 'newMessage',
+      );
+    expect(await newMessageMails()).toHaveLength(0);
+    expect((await post(operator, '/api/admin/claim.php', { conversation })).statusCode).toBe(200);
+    expect(
+      (await post(operator, '/api/admin/reply.php', { conversation, text: 'Of course!' })).statusCode,
+    ).toBe(201);
+    expect((await post(operator, '/api/admin/claim.php', { conversation })).statusCode).toBe(200);
+    expect(
+      (await post(operator, '/api/admin/reply.php', { conversation, text: 'Still there?' })).statusCode,
+    ).toBe(201);
+    const mails = await newMessageMails();
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.subject).toContain(profile.name);
+    expect(mails[0]!.text).toContain('Of course!');
   });
 
   it('gives a claim back to the queue when its holder leaves it; nobody else can release it', async () => {
