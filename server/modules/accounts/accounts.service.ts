@@ -26,6 +26,7 @@ import {
   SignupsClosedError,
 } from './accounts.errors.ts';
 import * as repo from './accounts.repository.ts';
+import { type LockoutPolicy, LoginThrottle } from './login-throttle.ts';
 import { hashPassword, isCommonPassword, verifyPassword } from './passwords.ts';
 
 export const sessionDays = 30;
@@ -44,8 +45,6 @@ export type RequestContext = {
   country: string;
   userAgent: string | null;
 };
-
-export type LockoutPolicy = { maxFailures: number; windowMinutes: number; lockMinutes: number };
 
 export type SignupInput = {
   email: string;
@@ -69,11 +68,6 @@ function throttleKey(siteId: number, email: string): { siteId: number; email: st
   return { siteId, email: email.trim().toLowerCase() };
 }
 
-/** Whole minutes from one moment to a later one, at least 1. */
-function minutesBetween(from: Date, to: Date): number {
-  return Math.max(1, Math.ceil((to.getTime() - from.getTime()) / 60_000));
-}
-
 function isUniqueViolation(error: unknown): boolean {
   const code =
     (error as { code?: string; cause?: { code?: string } })?.code ??
@@ -88,8 +82,16 @@ export class AccountsService {
     private readonly mail: MailQueue,
     private readonly translator: Translator,
     private readonly storage: MediaStorage,
-    private readonly lockout: LockoutPolicy,
-  ) {}
+    lockout: LockoutPolicy,
+  ) {
+    this.throttle = new LoginThrottle(db, clock, lockout, {
+      lock: repo.lockLoginThrottle,
+      update: repo.updateLoginThrottle,
+      remove: repo.deleteLoginThrottle,
+    });
+  }
+
+  private readonly throttle: LoginThrottle<repo.LoginThrottleKey>;
 
   // ---- the member as the API shows them
 
@@ -337,68 +339,11 @@ export class AccountsService {
 
   // ---- login
 
-  /**
-   * The lock of an address (known or not) on a site. A try is counted under the throttle's row lock
-   * before the password is checked, and refused unchecked while the address is locked or once the
-   * window's tries are used: parallel requests get at most maxFailures checks per window
-   * (docs/decisions/009-limits-under-concurrency.md). Returns the try's number in its window.
-   */
-  private async countLoginTry(key: repo.LoginThrottleKey): Promise<number> {
-    const counted = await this.db.transaction(async (tx) => {
-      const now = this.clock.now();
-      const row = await repo.lockLoginThrottle(tx, key, now);
-      if (row.lockedUntil && row.lockedUntil > now) {
-        return { refusedFor: minutesBetween(now, row.lockedUntil), attempt: 0 };
-      }
-      const windowEnd = row.windowStart ? addMinutes(row.windowStart, this.lockout.windowMinutes) : null;
-      const open = windowEnd !== null && windowEnd > now;
-      const attempt = (open ? row.attempts : 0) + 1;
-      await repo.updateLoginThrottle(tx, key, {
-        attempts: attempt,
-        ...(open ? {} : { failures: 0, windowStart: now }),
-      });
-      // Refused tries are counted too (and committed), so a good login in the same burst sees them.
-      if (attempt > this.lockout.maxFailures && windowEnd) {
-        return { refusedFor: minutesBetween(now, windowEnd), attempt };
-      }
-      return { refusedFor: null, attempt };
-    });
-    if (counted.refusedFor !== null) throw new AccountLockedError(counted.refusedFor);
-    return counted.attempt;
-  }
-
-  /** A wrong password (or no such account): the maxFailures-th in a window locks, doubling each time. */
+  /** A wrong password (or no such account): counted, and the answer says whether the address is now locked. */
   private async loginFailed(key: repo.LoginThrottleKey): Promise<never> {
-    const lockedFor = await this.db.transaction(async (tx) => {
-      const now = this.clock.now();
-      const row = await repo.lockLoginThrottle(tx, key, now);
-      if (row.lockedUntil && row.lockedUntil > now) return minutesBetween(now, row.lockedUntil);
-      const failures = row.failures + 1;
-      if (failures < this.lockout.maxFailures) {
-        await repo.updateLoginThrottle(tx, key, { failures });
-        return null;
-      }
-      const minutes = this.lockout.lockMinutes * 2 ** row.lockLevel;
-      await repo.updateLoginThrottle(tx, key, {
-        attempts: 0,
-        failures: 0,
-        windowStart: null,
-        lockedUntil: addMinutes(now, minutes),
-        lockLevel: row.lockLevel + 1,
-      });
-      return minutes;
-    });
+    const lockedFor = await this.throttle.countFailure(key);
     if (lockedFor) throw new AccountLockedError(lockedFor);
     throw new LoginFailedError();
-  }
-
-  /**
-   * A good password forgets the address's tries, unless tries came after it (a burst in parallel):
-   * those keep their count, so a burst never gets more than maxFailures checks.
-   */
-  private async loginSucceeded(tx: Executor, key: repo.LoginThrottleKey, attempt: number): Promise<void> {
-    const row = await repo.lockLoginThrottle(tx, key, this.clock.now());
-    if (row.attempts === attempt) await repo.deleteLoginThrottle(tx, key);
   }
 
   async login(
@@ -408,7 +353,7 @@ export class AccountsService {
     previousSessionToken?: string,
   ): Promise<{ user: UserRow; sessionToken: string }> {
     const key = throttleKey(ctx.site.id, email);
-    const attempt = await this.countLoginTry(key);
+    const attempt = await this.throttle.countTry(key);
     const found = await repo.findUserByEmail(this.db, ctx.site.id, email);
     const user = found && found.status !== 'deleted' ? found : undefined;
     // Without an account the check hashes all the same: an unknown address answers and locks alike.
@@ -418,7 +363,7 @@ export class AccountsService {
     if (user.status === 'banned') throw new BannedError();
     const now = this.clock.now();
     return this.db.transaction(async (tx) => {
-      await this.loginSucceeded(tx, key, attempt);
+      await this.throttle.succeeded(tx, key, attempt);
       await repo.updateUser(tx, user.id, { lastLoginAt: now });
       // A new session id on every login: a session fixed before login is worth nothing after it.
       if (previousSessionToken) await repo.deleteSession(tx, hashToken(previousSessionToken));
@@ -643,13 +588,13 @@ export class AccountsService {
     password: string,
   ): Promise<{ user: UserRow; sessionToken: string }> {
     const key = throttleKey(ctx.site.id, email);
-    const attempt = await this.countLoginTry(key);
+    const attempt = await this.throttle.countTry(key);
     const found = await repo.findUserByEmail(this.db, ctx.site.id, email);
     const user = found?.status === 'pending_deletion' ? found : undefined;
     const valid = await verifyPassword(user?.passwordHash ?? null, password);
     if (!user || !valid) return this.loginFailed(key);
     return this.db.transaction(async (tx) => {
-      await this.loginSucceeded(tx, key, attempt);
+      await this.throttle.succeeded(tx, key, attempt);
       const sessionToken = await this.restore(tx, user, ctx);
       return { user, sessionToken };
     });

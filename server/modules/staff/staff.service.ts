@@ -9,11 +9,10 @@ import { addMinutes, type Clock } from '#server/lib/clock.ts';
 import { AppError, ValidationFailedError } from '#server/lib/errors.ts';
 import { hashToken, newToken } from '#server/lib/tokens.ts';
 import { AccountLockedError, LoginFailedError } from '#server/modules/accounts/accounts.errors.ts';
+import { type LockoutPolicy, LoginThrottle } from '#server/modules/accounts/login-throttle.ts';
 import { hashPassword, verifyPassword } from '#server/modules/accounts/passwords.ts';
 import { ForbiddenError, OtpRequiredError } from './staff.errors.ts';
 import * as repo from './staff.repository.ts';
-
-export type LockoutPolicy = { maxFailures: number; windowMinutes: number; lockMinutes: number };
 
 /** Where a staff call comes from, for the audit trail. */
 export type StaffRequestInfo = { ip: string; userAgent: string | null };
@@ -62,11 +61,6 @@ export function toStaff(row: StaffRow): Staff {
   };
 }
 
-/** Whole minutes from one moment to a later one, at least 1. */
-function minutesBetween(from: Date, to: Date): number {
-  return Math.max(1, Math.ceil((to.getTime() - from.getTime()) / 60_000));
-}
-
 const totpIssuer = 'Back office';
 
 export class EmailTakenError extends AppError {
@@ -80,8 +74,16 @@ export class StaffService {
   constructor(
     private readonly db: Database,
     private readonly clock: Clock,
-    private readonly lockout: LockoutPolicy,
-  ) {}
+    lockout: LockoutPolicy,
+  ) {
+    this.throttle = new LoginThrottle(db, clock, lockout, {
+      lock: repo.lockLoginThrottle,
+      update: repo.updateLoginThrottle,
+      remove: repo.deleteLoginThrottle,
+    });
+  }
+
+  private readonly throttle: LoginThrottle<string>;
 
   async audit(db: Executor, entry: AuditInput): Promise<void> {
     await repo.insertAudit(db, {
@@ -114,59 +116,6 @@ export class StaffService {
   }
 
   /**
-   * The lock of an address, staff or not. A try is counted under the throttle's row lock before the
-   * password is checked, and refused unchecked while the address is locked or once the window's tries
-   * are used: parallel requests get at most maxFailures checks per window, and an unknown address
-   * answers and locks exactly as a staff one (docs/decisions/009-limits-under-concurrency.md).
-   * Returns the try's number in its window.
-   */
-  private async countLoginTry(email: string): Promise<number> {
-    const counted = await this.db.transaction(async (tx) => {
-      const now = this.clock.now();
-      const row = await repo.lockLoginThrottle(tx, email, now);
-      if (row.lockedUntil && row.lockedUntil > now) {
-        return { refusedFor: minutesBetween(now, row.lockedUntil), attempt: 0 };
-      }
-      const windowEnd = row.windowStart ? addMinutes(row.windowStart, this.lockout.windowMinutes) : null;
-      const open = windowEnd !== null && windowEnd > now;
-      const attempt = (open ? row.attempts : 0) + 1;
-      await repo.updateLoginThrottle(tx, email, {
-        attempts: attempt,
-        ...(open ? {} : { failures: 0, windowStart: now }),
-      });
-      if (attempt > this.lockout.maxFailures && windowEnd) {
-        return { refusedFor: minutesBetween(now, windowEnd), attempt };
-      }
-      return { refusedFor: null, attempt };
-    });
-    if (counted.refusedFor !== null) throw new AccountLockedError(counted.refusedFor);
-    return counted.attempt;
-  }
-
-  /** A wrong password or code: the maxFailures-th in a window locks (minutes), doubling each time. */
-  private async countLoginFailure(email: string): Promise<number | null> {
-    return this.db.transaction(async (tx) => {
-      const now = this.clock.now();
-      const row = await repo.lockLoginThrottle(tx, email, now);
-      if (row.lockedUntil && row.lockedUntil > now) return minutesBetween(now, row.lockedUntil);
-      const failures = row.failures + 1;
-      if (failures < this.lockout.maxFailures) {
-        await repo.updateLoginThrottle(tx, email, { failures });
-        return null;
-      }
-      const minutes = this.lockout.lockMinutes * 2 ** row.lockLevel;
-      await repo.updateLoginThrottle(tx, email, {
-        attempts: 0,
-        failures: 0,
-        windowStart: null,
-        lockedUntil: addMinutes(now, minutes),
-        lockLevel: row.lockLevel + 1,
-      });
-      return minutes;
-    });
-  }
-
-  /**
    * Staff sign-in, throttled per address whether or not it is staff (staff_login_throttles). An
    * enrolled account also needs a fresh TOTP code: a missing code gives the try back, a wrong one
    * counts as a failure.
@@ -176,14 +125,14 @@ export class StaffService {
     info: StaffRequestInfo,
   ): Promise<{ staff: StaffRow; token: string }> {
     const key = input.email.trim().toLowerCase();
-    const attempt = await this.countLoginTry(key);
+    const attempt = await this.throttle.countTry(key);
     const found = await repo.findStaffByEmail(this.db, input.email.trim());
     const account = found?.active ? found : undefined;
     // Without an account the check hashes all the same: an unknown address answers and locks alike.
     const valid = await verifyPassword(account?.passwordHash ?? null, input.password);
 
     const fail = async (action: string, error: AppError): Promise<never> => {
-      const lockedFor = await this.countLoginFailure(key);
+      const lockedFor = await this.throttle.countFailure(key);
       if (account) await this.audit(this.db, { staffId: account.id, action, ip: info.ip });
       if (lockedFor !== null) throw new AccountLockedError(lockedFor);
       throw error;
@@ -192,10 +141,7 @@ export class StaffService {
     if (account.totpSecret) {
       if (!input.otp) {
         // The first step of a two-step sign-in is no failure: the try is given back.
-        await this.db.transaction(async (tx) => {
-          const row = await repo.lockLoginThrottle(tx, key, this.clock.now());
-          if (row.attempts > 0) await repo.updateLoginThrottle(tx, key, { attempts: row.attempts - 1 });
-        });
+        await this.throttle.giveBack(key);
         throw new OtpRequiredError();
       }
       const step = await this.checkCode(account.totpSecret, input.otp);
@@ -205,9 +151,7 @@ export class StaffService {
     }
     const now = this.clock.now();
     return this.db.transaction(async (tx) => {
-      // A good sign-in forgets the address's tries, unless tries came after it (a parallel burst).
-      const row = await repo.lockLoginThrottle(tx, key, now);
-      if (row.attempts === attempt) await repo.deleteLoginThrottle(tx, key);
+      await this.throttle.succeeded(tx, key, attempt);
       await repo.updateStaff(tx, account.id, { lastLoginAt: now });
       const token = newToken();
       await repo.insertStaffSession(tx, {
