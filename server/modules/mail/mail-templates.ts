@@ -1,6 +1,7 @@
 import type { Locale } from '#contract/locales.ts';
 import type { SiteRow } from '#server/db/schema/sites.ts';
 import type { Translator } from '#server/lib/i18n.ts';
+import { siteText } from '#server/modules/sites/site-texts.ts';
 
 export type MailSite = {
   name: string;
@@ -19,21 +20,39 @@ export type MailSender = { name: string; address: string | null };
 
 export const defaultThemeColor = '#c2185b';
 
-/** What a mail needs of a site: its name, support address, colour, logo and sender. */
+/**
+ * What a mail needs of a site, for a reader: its name in the reader's language (the site's own text
+ * `manifest_name` for that language, else its home language's, else the column), support address,
+ * colour, logo and sender. A sender name set in the back office stays as it is in every language.
+ */
 export function mailSiteOf(
   site: Pick<
     SiteRow,
-    'name' | 'supportEmail' | 'themeColor' | 'logoUrl' | 'mailFromName' | 'mailFromAddress'
+    | 'name'
+    | 'supportEmail'
+    | 'themeColor'
+    | 'logoUrl'
+    | 'mailFromName'
+    | 'mailFromAddress'
+    | 'texts'
+    | 'domainLanguage'
+    | 'indexTitle'
+    | 'description'
+    | 'fictionalWarning'
+    | 'fictionalSingular'
+    | 'fictionalPlural'
   >,
   baseUrl: string,
+  locale: Locale,
 ): MailSite {
+  const name = siteText(site, locale, 'manifest_name') || site.name;
   return {
-    name: site.name,
+    name,
     supportEmail: site.supportEmail,
     baseUrl,
     themeColor: site.themeColor,
     logoUrl: site.logoUrl,
-    sender: { name: site.mailFromName || site.name, address: site.mailFromAddress || null },
+    sender: { name: site.mailFromName || name, address: site.mailFromAddress || null },
   };
 }
 

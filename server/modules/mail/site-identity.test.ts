@@ -74,6 +74,40 @@ describe('per-site mail identity (issue 21)', () => {
     expect(fallback.parsed.html).toContain('<img src="https://cdn.example/logo.png" alt="Flirtpunt"');
   });
 
+  it("names the site in the reader's language: its own text for that language, else its home language's", async () => {
+    await t.database.db
+      .update(sites)
+      .set({
+        mailFromName: null,
+        texts: { de: { manifest_name: 'Flirtpunkt' }, nl: { manifest_name: 'Flirtpunt' } },
+      })
+      .where(eq(sites.domain, 'nl.localhost'));
+    t.app.deps.sites.invalidate();
+    async function complaintIn(locale: string, email: string) {
+      const answer = await t.app.inject({
+        method: 'POST',
+        url: '/api/complaint.php',
+        headers: { host: 'nl.localhost', cookie: `locale=${locale}` },
+        remoteAddress: nextIp(),
+        payload: { name: 'Someone', email, subject: 'Question', message: 'Hello there' },
+      });
+      expect(answer.statusCode).toBe(201);
+      expect(await t.app.deps.mail.processDue()).toBe(1);
+      for (const file of (await readdir(outbox)).filter((name) => name.endsWith('.eml'))) {
+        const parsed = await simpleParser(await readFile(path.join(outbox, file), 'utf8'));
+        if (parsed.to && !Array.isArray(parsed.to) && parsed.to.value[0]?.address === email) return parsed;
+      }
+      throw new Error(`no mail to ${email}`);
+    }
+    const german = await complaintIn('de', 'leser@example.com');
+    expect(german.from?.value[0]?.name).toBe('Flirtpunkt');
+    expect(german.text).toContain('Flirtpunkt');
+    expect(german.text).not.toContain('Flirtpunt');
+    // Finnish has no text of its own: the site's home language (nl) names it.
+    const finnish = await complaintIn('fi', 'lukija@example.com');
+    expect(finnish.from?.value[0]?.name).toBe('Flirtpunt');
+  });
+
   it('quotes display names and reads the address out of MAIL_FROM', () => {
     expect(addressOf('Brand <no-reply@x.example>')).toBe('no-reply@x.example');
     expect(addressOf('no-reply@x.example')).toBe('no-reply@x.example');

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Locale } from '#contract/locales.ts';
 import { regionNames } from './region-names.ts';
+import { europeanRegionNames } from './region-names-europe.ts';
 
 export type Region = { code: string; name: string; latitude: number; longitude: number };
 
@@ -65,14 +66,16 @@ export function regionsOf(country: string): Region[] {
 }
 
 /**
- * A region's name in the reader's language: the translated name where one is kept, else the name
- * used in the region itself, else the English name of the data set; null for an unknown code.
+ * A region's name in the reader's language: the translated name where one is kept; for English
+ * readers the data set's English name; else the name used in the region itself; for countries
+ * without kept names the data set's name; null for an unknown code.
  */
 export function regionName(country: string, code: string | null, locale: Locale): string | null {
   if (!code) return null;
-  const names = regionNames[country]?.[code];
-  if (names) return names[locale] ?? names.local;
-  return regionsOf(country).find((region) => region.code === code)?.name ?? null;
+  const dataSetName = () => regionsOf(country).find((region) => region.code === code)?.name;
+  const names = regionNames[country]?.[code] ?? europeanRegionNames[country]?.[code];
+  if (names) return names[locale] ?? (locale === 'en' ? dataSetName() : undefined) ?? names.local;
+  return dataSetName() ?? null;
 }
 
 /** The regions of a country with their names in the reader's language, in that language's order. */

@@ -1,5 +1,11 @@
 import { iso1A2Code } from '@rapideditor/country-coder';
 import { z } from 'zod';
+import {
+  geocodeQuerySchema,
+  geocodeResponseSchema,
+  regionsQuerySchema,
+  regionsResponseSchema,
+} from '#contract/endpoints.ts';
 import { interestOptions } from '#contract/profiles.ts';
 import type { ZodApp } from '#server/lib/zod-app.ts';
 import { localizedRegionsOf, regionName, regionsOf } from './regions.data.ts';
@@ -66,8 +72,8 @@ export async function regionsRoutes(app: ZodApp): Promise<void> {
         tags: ['profiles'],
         summary:
           "The administrative regions of a country (provinces, states, counties), named in the request's language",
-        querystring: z.object({ country: z.string().regex(/^[A-Z]{2}$/) }),
-        response: { 200: z.object({ regions: z.array(z.object({ code: z.string(), name: z.string() })) }) },
+        querystring: regionsQuerySchema,
+        response: { 200: regionsResponseSchema },
       },
     },
     async (request, reply) => {
@@ -83,17 +89,8 @@ export async function regionsRoutes(app: ZodApp): Promise<void> {
       schema: {
         tags: ['profiles'],
         summary: 'Country and region of a position, from data shipped with the server',
-        querystring: z.object({
-          lat: z.coerce.number().min(-90).max(90),
-          lon: z.coerce.number().min(-180).max(180),
-        }),
-        response: {
-          200: z.object({
-            country: z.string().nullable(),
-            countryregion: z.string().nullable(),
-            region_label: z.string().nullable(),
-          }),
-        },
+        querystring: geocodeQuerySchema,
+        response: { 200: geocodeResponseSchema },
       },
     },
     async (request) => {

@@ -68,9 +68,52 @@ describe('region names in the reader’s language', () => {
     expect(regionName('BE', 'WNA', 'fr')).toBe('Namur');
     // A country without kept names: the data set's name; an unknown code: none.
     expect(regionName('AT', '9', 'de')).toBe('Wien');
-    expect(regionName('PL', 'MZ', 'pl')).toBe('Masovian Voivodeship');
+    expect(regionName('NO', '03', 'de')).toBe('Oslo');
     expect(regionName('NL', 'XX', 'nl')).toBeNull();
     expect(regionName('NL', null, 'nl')).toBeNull();
+  });
+
+  it('names the regions of the other countries of the sites’ languages in the local name', () => {
+    // The local name for the country's own language and as the fallback, exonyms where kept.
+    expect(regionName('PL', 'MZ', 'pl')).toBe('Mazowieckie');
+    expect(regionName('PL', 'MZ', 'de')).toBe('Masowien');
+    expect(regionName('PL', 'MZ', 'fi')).toBe('Mazowieckie');
+    expect(regionName('PL', 'MZ', 'en')).toBe('Masovian Voivodeship');
+    expect(regionName('SE', 'M', 'sv')).toBe('Skåne län');
+    expect(regionName('FI', '18', 'fi')).toBe('Uusimaa');
+    expect(regionName('FI', '18', 'sv')).toBe('Nyland');
+    expect(regionName('FI', '01', 'fi')).toBe('Ahvenanmaa');
+    expect(regionName('DK', '84', 'da')).toBe('Region Hovedstaden');
+    expect(regionName('ES', 'CT', 'es')).toBe('Cataluña');
+    expect(regionName('ES', 'CT', 'fr')).toBe('Catalogne');
+    expect(regionName('ES', 'LE', 'en')).toBe('León');
+    expect(regionName('IT', '25', 'it')).toBe('Lombardia');
+    expect(regionName('IT', '25', 'de')).toBe('Lombardei');
+    expect(regionName('IT', 'MI', 'it')).toBe('Milano');
+    expect(regionName('IT', 'MI', 'en')).toBe('Milan');
+    expect(regionName('IT', 'MI', 'pl')).toBe('Milano');
+    expect(regionName('CH', 'GE', 'de')).toBe('Genf');
+    expect(regionName('CH', 'GE', 'fr')).toBe('Genève');
+    expect(regionName('FR', 'BRE', 'en')).toBe('Brittany');
+    expect(regionName('FR', 'BRE', 'sv')).toBe('Bretagne');
+  });
+
+  it('keeps no English data-set name for a country of the sites’ languages in its own language', () => {
+    const own: Record<string, Locale> = {
+      PL: 'pl',
+      SE: 'sv',
+      DK: 'da',
+      FI: 'fi',
+      ES: 'es',
+      IT: 'it',
+      NO: 'no',
+    };
+    const englishWords = /\b(Voivodeship|County|Region of|Province|Metropolitan City|Islands|Community)\b/;
+    for (const [country, locale] of Object.entries(own)) {
+      for (const region of localizedRegionsOf(country, locale)) {
+        expect(region.name, `${country} ${region.code}`).not.toMatch(englishWords);
+      }
+    }
   });
 
   it('geocodes with the region label in the request’s language', async () => {
