@@ -1,4 +1,8 @@
-import { boolean, integer, pgTable, primaryKey, serial, text } from 'drizzle-orm/pg-core';
+import { boolean, integer, jsonb, pgTable, primaryKey, serial, text } from 'drizzle-orm/pg-core';
+
+/** Badges a bundle may carry on the credits page (the words are in the credits catalog). */
+export const bundleBadges = ['most_popular', 'best_value'] as const;
+export type BundleBadge = (typeof bundleBadges)[number];
 
 /** Credit bundles; their prices differ per country (integer cents in the country's currency). */
 export const bundles = pgTable('bundles', {
@@ -6,6 +10,7 @@ export const bundles = pgTable('bundles', {
   credits: integer().notNull(),
   position: integer().notNull().default(0),
   active: boolean().notNull().default(true),
+  badge: text({ enum: bundleBadges }),
 });
 
 export const bundlePrices = pgTable(
@@ -21,11 +26,16 @@ export const bundlePrices = pgTable(
   (table) => [primaryKey({ columns: [table.bundleId, table.country] })],
 );
 
-/** Gifts that can be sent in a chat; the price is the site's gift_credits. Names are i18n keys. */
+/**
+ * Gifts that can be sent in a chat. The name per language comes from `names`, else from the i18n
+ * key `chat:gift.<slug>` (the built-in gifts); the price is `credits`, else the site's gift_credits.
+ */
 export const gifts = pgTable('gifts', {
   id: serial().primaryKey(),
   slug: text().notNull().unique(),
   imageKey: text().notNull(),
   position: integer().notNull().default(0),
   active: boolean().notNull().default(true),
+  names: jsonb().$type<Partial<Record<string, string>>>().notNull().default({}),
+  credits: integer(),
 });

@@ -76,10 +76,15 @@ export const messages = pgTable(
     giftId: integer().references(() => gifts.id),
     credits: integer().notNull().default(0),
     createdAt: timestamp({ withTimezone: true }).notNull(),
+    /** The sender's idempotency key (POST /api/chat.php client_id): a repeat returns this message. */
+    clientId: text(),
   },
   (table) => [
     index('messages_conversation_idx').on(table.conversationId, table.id),
+    uniqueIndex('messages_sender_client_id_idx').on(table.senderProfileId, table.clientId),
     index('messages_sender_idx').on(table.senderProfileId, table.kind, table.credits),
+    // The dashboard's messages per day (issue 17).
+    index('messages_created_idx').on(table.createdAt),
   ],
 );
 

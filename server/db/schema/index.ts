@@ -12,3 +12,4 @@ export * from './sites.ts';
 export * from './social.ts';
 export * from './staff.ts';
 export * from './system.ts';
+export * from './tracking.ts';

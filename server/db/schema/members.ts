@@ -27,6 +27,10 @@ export type TrafficSource = {
   sub1?: string;
   sub2?: string;
   sub3?: string;
+  /** The landing click (visits.click_id) the member came from, and its lander (issue 19). */
+  click_id?: string;
+  lander?: string;
+  slug?: string;
 };
 
 export const users = pgTable(
@@ -57,9 +61,21 @@ export const users = pgTable(
     directDebitBlocked: boolean().notNull().default(false),
     /** The member as a customer at the payment provider, for recurring charges on a stored mandate. */
     paymentCustomerId: text(),
+    /** When the member first confirmed the address and became active (the dashboard's activations). */
+    activatedAt: timestamp({ withTimezone: true }),
+    /** When the member's first order was paid (the dashboard's first purchases). */
+    firstPurchaseAt: timestamp({ withTimezone: true }),
   },
   (table) => [
     uniqueIndex('users_site_email_unique').on(table.siteId, sql`lower(${table.email})`),
+    // The dashboard's counts per site and day (issue 17).
+    index('users_site_signup_idx').on(table.siteId, table.signupDate),
+    index('users_site_activated_idx')
+      .on(table.siteId, table.activatedAt)
+      .where(sql`${table.activatedAt} is not null`),
+    index('users_site_first_purchase_idx')
+      .on(table.siteId, table.firstPurchaseAt)
+      .where(sql`${table.firstPurchaseAt} is not null`),
     check('users_credits_not_negative', sql`${table.credits} >= 0`),
   ],
 );

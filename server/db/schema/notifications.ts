@@ -1,7 +1,7 @@
 import { boolean, index, integer, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
 import { users } from './members.ts';
 
-/** What a member wants to hear about, by mail and by push. A missing row means everything on. */
+/** What a member wants to hear about, by mail and by push. A missing row means the defaults below. */
 export const notificationPreferences = pgTable('notification_preferences', {
   userId: integer()
     .primaryKey()
@@ -9,7 +9,8 @@ export const notificationPreferences = pgTable('notification_preferences', {
   emailMessages: boolean().notNull().default(true),
   emailLikes: boolean().notNull().default(true),
   emailMatches: boolean().notNull().default(true),
-  emailNews: boolean().notNull().default(true),
+  // Marketing mail (news) is opt-in.
+  emailNews: boolean().notNull().default(false),
   pushMessages: boolean().notNull().default(true),
   pushLikes: boolean().notNull().default(true),
   pushMatches: boolean().notNull().default(true),

@@ -55,11 +55,41 @@ export const orders = pgTable(
   (table) => [
     uniqueIndex('orders_provider_payment_unique').on(table.provider, table.providerPaymentId),
     index('orders_user_idx').on(table.userId, table.createdAt),
+    // The dashboard's orders and revenue per site and day (issue 17).
+    index('orders_site_settled_idx')
+      .on(table.siteId, table.settledAt)
+      .where(sql`${table.status} = 'completed'`),
     uniqueIndex('orders_discount_once_unique')
       .on(table.discountCodeId, table.userId)
       .where(sql`${table.discountReserved} and ${table.status} in ('pending', 'completed', 'refunded')`),
     check('orders_amount_not_negative', sql`${table.amountCents} >= 0`),
   ],
+);
+
+/** What made the payments service look at an order's payment again. */
+export const orderEventSources = ['webhook', 'checkout', 'recheck', 'refund', 'cancel', 'recurring'] as const;
+export type OrderEventSource = (typeof orderEventSources)[number];
+
+/**
+ * Every provider report on an order, as the settlement path received it: the provider's status and
+ * amounts, and the order's status before and after (the back office's webhook history).
+ */
+export const orderEvents = pgTable(
+  'order_events',
+  {
+    id: serial().primaryKey(),
+    orderId: integer()
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    source: text({ enum: orderEventSources }).notNull(),
+    providerStatus: text().notNull(),
+    refundedCents: integer().notNull().default(0),
+    chargedBackCents: integer().notNull().default(0),
+    statusBefore: text({ enum: orderStatuses }).notNull(),
+    statusAfter: text({ enum: orderStatuses }).notNull(),
+    at: timestamp({ withTimezone: true }).notNull(),
+  },
+  (table) => [index('order_events_order_idx').on(table.orderId, table.id)],
 );
 
 export const discountValidities = ['once_per_user', 'unlimited'] as const;

@@ -31,6 +31,15 @@ export const companies = pgTable('companies', {
 });
 
 export const signupModes = ['all', 'with_trafficsource', 'none'] as const;
+
+/** What a click can lead to (attribution_events; issue 19). */
+export const attributionEventKinds = ['signup', 'activation', 'first_purchase'] as const;
+export type AttributionEventKind = (typeof attributionEventKinds)[number];
+/**
+ * An outgoing postback for one ad network: a URL template with {click_id}, {event}, {amount} and
+ * {currency}, called for the chosen events of clicks from that network (tracking/postbacks.ts).
+ */
+export type PostbackConfig = { network: string; url: string; events: AttributionEventKind[] };
 export type SignupMode = (typeof signupModes)[number];
 
 export const sites = pgTable(
@@ -85,6 +94,8 @@ export const sites = pgTable(
      * domain_language, then to the columns above (sites/site-texts.ts).
      */
     texts: jsonb().$type<SiteTexts>().notNull().default({}),
+    /** Postbacks to ad networks, one per network (issue 19). */
+    postbacks: jsonb().$type<PostbackConfig[]>().notNull().default([]),
     companyId: integer()
       .notNull()
       .references(() => companies.id),

@@ -1,0 +1,1 @@
+ALTER TABLE "notification_preferences" ALTER COLUMN "email_news" SET DEFAULT false;

@@ -1,0 +1,105 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  date,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { users } from './members.ts';
+import { type AttributionEventKind, attributionEventKinds, sites } from './sites.ts';
+
+/**
+ * One landing click (issue 19): an entry with tracking parameters or on a lander or a member's
+ * landing page. A reload with the same parameters keeps its visit (the visitor's cookie holds the
+ * click id); no IP address, user agent or other personal data is stored.
+ */
+export const visits = pgTable(
+  'visits',
+  {
+    id: bigint({ mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    siteId: integer()
+      .notNull()
+      .references(() => sites.id, { onDelete: 'cascade' }),
+    /** Ours (generated) or the network's own (`click_id` / `clickid` of the landing URL). */
+    clickId: text().notNull(),
+    network: text(),
+    ref: text(),
+    sub1: text(),
+    sub2: text(),
+    sub3: text(),
+    /** The lander's name (`tinderswipe`, …, `member-landing2`) when the entry was one. */
+    lander: text(),
+    slug: text(),
+    /** The path the visitor landed on, without its query. */
+    path: text().notNull(),
+    firstSeenAt: timestamp({ withTimezone: true }).notNull(),
+  },
+  (table) => [
+    uniqueIndex('visits_site_click_unique').on(table.siteId, table.clickId),
+    index('visits_site_seen_idx').on(table.siteId, table.firstSeenAt),
+    index('visits_seen_idx').on(table.firstSeenAt),
+  ],
+);
+
+export const postbackStatuses = ['none', 'pending', 'sent', 'failed'] as const;
+
+/**
+ * A postback-ready record of what a click led to: signup, activation, first purchase. Written in the
+ * transaction of the event itself; one per click and event (the unique index), whatever runs in
+ * parallel. postbackUrl is the site's webhook for the click's network, filled in when recorded.
+ */
+export const attributionEvents = pgTable(
+  'attribution_events',
+  {
+    id: bigint({ mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    siteId: integer()
+      .notNull()
+      .references(() => sites.id, { onDelete: 'cascade' }),
+    clickId: text().notNull(),
+    userId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    event: text({ enum: attributionEventKinds }).notNull(),
+    network: text(),
+    amountCents: integer(),
+    currency: text(),
+    occurredAt: timestamp({ withTimezone: true }).notNull(),
+    postbackUrl: text(),
+    postbackStatus: text({ enum: postbackStatuses }).notNull().default('none'),
+    postbackAttempts: integer().notNull().default(0),
+    postbackNextAt: timestamp({ withTimezone: true }),
+    postbackSentAt: timestamp({ withTimezone: true }),
+    postbackError: text(),
+  },
+  (table) => [
+    uniqueIndex('attribution_events_click_event_unique').on(table.siteId, table.clickId, table.event),
+    index('attribution_events_postback_due_idx')
+      .on(table.postbackNextAt)
+      .where(sql`${table.postbackStatus} = 'pending'`),
+    index('attribution_events_user_idx').on(table.userId),
+  ],
+);
+
+/** The days a member was signed in (a session used that day): the dashboard's active members. */
+export const memberActiveDays = pgTable(
+  'member_active_days',
+  {
+    siteId: integer()
+      .notNull()
+      .references(() => sites.id, { onDelete: 'cascade' }),
+    day: date({ mode: 'string' }).notNull(),
+    userId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+  },
+  (table) => [primaryKey({ columns: [table.siteId, table.day, table.userId] })],
+);
+
+export type VisitRow = typeof visits.$inferSelect;
+export type AttributionEventRow = typeof attributionEvents.$inferSelect;
+export type { AttributionEventKind };
