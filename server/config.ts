@@ -73,10 +73,14 @@ const envSchema = z.object({
   TRUST_PROXY: trustProxy.default(false),
   SEED_DEMO: booleanFlag.default(true),
   DEMO_PROFILES: z.coerce.number().int().min(0).max(100_000).default(320),
+  /** Where a fresh embedded database's start snapshot is kept (docs/decisions/012); default node_modules/.cache. */
+  PGLITE_SNAPSHOT_DIR: z.string().min(1).optional(),
   SESSION_SECRET: z.string().min(32).optional(),
   LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).max(100).default(5),
   LOGIN_WINDOW_MINUTES: z.coerce.number().int().min(1).max(1440).default(15),
   LOGIN_LOCK_MINUTES: z.coerce.number().int().min(1).max(1440).default(15),
+  /** How long a process keeps a resolved session (ms; 0 = off). Default 2000, off under NODE_ENV=test. */
+  SESSION_CACHE_MS: z.coerce.number().int().min(0).max(60_000).optional(),
   S3_BUCKET: z.string().min(3).optional(),
   S3_REGION: z.string().min(2).default('us-east-1'),
   S3_ENDPOINT: z.url().optional(),
@@ -98,6 +102,8 @@ const envSchema = z.object({
         .map((item) => item.trim())
         .filter(Boolean),
     ),
+  /** Switches every rate limit off, for a load test (`npm run bench`) only; the start log warns. */
+  RATE_LIMITS_OFF: booleanFlag.default(false),
   MAIL_WEBHOOK_SECRET: z.string().min(16).optional(),
   /** The first back-office admin, created once at start when no staff account has this address. */
   ADMIN_EMAIL: z.email().optional(),

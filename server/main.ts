@@ -1,6 +1,7 @@
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { generateDemoMedia } from './modules/demo/demo.media.ts';
+import { landersServiceOf } from './modules/landers/landers.service.ts';
 
 async function main(): Promise<void> {
   let config: ReturnType<typeof loadConfig>;
@@ -40,6 +41,8 @@ async function main(): Promise<void> {
     );
   }
   app.deps.mail.start();
+  // Postbacks to ad networks (signup, activation, first purchase of a tracked click), with retries.
+  app.deps.postbacks.start();
   // Orders still pending after PAYMENT_RECHECK_MINUTES are fetched from the provider again (a missed webhook).
   app.deps.payments.startPendingRecheck(60_000, config.PAYMENT_RECHECK_MINUTES, (error) =>
     app.log.error({ err: error }, 'pending order re-check failed'),
@@ -60,7 +63,10 @@ async function main(): Promise<void> {
   if (config.SEED_DEMO) {
     generateDemoMedia(app.deps.db, app.deps.storage)
       .then((count) => count > 0 && app.log.info({ profiles: count }, 'demo photos generated'))
-      .catch((error: unknown) => app.log.error({ err: error }, 'demo photos failed'));
+      .catch((error: unknown) => app.log.error({ err: error }, 'demo photos failed'))
+      // The video landers' videos, made once from those photos (DATA_DIR/assets/landers).
+      .then(() => landersServiceOf(app.deps).ensureMedia())
+      .catch((error: unknown) => app.log.error({ err: error }, 'lander videos failed'));
   }
 }
 

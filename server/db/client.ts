@@ -1,4 +1,5 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
@@ -9,6 +10,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import * as schema from './schema/index.ts';
+import { isInitialised, readSnapshot, snapshotKey, writeSnapshot } from './snapshot.ts';
 
 export type Schema = typeof schema;
 /** The one database type the services and repositories see, whichever driver runs underneath. */
@@ -22,17 +24,29 @@ export type DatabaseHandle = {
   kind: 'pglite' | 'postgres';
   migrate(): Promise<void>;
   close(): Promise<void>;
+  /** How an embedded database started from a snapshot (server/db/snapshot.ts); absent otherwise. */
+  snapshot?: SnapshotStart;
 };
+
+/**
+ * `restored`: a fresh data folder was loaded from the snapshot made at `seededAt` (migrations and the
+ * demo are in place). `missing`: a fresh folder and no snapshot for its key: after migrating and
+ * seeding, `save()` keeps the result for the next fresh start.
+ */
+export type SnapshotStart =
+  | { kind: 'restored'; seededAt: Date }
+  | { kind: 'missing'; save(seededAt: Date): Promise<void> };
 
 /**
  * One optional observer of every SQL statement the app's Drizzle clients run (the query-budget
  * tests count statements per request with it); a no-op call otherwise.
  */
-let statementObserver: ((query: string) => void) | null = null;
-export function observeStatements(observer: ((query: string) => void) | null): void {
+type StatementObserver = (query: string, params: unknown[]) => void;
+let statementObserver: StatementObserver | null = null;
+export function observeStatements(observer: StatementObserver | null): void {
   statementObserver = observer;
 }
-const logger = { logQuery: (query: string) => statementObserver?.(query) };
+const logger = { logQuery: (query: string, params: unknown[]) => statementObserver?.(query, params) };
 
 export const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
 
@@ -74,16 +88,61 @@ export function wrapPglite(client: PGlite): DatabaseHandle {
   };
 }
 
-export async function openPglite(dataDir: string): Promise<DatabaseHandle> {
+function pgliteVersion(): string {
+  const entry = createRequire(import.meta.url).resolve('@electric-sql/pglite');
+  const manifest: unknown = JSON.parse(
+    readFileSync(path.join(path.dirname(entry), '..', 'package.json'), 'utf8'),
+  );
+  return typeof manifest === 'object' && manifest !== null && 'version' in manifest
+    ? String(manifest.version)
+    : 'unknown';
+}
+
+export type SnapshotOptions = {
+  /** The folder the snapshots are kept in. */
+  dir: string;
+  /** The demo members the start seeds (part of the key), or null without the demo. */
+  demoProfiles: number | null;
+  /** The project folder whose sources make the key (the running project's by default). */
+  root?: string;
+};
+
+/**
+ * Opens the embedded database in `dataDir`. An existing folder opens as it is; a fresh one starts
+ * from the snapshot of the current key when one exists (`snapshot` options given).
+ */
+export async function openPglite(dataDir: string, snapshot?: SnapshotOptions): Promise<DatabaseHandle> {
+  if (!snapshot || isInitialised(dataDir)) {
+    mkdirSync(dataDir, { recursive: true });
+    return wrapPglite(await PGlite.create(dataDir));
+  }
+  const key = snapshotKey({
+    demoProfiles: snapshot.demoProfiles,
+    pgliteVersion: pgliteVersion(),
+    ...(snapshot.root ? { root: snapshot.root } : {}),
+  });
+  const found = readSnapshot(snapshot.dir, key);
   mkdirSync(dataDir, { recursive: true });
-  return wrapPglite(await PGlite.create(dataDir));
+  if (found) {
+    const client = await PGlite.create(dataDir, { loadDataDir: found.tarball });
+    return { ...wrapPglite(client), snapshot: { kind: 'restored', seededAt: found.meta.seededAt } };
+  }
+  const client = await PGlite.create(dataDir);
+  return {
+    ...wrapPglite(client),
+    snapshot: {
+      kind: 'missing',
+      save: (seededAt) => writeSnapshot(client, snapshot.dir, { key, seededAt }),
+    },
+  };
 }
 
 export async function openDatabase(options: {
   databaseUrl?: string | undefined;
   dataDir: string;
   poolSize?: number;
+  snapshot?: SnapshotOptions;
 }): Promise<DatabaseHandle> {
   if (options.databaseUrl) return connectPostgres(options.databaseUrl, options.poolSize);
-  return openPglite(path.join(options.dataDir, 'db'));
+  return openPglite(path.join(options.dataDir, 'db'), options.snapshot);
 }

@@ -1,13 +1,12 @@
+import type { LiveEvent } from '#contract/live.ts';
 import type { EventBus } from './event-bus.ts';
 
-/** Live events for one member (api-contract.md, Live events); every instance's sockets of that member get them. */
+/**
+ * Live events for one member (api-contract.md, Live events; contract/live.ts is their one
+ * definition, parsed by the web client); every instance's sockets of that member get them.
+ */
 export type MemberEvent =
-  | { type: 'message'; conversation: number; message: unknown }
-  | { type: 'read'; conversation: number }
-  | { type: 'like'; profile: unknown }
-  | { type: 'match'; profile: unknown }
-  | { type: 'credits'; credits: number }
-  | { type: 'typing'; conversation: number }
+  | Exclude<LiveEvent, { type: 'ready' }>
   /** Not sent to clients: the member's sessions ended (a ban); every instance closes their sockets. */
   | { type: 'sessions_ended' };
 

@@ -77,17 +77,22 @@ export function registerRequestContext(app: FastifyInstance): void {
     if (field !== undefined) throw new ValidationFailedError({ [field || '_']: 'invalid' });
   });
 
-  // Ad traffic: network, ref and sub1–sub3 of the landing URL are kept for 30 days and stored on signup.
+  // Ad traffic: network, ref and sub1–sub3 of the landing URL are one visit (a landing click, with its
+  // click id and lander), kept in a cookie for 30 days and stored on signup (server/modules/tracking).
   app.addHook('onRequest', async (request, reply) => {
-    if (request.method !== 'GET' || request.url.startsWith('/api/')) return;
+    if (request.method !== 'GET' || request.url.startsWith('/api/') || request.routeOptions.config?.siteless)
+      return;
     const query = request.query as Record<string, unknown> | undefined;
-    if (!query) return;
-    const tracking = Object.fromEntries(
-      trackingKeys.flatMap((key) =>
-        typeof query[key] === 'string' && query[key] ? [[key, String(query[key]).slice(0, 200)]] : [],
-      ),
-    );
-    if (Object.keys(tracking).length === 0) return;
+    const path = request.url.split('?')[0] ?? '/';
+    if (!query || path.endsWith('.data')) return;
+    const tracking = await app.deps.tracking.capture({
+      siteId: request.site.id,
+      path,
+      query,
+      cookie: request.cookies[trackingCookie],
+      userAgent: request.headers['user-agent'],
+    });
+    if (!tracking) return;
     reply.setCookie(trackingCookie, JSON.stringify(tracking), {
       path: '/',
       maxAge: 30 * 24 * 3600,

@@ -144,8 +144,13 @@ export async function touchSession(
   await db.update(sessions).set({ lastSeenAt: at, expiresAt }).where(eq(sessions.tokenHash, tokenHash));
 }
 
-export async function deleteSession(db: Executor, tokenHash: string): Promise<void> {
-  await db.delete(sessions).where(eq(sessions.tokenHash, tokenHash));
+/** Ends a session; returns its member (undefined when there was none). */
+export async function deleteSession(db: Executor, tokenHash: string): Promise<number | undefined> {
+  const [row] = await db
+    .delete(sessions)
+    .where(eq(sessions.tokenHash, tokenHash))
+    .returning({ userId: sessions.userId });
+  return row?.userId;
 }
 
 export async function deleteSessionsOfUser(

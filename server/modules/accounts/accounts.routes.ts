@@ -17,9 +17,11 @@ import {
 import { errorBodySchema, okSchema } from '#contract/common.ts';
 import { pushSubscriptionSchema } from '#contract/notifications.ts';
 import { userResponseSchema, userSchema } from '#contract/users.ts';
+import type { TrafficSource } from '#server/db/schema/members.ts';
 import { CsrfError, ValidationFailedError } from '#server/lib/errors.ts';
 import { isSameOriginRequest } from '#server/lib/same-origin.ts';
 import type { ZodApp } from '#server/lib/zod-app.ts';
+import { parseTrackingCookie } from '#server/modules/tracking/tracking.service.ts';
 import {
   clearSessionCookie,
   requestContext,
@@ -178,7 +180,7 @@ export async function accountsRoutes(app: ZodApp): Promise<void> {
     async (request, reply) => {
       const { user, sessionToken } = await accounts.signup(requestContext(request), {
         ...request.body,
-        tracking: request.body.tracking ?? trackingFromCookie(request.cookies.tracking),
+        tracking: trackingOfSignup(request.body.tracking, request.cookies.tracking),
       });
       setSessionCookie(request, reply, sessionToken);
       // Signed up from a member's landing page: the first message goes to that member.
@@ -416,20 +418,13 @@ export async function accountsRoutes(app: ZodApp): Promise<void> {
   );
 }
 
-function trackingFromCookie(value: string | undefined) {
-  if (!value) return undefined;
-  try {
-    const parsed = JSON.parse(value) as Record<string, unknown>;
-    const pick = (key: string) =>
-      typeof parsed[key] === 'string' ? (parsed[key] as string).slice(0, 200) : undefined;
-    return {
-      network: pick('network'),
-      ref: pick('ref'),
-      sub1: pick('sub1'),
-      sub2: pick('sub2'),
-      sub3: pick('sub3'),
-    };
-  } catch {
-    return undefined;
-  }
+/**
+ * The tracking data sent with the signup, else the landing click's cookie; the cookie's click id
+ * and lander go with sent data of the same network (server/modules/tracking).
+ */
+function trackingOfSignup(sent: TrafficSource | undefined, cookie: string | undefined) {
+  const click = parseTrackingCookie(cookie) ?? undefined;
+  if (!sent) return click;
+  if (!click?.click_id || (click.network ?? null) !== (sent.network ?? null)) return sent;
+  return { ...sent, click_id: click.click_id, lander: click.lander, slug: click.slug };
 }

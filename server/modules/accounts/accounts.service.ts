@@ -7,6 +7,7 @@ import type { SiteRow } from '#server/db/schema/sites.ts';
 import { ageOn } from '#server/lib/age.ts';
 import { addDays, addMinutes, type Clock } from '#server/lib/clock.ts';
 import { ValidationFailedError } from '#server/lib/errors.ts';
+import type { EventBus } from '#server/lib/event-bus.ts';
 import type { Translator } from '#server/lib/i18n.ts';
 import type { MediaStorage } from '#server/lib/storage.ts';
 import { hashToken, newToken } from '#server/lib/tokens.ts';
@@ -14,6 +15,8 @@ import { changeCredits } from '#server/modules/credits/credits.service.ts';
 import type { MailQueue } from '#server/modules/mail/mail.service.ts';
 import { mailSiteOf, renderMail } from '#server/modules/mail/mail-templates.ts';
 import { rememberSessionProfile, sessionProfileOf } from '#server/modules/profiles/profiles.repository.ts';
+import { recordActivation, recordActiveDay, recordSignup } from '#server/modules/tracking/attribution.ts';
+import { verifiedTrafficSource } from '#server/modules/tracking/tracking.service.ts';
 import {
   AccountLockedError,
   BannedError,
@@ -28,6 +31,7 @@ import {
 import * as repo from './accounts.repository.ts';
 import { type LockoutPolicy, LoginThrottle } from './login-throttle.ts';
 import { hashPassword, isCommonPassword, verifyPassword } from './passwords.ts';
+import { announceSessionsChanged, SessionCache } from './session-cache.ts';
 
 export const sessionDays = 30;
 export const deletionGraceDays = 14;
@@ -92,6 +96,9 @@ export class AccountsService {
   }
 
   private readonly throttle: LoginThrottle<repo.LoginThrottleKey>;
+  /** Off (TTL 0) until app.ts hands in the configured one. */
+  private sessionCache = new SessionCache(0);
+  private bus: EventBus | null = null;
 
   // ---- the member as the API shows them
 
@@ -143,6 +150,7 @@ export class AccountsService {
       expiresAt: addDays(now, sessionDays),
       userAgent: userAgent?.slice(0, 300) ?? null,
     });
+    await recordActiveDay(db, userId, now);
     return token;
   }
 
@@ -150,6 +158,12 @@ export class AccountsService {
   async resolveSession(token: string): Promise<UserRow | null> {
     const now = this.clock.now();
     const tokenHash = hashToken(token);
+    const cached = this.sessionCache.get(tokenHash);
+    if (cached) {
+      rememberSessionProfile(cached.user, cached.profile);
+      return cached.user;
+    }
+    const mark = this.sessionCache.mark();
     const found = await repo.findSession(this.db, tokenHash, now);
     if (
       !found ||
@@ -158,16 +172,34 @@ export class AccountsService {
       found.user.status === 'banned'
     )
       return null;
-    if (now.getTime() - found.session.lastSeenAt.getTime() > 3_600_000) {
+    // A new (UTC) day counts the member as active that day (the dashboard's active members).
+    const newDay = found.session.lastSeenAt.toISOString().slice(0, 10) !== now.toISOString().slice(0, 10);
+    if (newDay || now.getTime() - found.session.lastSeenAt.getTime() > 3_600_000) {
       await repo.touchSession(this.db, tokenHash, now, addDays(now, sessionDays));
+      if (newDay) await recordActiveDay(this.db, found.user.id, now);
     }
     // The profile came with the session: read-only calls of this request use it (sessionProfileOf).
     rememberSessionProfile(found.user, found.profile);
+    this.sessionCache.set(tokenHash, found.user, found.profile, mark);
     return found.user;
   }
 
+  /** Caches resolved sessions for a few seconds; `bus` carries the drops to every instance. */
+  cacheSessions(cache: SessionCache, bus: EventBus): void {
+    this.sessionCache = cache;
+    this.bus = bus;
+  }
+
+  /** The member's row or sessions changed: no instance answers from a cached session of theirs any more. */
+  async memberChanged(userId: number): Promise<void> {
+    if (!this.sessionCache.enabled) return;
+    this.sessionCache.dropUser(userId);
+    if (this.bus) await announceSessionsChanged(this.bus, userId);
+  }
+
   async logout(token: string): Promise<void> {
-    await repo.deleteSession(this.db, hashToken(token));
+    const userId = await repo.deleteSession(this.db, hashToken(token));
+    if (userId !== undefined) await this.memberChanged(userId);
   }
 
   // ---- mail
@@ -180,7 +212,7 @@ export class AccountsService {
     options: { actionUrl?: string; params?: Record<string, string | number>; paragraphs?: string[] } = {},
   ): Promise<void> {
     const locale: Locale = isLocale(to.language) ? to.language : 'en';
-    const rendered = renderMail(this.translator, locale, mailSiteOf(ctx.site, ctx.baseUrl), {
+    const rendered = renderMail(this.translator, locale, mailSiteOf(ctx.site, ctx.baseUrl, locale), {
       kind,
       ...(options.actionUrl ? { actionUrl: options.actionUrl } : {}),
       ...(options.params ? { params: options.params } : {}),
@@ -229,7 +261,7 @@ export class AccountsService {
   }
 
   async signup(ctx: RequestContext, input: SignupInput): Promise<{ user: UserRow; sessionToken: string }> {
-    const tracking = cleanTracking(input.tracking);
+    const tracking = await verifiedTrafficSource(this.db, ctx.site.id, cleanTracking(input.tracking));
     if (ctx.site.signups === 'none' || (ctx.site.signups === 'with_trafficsource' && !tracking)) {
       throw new SignupsClosedError();
     }
@@ -252,6 +284,8 @@ export class AccountsService {
           at: now,
           profile: { name: input.name.trim(), birthdate: input.date_of_birth, country: ctx.country },
         });
+        // The landing click's postback-ready record, committed with the member (issue 19).
+        await recordSignup(tx, user, now);
         let credits = user.credits;
         if (ctx.site.signupCredits > 0) {
           credits =
@@ -293,6 +327,7 @@ export class AccountsService {
         ...(user.status === 'not_confirmed' ? { status: 'active' as const } : {}),
       });
       await repo.updateProfileOfUser(tx, user.id, { status: 'active' });
+      await recordActivation(tx, user.id, now);
       return true;
     });
   }
@@ -426,7 +461,7 @@ export class AccountsService {
     if (password !== confirmation)
       throw new ValidationFailedError({ password_confirmation: 'passwords_mismatch' });
     const passwordHash = await hashPassword(password);
-    return this.db.transaction(async (tx) => {
+    const result = await this.db.transaction(async (tx) => {
       const used = await repo.consumeEmailToken(tx, 'password_reset', hashToken(token), this.clock.now());
       if (!used) throw new LinkInvalidError();
       const user = await repo.lockUser(tx, used.userId);
@@ -439,6 +474,8 @@ export class AccountsService {
       const sessionToken = await this.createSession(tx, user.id, ctx.userAgent);
       return { user, sessionToken };
     });
+    await this.memberChanged(result.user.id);
+    return result;
   }
 
   async changePassword(
@@ -457,6 +494,7 @@ export class AccountsService {
       await repo.updateUser(tx, user.id, { passwordHash });
       await repo.deleteSessionsOfUser(tx, user.id, hashToken(currentSessionToken));
     });
+    await this.memberChanged(user.id);
   }
 
   // ---- e-mail change
@@ -502,6 +540,7 @@ export class AccountsService {
   }
 
   async confirmMailChange(token: string): Promise<void> {
+    let changed: number | undefined;
     try {
       await this.db.transaction(async (tx) => {
         const used = await repo.consumeEmailToken(tx, 'mail_change', hashToken(token), this.clock.now());
@@ -516,13 +555,17 @@ export class AccountsService {
           emailConfirmedAt: this.clock.now(),
           ...(user.status === 'not_confirmed' ? { status: 'active' as const } : {}),
         });
-        if (user.status === 'not_confirmed')
+        if (user.status === 'not_confirmed') {
           await repo.updateProfileOfUser(tx, user.id, { status: 'active' });
+          await recordActivation(tx, user.id, this.clock.now());
+        }
+        changed = user.id;
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw new EmailExistsError();
       throw error;
     }
+    if (changed !== undefined) await this.memberChanged(changed);
   }
 
   // ---- deletion and reactivation
@@ -537,7 +580,7 @@ export class AccountsService {
   /** Starts the 14 days of pending deletion (the member asked; or staff on the member's request). */
   async startDeletion(ctx: RequestContext, user: UserRow): Promise<UserRow> {
     const now = this.clock.now();
-    return this.db.transaction(async (tx) => {
+    const started = await this.db.transaction(async (tx) => {
       await repo.updateUser(tx, user.id, { status: 'pending_deletion', deletionRequestedAt: now });
       await repo.updateProfileOfUser(tx, user.id, { status: 'disabled' });
       await repo.deleteSessionsOfUser(tx, user.id);
@@ -553,6 +596,8 @@ export class AccountsService {
       }
       return { ...user, status: 'pending_deletion' as const, deletionRequestedAt: now };
     });
+    await this.memberChanged(user.id);
+    return started;
   }
 
   private async restore(tx: Executor, user: UserRow, ctx: { userAgent: string | null }) {

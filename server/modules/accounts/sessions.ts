@@ -53,6 +53,13 @@ export function registerSessions(app: FastifyInstance): void {
     }
     request.member = await app.deps.accounts.resolveSession(token);
   });
+  // A member's own write (a send, a purchase, a profile edit, logout…) may change the row a cached
+  // session holds: it is dropped on every instance before the answer leaves (decision 014).
+  app.addHook('onSend', async (request) => {
+    if (request.member && request.method !== 'GET' && request.method !== 'HEAD') {
+      await app.deps.accounts.memberChanged(request.member.id);
+    }
+  });
 }
 
 export function setSessionCookie(request: FastifyRequest, reply: FastifyReply, token: string): void {

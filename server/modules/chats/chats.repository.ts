@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gt, inArray, lt, notInArray, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, inArray, lt, notInArray, sql, type WithSubquery } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Executor } from '#server/db/client.ts';
 import { gifts } from '#server/db/schema/catalog.ts';
@@ -8,10 +8,13 @@ import {
   type MessageRow,
   messages,
 } from '#server/db/schema/chats.ts';
+import { type CreditReason, creditLedger } from '#server/db/schema/credits.ts';
 import { profiles, users } from '#server/db/schema/members.ts';
 import { photos } from '#server/db/schema/photos.ts';
 import { blocks } from '#server/db/schema/social.ts';
 import { mainPhotoLateral } from '#server/modules/profiles/profiles.repository.ts';
+
+export type GiftRow = typeof gifts.$inferSelect;
 
 export const pairOf = (a: number, b: number) => (a < b ? { low: a, high: b } : { low: b, high: a });
 
@@ -43,6 +46,20 @@ export async function insertConversation(db: Executor, starter: number, other: n
   return conversation;
 }
 
+/** The sender's message with this idempotency key (POST /api/chat.php client_id), if any. */
+export async function messageByClientId(
+  db: Executor,
+  senderProfileId: number,
+  clientId: string,
+): Promise<MessageRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(messages)
+    .where(and(eq(messages.senderProfileId, senderProfileId), eq(messages.clientId, clientId)))
+    .limit(1);
+  return row;
+}
+
 /** A conversation the profile takes part in; undefined for anybody else's. */
 export async function findConversationFor(db: Executor, conversationId: number, profileId: number) {
   const [row] = await db
@@ -58,24 +75,6 @@ export async function findConversationFor(db: Executor, conversationId: number, 
     .where(eq(conversations.id, conversationId))
     .limit(1);
   return row;
-}
-
-/**
- * The conversations the member started: those whose first message the member sent. A conversation
- * opened without writing counts for nobody (spec: a conversation counts once its first message is sent).
- */
-export async function countStartedConversations(db: Executor, profileId: number): Promise<number> {
-  const firstSender = sql`(select m.sender_profile_id from ${messages} m where m.conversation_id = ${conversations.id} order by m.id limit 1)`;
-  const [row] = await db
-    .select({ value: count() })
-    .from(conversations)
-    .where(
-      and(
-        or(eq(conversations.lowProfileId, profileId), eq(conversations.highProfileId, profileId)),
-        sql`${firstSender} = ${profileId}`,
-      ),
-    );
-  return row?.value ?? 0;
 }
 
 export async function countFreeMessagesUsed(db: Executor, profileId: number): Promise<number> {
@@ -124,22 +123,6 @@ export async function messagesPage(
     .orderBy(options.after !== undefined ? asc(messages.id) : desc(messages.id))
     .limit(options.limit);
   return options.after !== undefined ? rows : rows.reverse();
-}
-
-/** The id of the oldest message still shown when only the last `limit` are kept visible. */
-export async function oldestVisibleMessageId(
-  db: Executor,
-  conversationId: number,
-  limit: number,
-): Promise<number> {
-  const rows = await db
-    .select({ id: messages.id })
-    .from(messages)
-    .where(eq(messages.conversationId, conversationId))
-    .orderBy(desc(messages.id))
-    .limit(1)
-    .offset(limit - 1);
-  return rows[0]?.id ?? 0;
 }
 
 export async function lastMessageId(db: Executor, conversationId: number): Promise<number> {
@@ -216,7 +199,8 @@ export async function conversationsOf(db: Executor, profileId: number) {
  * either way, those with nothing left to show (never written in, or deleted by this side up to the
  * last message), and those whose other member is deleted or banned.
  */
-export async function chatListOf(db: Executor, profileId: number) {
+function prepareChatList(db: Executor) {
+  const profileId = sql.placeholder('profileId');
   const other = alias(profiles, 'other');
   const owner = alias(users, 'owner');
   const lastMessage = db
@@ -264,7 +248,19 @@ export async function chatListOf(db: Executor, profileId: number) {
         sql`not exists (select 1 from ${blocks} b where (b.blocker_profile_id = ${conversations.lowProfileId} and b.blocked_profile_id = ${conversations.highProfileId}) or (b.blocker_profile_id = ${conversations.highProfileId} and b.blocked_profile_id = ${conversations.lowProfileId}))`,
       ),
     )
-    .orderBy(desc(sql`coalesce(${conversations.lastMessageAt}, ${conversations.createdAt})`));
+    .orderBy(desc(sql`coalesce(${conversations.lastMessageAt}, ${conversations.createdAt})`))
+    .prepare('chat_list');
+}
+const chatLists = new WeakMap<Executor, ReturnType<typeof prepareChatList>>();
+
+/** See prepareChatList: built once per database, run as a prepared statement (issue 15). */
+export async function chatListOf(db: Executor, profileId: number) {
+  let list = chatLists.get(db);
+  if (!list) {
+    list = prepareChatList(db);
+    chatLists.set(db, list);
+  }
+  return list.execute({ profileId });
 }
 
 export async function messagesByIds(db: Executor, ids: number[]): Promise<MessageRow[]> {
@@ -297,4 +293,272 @@ export async function findOwnPhoto(db: Executor, profileId: number, photoId: num
     .where(and(eq(photos.id, photoId), eq(photos.profileId, profileId)))
     .limit(1);
   return row;
+}
+
+/**
+ * The other member of a send or an open, in one statement: the profile and its owner, blocks either
+ * way, and whether the pair has a conversation yet (a member who has not confirmed the e-mail
+ * address is a counterpart only in a conversation they wrote in).
+ */
+function prepareCounterpart(db: Executor) {
+  const meId = sql.placeholder('meId');
+  const otherId = sql.placeholder('otherId');
+  return db
+    .select({
+      profile: profiles,
+      owner: users,
+      aBlockedB: sql<boolean>`exists (select 1 from ${blocks} b where b.blocker_profile_id = ${meId} and b.blocked_profile_id = ${otherId})`,
+      bBlockedA: sql<boolean>`exists (select 1 from ${blocks} b where b.blocker_profile_id = ${otherId} and b.blocked_profile_id = ${meId})`,
+      hasConversation: sql<boolean>`exists (select 1 from ${conversations} c where c.low_profile_id = ${sql.placeholder('low')} and c.high_profile_id = ${sql.placeholder('high')})`,
+    })
+    .from(profiles)
+    .innerJoin(users, eq(users.id, profiles.userId))
+    .where(eq(profiles.id, otherId))
+    .limit(1)
+    .prepare('chat_counterpart');
+}
+const counterparts = new WeakMap<Executor, ReturnType<typeof prepareCounterpart>>();
+
+export async function counterpartOf(db: Executor, meId: number, otherId: number) {
+  let query = counterparts.get(db);
+  if (!query) {
+    query = prepareCounterpart(db);
+    counterparts.set(db, query);
+  }
+  const { low, high } = pairOf(meId, otherId);
+  const [row] = await query.execute({ meId, otherId, low, high });
+  return row;
+}
+
+/**
+ * What a send decides on, read in one statement after the sender's row is locked (so parallel sends
+ * of one member see each other's messages): the pair's conversation and its newest message id, the
+ * free texts used so far (when `countFree`), and the conversations started so far (when
+ * `countStarted`, and only while the pair's conversation has no message yet).
+ */
+export async function sendState(
+  tx: Executor,
+  meId: number,
+  otherId: number,
+  options: { countFree: boolean; countStarted: boolean },
+) {
+  const { low, high } = pairOf(meId, otherId);
+  const lastMessageId = sql`coalesce((select max(m.id) from ${messages} m where m.conversation_id = ${conversations.id}), 0)`;
+  const started = sql`(select count(*) from ${conversations} c where (c.low_profile_id = ${meId} or c.high_profile_id = ${meId}) and (select m.sender_profile_id from ${messages} m where m.conversation_id = c.id order by m.id limit 1) = ${meId})`;
+  const [row] = await tx
+    .select({
+      conversation: conversations,
+      lastMessageId: sql<number>`${lastMessageId}::int`,
+      freeUsed: options.countFree
+        ? sql<number>`(select count(*) from ${messages} m where m.sender_profile_id = ${meId} and m.kind = 'text' and m.credits = 0)::int`
+        : sql<number>`0`,
+      started: options.countStarted
+        ? sql<number>`(case when ${lastMessageId} > 0 then 0 else ${started} end)::int`
+        : sql<number>`0`,
+    })
+    .from(profiles)
+    .leftJoin(conversations, and(eq(conversations.lowProfileId, low), eq(conversations.highProfileId, high)))
+    .where(eq(profiles.id, meId))
+    .limit(1);
+  return {
+    conversation: row?.conversation ?? undefined,
+    lastMessageId: row?.lastMessageId ?? 0,
+    freeUsed: row?.freeUsed ?? 0,
+    started: row?.started ?? 0,
+  };
+}
+
+/**
+ * Writes a message in one statement: the message, the conversation's last activity, the sender's
+ * read mark and, when it costs credits, the ledger entry and the new balance. The balance is
+ * checked by the caller, in the same transaction, with the sender's row locked (credits rule:
+ * decision 009); the ledger's reference is the new message.
+ */
+export async function writeMessage(
+  tx: Executor,
+  message: typeof messages.$inferInsert & { createdAt: Date },
+  debit: { userId: number; delta: number; balanceAfter: number; reason: CreditReason } | null,
+): Promise<MessageRow> {
+  const inserted = tx.$with('inserted').as(tx.insert(messages).values(message).returning());
+  const newId = sql`(select ${inserted.id} from ${inserted})`;
+  const touched = tx
+    .$with('touched')
+    .as(
+      tx
+        .update(conversations)
+        .set({ lastMessageAt: message.createdAt })
+        .where(eq(conversations.id, message.conversationId))
+        .returning({ id: conversations.id }),
+    );
+  const seen = tx.$with('seen').as(
+    tx
+      .update(conversationParticipants)
+      .set({ lastReadMessageId: sql`greatest(${conversationParticipants.lastReadMessageId}, ${newId})` })
+      .where(
+        and(
+          eq(conversationParticipants.conversationId, message.conversationId),
+          eq(conversationParticipants.profileId, message.senderProfileId),
+        ),
+      )
+      .returning({ id: conversationParticipants.conversationId }),
+  );
+  const ctes: WithSubquery[] = [inserted, touched, seen];
+  if (debit) {
+    ctes.push(
+      tx.$with('booked').as(
+        tx
+          .insert(creditLedger)
+          .values({
+            userId: debit.userId,
+            delta: debit.delta,
+            balanceAfter: debit.balanceAfter,
+            reason: debit.reason,
+            reference: sql`'message:' || ${newId}`,
+            createdAt: message.createdAt,
+          })
+          .returning({ id: creditLedger.id }),
+      ),
+      tx
+        .$with('balance')
+        .as(
+          tx
+            .update(users)
+            .set({ credits: debit.balanceAfter })
+            .where(eq(users.id, debit.userId))
+            .returning({ id: users.id }),
+        ),
+    );
+  }
+  const [row] = await tx
+    .with(...ctes)
+    .select()
+    .from(inserted);
+  return row!;
+}
+
+function prepareConversationView(db: Executor, countFree: boolean) {
+  const meId = sql.placeholder('meId');
+  const other = alias(profiles, 'other');
+  const owner = alias(users, 'owner');
+  const mainPhoto = mainPhotoLateral(db, other.id);
+  return db
+    .select({
+      conversation: conversations,
+      participant: conversationParticipants,
+      profile: other,
+      owner,
+      mainPhoto: mainPhoto.fields,
+      aBlockedB: sql<boolean>`exists (select 1 from ${blocks} b where b.blocker_profile_id = ${meId} and b.blocked_profile_id = ${other.id})`,
+      bBlockedA: sql<boolean>`exists (select 1 from ${blocks} b where b.blocker_profile_id = ${other.id} and b.blocked_profile_id = ${meId})`,
+      oldestAllowedId: sql<number>`coalesce((select m.id from ${messages} m where m.conversation_id = ${conversations.id} order by m.id desc limit 1 offset ${sql.placeholder('historyOffset')}), 0)::int`,
+      newestId: sql<number>`coalesce((select max(m.id) from ${messages} m where m.conversation_id = ${conversations.id}), 0)::int`,
+      /** How far the other side has read (read receipts). */
+      otherReadId: sql<number>`coalesce((select p.last_read_message_id from ${conversationParticipants} p where p.conversation_id = ${conversations.id} and p.profile_id = ${other.id}), 0)::int`,
+      freeUsed: countFree
+        ? sql<number>`(select count(*) from ${messages} m where m.sender_profile_id = ${meId} and m.kind = 'text' and m.credits = 0)::int`
+        : sql<number>`0`,
+    })
+    .from(conversations)
+    .innerJoin(
+      conversationParticipants,
+      and(
+        eq(conversationParticipants.conversationId, conversations.id),
+        eq(conversationParticipants.profileId, meId),
+      ),
+    )
+    .innerJoin(
+      other,
+      sql`${other.id} = case when ${conversations.lowProfileId} = ${meId} then ${conversations.highProfileId} else ${conversations.lowProfileId} end`,
+    )
+    .innerJoin(owner, eq(owner.id, other.userId))
+    .leftJoinLateral(mainPhoto.subquery, sql`true`)
+    .where(eq(conversations.id, sql.placeholder('conversationId')))
+    .limit(1)
+    .prepare(countFree ? 'conversation_view_free' : 'conversation_view');
+}
+const conversationViews = new WeakMap<
+  Executor,
+  { free: ReturnType<typeof prepareConversationView>; paid: ReturnType<typeof prepareConversationView> }
+>();
+
+/**
+ * A conversation as its participant opens it, in one (prepared) statement: the conversation and
+ * this side's participation, the other profile with its owner and main photo, blocks either way,
+ * the history floor (the oldest of the last `historyLimit` messages), the newest message id and,
+ * when `countFree`, the free texts this side used (for the costs shown).
+ */
+export async function conversationView(
+  db: Executor,
+  conversationId: number,
+  meId: number,
+  options: { historyLimit: number; countFree: boolean },
+) {
+  let views = conversationViews.get(db);
+  if (!views) {
+    views = { free: prepareConversationView(db, true), paid: prepareConversationView(db, false) };
+    conversationViews.set(db, views);
+  }
+  const [row] = await (options.countFree ? views.free : views.paid).execute({
+    meId,
+    conversationId,
+    historyOffset: options.historyLimit - 1,
+  });
+  return row;
+}
+
+/**
+ * A page of messages with their gifts, oldest first, after what this side cleared and within the
+ * history floor; one more row than the page is read to tell whether older ones exist. With
+ * `markReadUpTo`, the same statement moves this side's read mark.
+ */
+export async function messagesPageWithGifts(
+  db: Executor,
+  conversationId: number,
+  options: {
+    profileId: number;
+    floor: number;
+    before?: number | undefined;
+    after?: number | undefined;
+    limit: number;
+    markReadUpTo: number | null;
+  },
+): Promise<{ rows: MessageRow[]; gifts: GiftRow[]; hasOlder: boolean }> {
+  const forward = options.after !== undefined;
+  const where = and(
+    eq(messages.conversationId, conversationId),
+    gt(messages.id, Math.max(options.floor, options.after ?? 0)),
+    options.before ? lt(messages.id, options.before) : undefined,
+  );
+  const mark =
+    options.markReadUpTo === null
+      ? null
+      : db.$with('mark').as(
+          db
+            .update(conversationParticipants)
+            .set({
+              lastReadMessageId: sql`greatest(${conversationParticipants.lastReadMessageId}, ${options.markReadUpTo})`,
+            })
+            .where(
+              and(
+                eq(conversationParticipants.conversationId, conversationId),
+                eq(conversationParticipants.profileId, options.profileId),
+              ),
+            )
+            .returning({ id: conversationParticipants.conversationId }),
+        );
+  const select = mark
+    ? db.with(mark).select({ message: messages, gift: gifts })
+    : db.select({ message: messages, gift: gifts });
+  const found = await select
+    .from(messages)
+    .leftJoin(gifts, eq(gifts.id, messages.giftId))
+    .where(where)
+    .orderBy(forward ? asc(messages.id) : desc(messages.id))
+    .limit(forward ? options.limit : options.limit + 1);
+  const hasOlder = !forward && found.length > options.limit;
+  const page = found.slice(0, options.limit);
+  if (!forward) page.reverse();
+  const giftRows = new Map<number, GiftRow>();
+  for (const row of page) if (row.gift) giftRows.set(row.gift.id, row.gift);
+  return { rows: page.map((row) => row.message), gifts: [...giftRows.values()], hasOlder };
 }

@@ -1,15 +1,16 @@
-import { z } from 'zod';
 import {
   chatQuerySchema,
   chatResponseSchema,
   chatsResponseSchema,
   costsSchema,
+  deleteConversationSchema,
   giftsResponseSchema,
+  openConversationResponseSchema,
   openConversationSchema,
   sendMessageResponseSchema,
   sendMessageSchema,
 } from '#contract/chats.ts';
-import { errorBodySchema, idField, okSchema } from '#contract/common.ts';
+import { errorBodySchema, okSchema } from '#contract/common.ts';
 import type { ZodApp } from '#server/lib/zod-app.ts';
 import { requireMember } from '#server/modules/accounts/sessions.ts';
 
@@ -61,7 +62,8 @@ export async function chatsRoutes(app: ZodApp): Promise<void> {
       },
       schema: {
         tags: ['chats'],
-        summary: 'Sends a text, one of the own photos or a gift; costs credits. 402 insufficient_credits',
+        summary:
+          'Sends a text, one of the own photos or a gift; costs credits. 402 insufficient_credits. With client_id (an idempotency key per sender) a repeat answers the first message and charges nothing again',
         body: sendMessageSchema,
         response: { 201: sendMessageResponseSchema, ...errors },
       },
@@ -79,7 +81,7 @@ export async function chatsRoutes(app: ZodApp): Promise<void> {
       schema: {
         tags: ['chats'],
         summary: 'Deletes a conversation for the member',
-        body: z.object({ conversation: idField }),
+        body: deleteConversationSchema,
         response: { 200: okSchema, ...errors },
       },
     },
@@ -97,7 +99,7 @@ export async function chatsRoutes(app: ZodApp): Promise<void> {
         summary:
           'Opens (or starts) the conversation with a member. 403 premium_required past the free conversations',
         body: openConversationSchema,
-        response: { 200: z.object({ conversation: z.number().int() }), ...errors },
+        response: { 200: openConversationResponseSchema, ...errors },
       },
     },
     async (request) => ({

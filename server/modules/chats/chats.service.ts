@@ -11,7 +11,7 @@ import { publishToMember } from '#server/lib/member-events.ts';
 import { publishToStaff } from '#server/lib/staff-events.ts';
 import type { MediaStorage } from '#server/lib/storage.ts';
 import { lockUser } from '#server/modules/accounts/accounts.repository.ts';
-import { changeCredits } from '#server/modules/credits/credits.service.ts';
+import { InsufficientCreditsError } from '#server/modules/credits/credits.service.ts';
 import type { NotificationsService } from '#server/modules/notifications/notifications.service.ts';
 import { toProfile } from '#server/modules/profiles/profile-view.ts';
 import { BlockedError, PremiumRequiredError } from '#server/modules/profiles/profiles.errors.ts';
@@ -19,10 +19,10 @@ import {
   blockBetween,
   findProfileByUserId,
   findProfileWithOwner,
-  mainPhotosOf,
   sessionProfileOf,
 } from '#server/modules/profiles/profiles.repository.ts';
 import { selectedCountry } from '#server/modules/sites/sites.service.ts';
+import type { GiftRow } from './chats.repository.ts';
 import * as repo from './chats.repository.ts';
 
 /** Nobody can reply to a member who has not confirmed the e-mail address yet. */
@@ -38,6 +38,8 @@ export type SendInput = {
   text?: string | undefined;
   photo?: number | undefined;
   gift?: number | undefined;
+  /** The client's idempotency key: a repeat returns the first message and charges nothing again. */
+  client_id?: string | undefined;
 };
 
 const phonePattern = /(?:\+|\b00)?\d[\d\s().-]{7,}\d/;
@@ -46,6 +48,13 @@ const emailPattern = /[\w.+-]+@[\w-]+\.[\w.-]+/;
 /** A gentle hint for the sender: the text seems to share a phone number or an e-mail address. */
 export function sharesContactDetails(text: string): boolean {
   return phonePattern.test(text) || emailPattern.test(text);
+}
+
+/** A gift's own names per language (set in the back office); the built-in gifts fall back to i18n keys. */
+function giftNames(names: Partial<Record<string, string>>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(names).flatMap(([locale, name]) => (name ? [[locale, name]] : [])),
+  );
 }
 
 export class ChatsService {
@@ -75,10 +84,18 @@ export class ChatsService {
   }
 
   /** Messages as the viewing profile sees them (also used by the operator console, viewing as the fictional profile). */
-  async present(rows: MessageRow[], viewer: number, site: SiteRow): Promise<Message[]> {
+  async present(
+    rows: (Omit<MessageRow, 'clientId'> & Partial<Pick<MessageRow, 'clientId'>>)[],
+    viewer: number,
+    site: SiteRow,
+    known?: GiftRow[],
+  ): Promise<Message[]> {
     const gifts = new Map(
       (
-        await repo.giftsByIds(this.db, [...new Set(rows.flatMap((row) => (row.giftId ? [row.giftId] : [])))])
+        known ??
+        (await repo.giftsByIds(this.db, [
+          ...new Set(rows.flatMap((row) => (row.giftId ? [row.giftId] : []))),
+        ]))
       ).map((gift) => [gift.id, gift]),
     );
     return rows.map((row) => {
@@ -93,9 +110,17 @@ export class ChatsService {
           row.photoKey && row.photoThumbKey
             ? { filename: this.url(row.photoKey, site), thumb_filename: this.url(row.photoThumbKey, site) }
             : null,
-        gift: gift ? { id: gift.id, slug: gift.slug, image: this.url(gift.imageKey, site) } : null,
+        gift: gift
+          ? {
+              id: gift.id,
+              slug: gift.slug,
+              image: this.url(gift.imageKey, site),
+              names: giftNames(gift.names),
+            }
+          : null,
         credits: row.credits,
         created_at: row.createdAt.toISOString(),
+        ...(row.senderProfileId === viewer && row.clientId ? { client_id: row.clientId } : {}),
       };
     });
   }
@@ -103,6 +128,11 @@ export class ChatsService {
   async costs(member: UserRow, site: SiteRow, geoipCountry: string | null): Promise<Costs> {
     const me = await this.own(member);
     const used = member.paidUser ? site.freeMessages : await repo.countFreeMessagesUsed(this.db, me.id);
+    return this.costsAfter(member, site, geoipCountry, used);
+  }
+
+  /** The costs, given the free texts the member used so far. */
+  private costsAfter(member: UserRow, site: SiteRow, geoipCountry: string | null, used: number): Costs {
     return {
       message: site.messageCredits,
       photo: site.photoCredits,
@@ -119,37 +149,45 @@ export class ChatsService {
    */
   private async counterpart(me: ProfileRow, profileId: number) {
     if (profileId === me.id) throw new ValidationFailedError({ profile: 'invalid' });
-    const other = await findProfileWithOwner(this.db, profileId);
+    // One statement: the profile, its owner, blocks either way and whether the pair has a conversation.
+    const other = await repo.counterpartOf(this.db, me.id, profileId);
     if (!other || other.owner.status === 'deleted' || other.owner.status === 'pending_deletion') {
       throw new NotFoundError();
     }
     if (
       other.profile.status !== 'active' &&
-      !(
-        other.owner.status === 'not_confirmed' &&
-        (await repo.findConversationBetween(this.db, me.id, profileId)) !== undefined
-      )
+      !(other.owner.status === 'not_confirmed' && other.hasConversation)
     ) {
       throw new NotFoundError();
     }
-    const between = await blockBetween(this.db, me.id, profileId);
-    if (between.bBlockedA) throw new BlockedError(other.profile.name);
-    if (between.aBlockedB) throw new ValidationFailedError({ profile: 'invalid' });
+    if (other.bBlockedA) throw new BlockedError(other.profile.name);
+    if (other.aBlockedB) throw new ValidationFailedError({ profile: 'invalid' });
     return other;
   }
 
   /**
    * The conversation with a member, made when there is none yet. A conversation counts toward the
    * free ones (site setting free_conversations) once its first message is sent, so only writing
-   * into a conversation without messages needs a free one; call it with the member's row locked.
+   * into a conversation without messages needs a free one; call it with the member's row locked
+   * (`member` is the locked row). With `countFree` it also tells the free texts used so far, read
+   * in the same statement, under the same lock.
    */
-  private async findOrStart(tx: Executor, member: UserRow, site: SiteRow, me: ProfileRow, otherId: number) {
-    const existing = await repo.findConversationBetween(tx, me.id, otherId);
-    if (existing && (await repo.lastMessageId(tx, existing.id)) > 0) return existing;
-    if (!member.paidUser && (await repo.countStartedConversations(tx, me.id)) >= site.freeConversations) {
-      throw new PremiumRequiredError();
+  private async findOrStart(
+    tx: Executor,
+    member: UserRow,
+    site: SiteRow,
+    me: ProfileRow,
+    otherId: number,
+    countFree = false,
+  ) {
+    const state = await repo.sendState(tx, me.id, otherId, { countFree, countStarted: !member.paidUser });
+    if (state.conversation && state.lastMessageId > 0) {
+      return { conversation: state.conversation, freeUsed: state.freeUsed };
     }
-    return existing ?? repo.insertConversation(tx, me.id, otherId, this.clock.now());
+    if (!member.paidUser && state.started >= site.freeConversations) throw new PremiumRequiredError();
+    const conversation =
+      state.conversation ?? (await repo.insertConversation(tx, me.id, otherId, this.clock.now()));
+    return { conversation, freeUsed: state.freeUsed };
   }
 
   /**
@@ -163,7 +201,7 @@ export class ChatsService {
     return this.db.transaction(async (tx) => {
       const locked = await lockUser(tx, member.id);
       if (!locked) throw new NotFoundError();
-      return (await this.findOrStart(tx, locked, site, me, profileId)).id;
+      return (await this.findOrStart(tx, locked, site, me, profileId)).conversation.id;
     });
   }
 
@@ -177,7 +215,8 @@ export class ChatsService {
     site: SiteRow,
     input: SendInput,
   ): Promise<{ message: Message; credits: number; warning?: 'contact_details' }> {
-    const me = await this.own(member);
+    // Sending changes no profile: the one read with the session serves (no query).
+    const me = await this.ownForRead(member);
     const other = await this.counterpart(me, input.profile);
     if (other.owner.status === 'not_confirmed') throw new RecipientNotConfirmedError(other.profile.name);
 
@@ -192,50 +231,71 @@ export class ChatsService {
     const gift = input.gift ? await repo.findGift(this.db, input.gift) : undefined;
     if (input.gift && !gift) throw new NotFoundError();
 
-    const { row, credits } = await this.db.transaction(async (tx) => {
+    // Statements: the sender's row lock, one read of what the send decides on (under that lock), one
+    // write of the message with its cost; a first message also makes the conversation.
+    const { row, credits, repeated } = await this.db.transaction(async (tx) => {
       const sender = await lockUser(tx, member.id);
       if (!sender) throw new NotFoundError();
-      const conversation = await this.findOrStart(tx, sender, site, me, other.profile.id);
+      // A repeat of a message already sent (a retry, a resend after a reconnect): read under the
+      // sender's row lock, so parallel repeats wait for the first and find it; nothing is charged again.
+      const earlier = input.client_id ? await repo.messageByClientId(tx, me.id, input.client_id) : undefined;
+      if (earlier) return { row: earlier, credits: sender.credits, repeated: true };
       const kind = gift ? 'gift' : photo ? 'photo' : 'text';
-      const freeText =
-        kind === 'text' &&
-        !sender.paidUser &&
-        (await repo.countFreeMessagesUsed(tx, me.id)) < site.freeMessages;
+      const { conversation, freeUsed } = await this.findOrStart(
+        tx,
+        sender,
+        site,
+        me,
+        other.profile.id,
+        kind === 'text' && !sender.paidUser,
+      );
+      const freeText = kind === 'text' && !sender.paidUser && freeUsed < site.freeMessages;
       const cost =
         kind === 'gift'
-          ? site.giftCredits
+          ? (gift?.credits ?? site.giftCredits)
           : kind === 'photo'
             ? site.photoCredits
             : freeText
               ? 0
               : site.messageCredits;
-      const inserted = await repo.insertMessage(tx, {
-        conversationId: conversation.id,
-        senderProfileId: me.id,
-        kind,
-        text: kind === 'text' ? (text ?? null) : null,
-        photoKey: photo?.mainKey ?? null,
-        photoThumbKey: photo?.thumbKey ?? null,
-        giftId: gift?.id ?? null,
-        credits: cost,
-        createdAt: this.clock.now(),
-      });
-      const balance =
+      // The sender's row is locked: its balance is current, so the check here cannot be raced.
+      if (cost > sender.credits)
+        throw new InsufficientCreditsError({ required: cost, credits: sender.credits });
+      const balance = sender.credits - cost;
+      const inserted = await repo.writeMessage(
+        tx,
+        {
+          conversationId: conversation.id,
+          senderProfileId: me.id,
+          kind,
+          text: kind === 'text' ? (text ?? null) : null,
+          photoKey: photo?.mainKey ?? null,
+          photoThumbKey: photo?.thumbKey ?? null,
+          giftId: gift?.id ?? null,
+          credits: cost,
+          createdAt: this.clock.now(),
+          clientId: input.client_id ?? null,
+        },
         cost > 0
-          ? await changeCredits(tx, {
+          ? {
               userId: member.id,
               delta: -cost,
+              balanceAfter: balance,
               reason: kind === 'text' ? 'message' : kind,
-              reference: `message:${inserted.id}`,
-              at: this.clock.now(),
-            })
-          : sender.credits;
-      await repo.markRead(tx, conversation.id, me.id, inserted.id);
-      return { row: inserted, credits: balance ?? sender.credits };
+            }
+          : null,
+      );
+      return { row: inserted, credits: balance, repeated: false };
     });
+    if (repeated) {
+      const [again] = await this.present([row], me.id, site);
+      if (!again) throw new NotFoundError();
+      return { message: again, credits };
+    }
 
-    const [forSender] = await this.present([row], me.id, site);
-    const [forRecipient] = await this.present([row], other.profile.id, site);
+    const known = gift ? [gift] : [];
+    const forSender = (await this.present([row], me.id, site, known))[0]!;
+    const forRecipient = (await this.present([row], other.profile.id, site, known))[0]!;
     await publishToMember(this.bus, other.owner.id, {
       type: 'message',
       conversation: row.conversationId,
@@ -268,7 +328,7 @@ export class ChatsService {
       })
       .catch(() => undefined);
     return {
-      message: forSender!,
+      message: forSender,
       credits,
       ...(text && sharesContactDetails(text) ? { warning: 'contact_details' as const } : {}),
     };
@@ -302,65 +362,50 @@ export class ChatsService {
     query: { conversation: number; before?: number | undefined; after?: number | undefined },
     geoipCountry: string | null,
   ): Promise<ChatResponse> {
-    const me = await this.own(member);
-    const found = await repo.findConversationFor(this.db, query.conversation, me.id);
-    if (!found) throw new NotFoundError();
-    const otherId =
-      found.conversation.lowProfileId === me.id
-        ? found.conversation.highProfileId
-        : found.conversation.lowProfileId;
-    const other = await findProfileWithOwner(this.db, otherId);
-    if (!other || other.owner.status === 'deleted' || other.owner.status === 'banned')
-      throw new NotFoundError();
-    const between = await blockBetween(this.db, me.id, otherId);
-    if (between.bBlockedA) throw new BlockedError(other.profile.name);
+    const me = await this.ownForRead(member);
+    // Two statements besides the session: the conversation with all it is shown with, then the page
+    // (which also moves the read mark when there is something new).
+    const view = await repo.conversationView(this.db, query.conversation, me.id, {
+      historyLimit: chatHistoryLimit,
+      countFree: !member.paidUser,
+    });
+    if (!view) throw new NotFoundError();
+    if (view.owner.status === 'deleted' || view.owner.status === 'banned') throw new NotFoundError();
+    if (view.bBlockedA) throw new BlockedError(view.profile.name);
 
-    const oldestAllowedId = await repo.oldestVisibleMessageId(
-      this.db,
-      found.conversation.id,
-      chatHistoryLimit,
-    );
-    const rows = await repo.messagesPage(this.db, found.conversation.id, {
-      clearedMessageId: found.participant.clearedMessageId,
+    const markReadUpTo = view.newestId > view.participant.lastReadMessageId ? view.newestId : null;
+    const page = await repo.messagesPageWithGifts(this.db, view.conversation.id, {
+      profileId: me.id,
+      floor: Math.max(view.participant.clearedMessageId, view.oldestAllowedId - 1),
       before: query.before,
       after: query.after,
       limit: chatPageSize,
-      oldestAllowedId,
+      markReadUpTo,
     });
-    const first = rows[0];
-    const hasOlder =
-      query.after === undefined &&
-      first !== undefined &&
-      (
-        await repo.messagesPage(this.db, found.conversation.id, {
-          clearedMessageId: found.participant.clearedMessageId,
-          before: first.id,
-          limit: 1,
-          oldestAllowedId,
-        })
-      ).length > 0;
-    const newest = await repo.lastMessageId(this.db, found.conversation.id);
-    if (newest > found.participant.lastReadMessageId) {
-      await repo.markRead(this.db, found.conversation.id, me.id, newest);
-      await publishToMember(this.bus, other.owner.id, { type: 'read', conversation: found.conversation.id });
+    if (markReadUpTo !== null) {
+      await publishToMember(this.bus, view.owner.id, {
+        type: 'read',
+        conversation: view.conversation.id,
+        up_to: markReadUpTo,
+      });
     }
-    const mains = await mainPhotosOf(this.db, [otherId]);
-    const presented = await this.present(rows, me.id, site);
+    const presented = await this.present(page.rows, me.id, site, page.gifts);
     return {
       conversation: {
-        id: found.conversation.id,
+        id: view.conversation.id,
         last_message: presented.at(-1) ?? null,
-        last_activity: (found.conversation.lastMessageAt ?? found.conversation.createdAt).toISOString(),
+        last_activity: (view.conversation.lastMessageAt ?? view.conversation.createdAt).toISOString(),
       },
-      profile: toProfile(other.profile, mains.get(otherId), {
+      profile: toProfile(view.profile, view.mainPhoto ?? undefined, {
         storage: this.storage,
         site,
         today: this.clock.now(),
       }),
       messages: presented,
-      has_older: hasOlder,
-      costs: await this.costs(member, site, geoipCountry),
-      can_reply: other.owner.status !== 'not_confirmed' && !between.aBlockedB,
+      has_older: page.hasOlder,
+      costs: this.costsAfter(member, site, geoipCountry, member.paidUser ? site.freeMessages : view.freeUsed),
+      can_reply: view.owner.status !== 'not_confirmed' && !view.aBlockedB,
+      read_up_to: view.otherReadId,
     };
   }
 
@@ -382,7 +427,8 @@ export class ChatsService {
       id: gift.id,
       slug: gift.slug,
       image: this.url(gift.imageKey, site),
-      credits: site.giftCredits,
+      names: giftNames(gift.names),
+      credits: gift.credits ?? site.giftCredits,
     }));
   }
 

@@ -1,11 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
-import { z } from 'zod';
-import { idField } from '#contract/common.ts';
-import { liveCloseCodes } from '#contract/live.ts';
+import { liveClientFrameSchema, liveCloseCodes } from '#contract/live.ts';
 import { memberChannel } from '#server/lib/member-events.ts';
-
-export const heartbeatMs = 25_000;
+import { HeartbeatSweep } from './heartbeat.ts';
 
 /**
  * @fastify/websocket's preClose: every open socket (members' and staff's) is closed with 1001
@@ -17,8 +14,6 @@ export function closeSocketsGoingAway(this: FastifyInstance, done: () => void): 
   done();
 }
 
-const clientFrame = z.object({ type: z.literal('typing'), conversation: idField });
-
 /**
  * GET /api/ws: live events for the logged-in member (api-contract.md, Live events). Every instance
  * subscribes its sockets to the member's channel on the event bus, so a message sent through any
@@ -26,6 +21,13 @@ const clientFrame = z.object({ type: z.literal('typing'), conversation: idField 
  */
 export async function liveRoutes(app: FastifyInstance): Promise<void> {
   const socketsOf = new Map<number, number>();
+  // One heartbeat sweep for all sockets; members still connected are reported to presence in batches.
+  const sweep = new HeartbeatSweep<WebSocket>((memberIds) => {
+    app.deps.notifications.presence
+      .seen(memberIds)
+      .catch((error: unknown) => app.log.warn({ err: error }, 'presence: heartbeat not recorded'));
+  });
+  app.addHook('onClose', async () => sweep.stop());
   const schema = {
     tags: ['live'],
     summary:
@@ -57,19 +59,7 @@ export async function liveRoutes(app: FastifyInstance): Promise<void> {
       metrics.websocketFramesSent.inc({ socket: 'member', type: typeof type === 'string' ? type : 'other' });
     });
 
-    let alive = true;
-    socket.on('pong', () => {
-      alive = true;
-    });
-    const heartbeat = setInterval(() => {
-      if (!alive) {
-        socket.terminate();
-        return;
-      }
-      alive = false;
-      socket.ping();
-      void app.deps.notifications.markOnline(member.id).catch(() => undefined);
-    }, heartbeatMs);
+    sweep.add(socket, member.id);
 
     socket.on('message', (raw) => {
       let frame: unknown;
@@ -78,12 +68,12 @@ export async function liveRoutes(app: FastifyInstance): Promise<void> {
       } catch {
         return;
       }
-      const parsed = clientFrame.safeParse(frame);
+      const parsed = liveClientFrameSchema.safeParse(frame);
       if (parsed.success) void app.deps.chats.typing(member, parsed.data.conversation).catch(() => undefined);
     });
     socket.on('close', () => {
       metrics.websocketConnections.dec({ socket: 'member' });
-      clearInterval(heartbeat);
+      sweep.remove(socket);
       unsubscribe();
       const left = (socketsOf.get(member.id) ?? 1) - 1;
       if (left > 0) socketsOf.set(member.id, left);

@@ -14,6 +14,7 @@ import type { MailQueue } from '#server/modules/mail/mail.service.ts';
 import { mailSiteOf, renderMail } from '#server/modules/mail/mail-templates.ts';
 import { siteOrigin } from '#server/modules/sites/site-origin.ts';
 import * as repo from './notifications.repository.ts';
+import { localPresenceStore, Presence } from './presence.ts';
 
 export type NotificationType = 'messages' | 'likes' | 'matches' | 'news';
 export type PushPayload = { title: string; body: string; url: string; tag: string };
@@ -25,9 +26,6 @@ export type PushSender = (
 
 /** How long a message mail waits, so a push that gets the message read makes the mail unneeded. */
 export const messageMailDelayMs = 5 * 60_000;
-
-/** A tab with a live connection keeps its member online this long between heartbeats. */
-export const onlineGraceMs = 90_000;
 
 const disabledReasons = ['unsubscribe', 'bounce', 'spam_complaint'] as const;
 export type DisabledReason = (typeof disabledReasons)[number];
@@ -53,20 +51,18 @@ export class NotificationsService {
     /** Where mails link to: see siteOrigin. */
     private readonly originConfig: Pick<Config, 'PUBLIC_URL' | 'PORT'>,
     private readonly sendPushMessage: PushSender = webpush.sendNotification as unknown as PushSender,
+    /** Who is online (no notifications for them): Redis or this process; see presence.ts. */
+    readonly presence: Presence = new Presence(db, clock, localPresenceStore(clock)),
   ) {}
 
   // ---- presence
 
   async markOnline(userId: number): Promise<void> {
-    await repo.setOnlineUntil(this.db, userId, new Date(this.clock.now().getTime() + onlineGraceMs));
+    await this.presence.seen([userId]);
   }
 
   async markOffline(userId: number): Promise<void> {
-    await repo.setOnlineUntil(this.db, userId, this.clock.now());
-  }
-
-  private online(user: UserRow): boolean {
-    return user.onlineUntil !== null && user.onlineUntil > this.clock.now();
+    await this.presence.left(userId);
   }
 
   // ---- preferences
@@ -138,9 +134,12 @@ export class NotificationsService {
     type: Exclude<NotificationType, 'news'>,
     content: { kind: 'newMessage' | 'newLike' | 'newMatch'; params: Record<string, string>; path: string },
     channels: { email: boolean; condition?: MailCondition } = { email: true },
+    /** Read by the caller, which also found the member offline. */
+    known?: { preferences: repo.Preferences; subscriptions: repo.PushSubscriptionTarget[] },
   ): Promise<void> {
-    if (this.online(user) || user.status === 'deleted' || user.status === 'pending_deletion') return;
-    const preferences = await repo.preferencesOf(this.db, user.id);
+    if (user.status === 'deleted' || user.status === 'pending_deletion') return;
+    if (!known && (await this.presence.isOnline(user))) return;
+    const preferences = known?.preferences ?? (await repo.preferencesOf(this.db, user.id));
     const origin = siteOrigin(site, this.originConfig);
     const locale = this.localeOf(user);
     const emailOn = {
@@ -155,7 +154,7 @@ export class NotificationsService {
     }[type];
     if (channels.email && emailOn && user.email && user.notificationsDisabled.length === 0) {
       const unsubscribeUrl = `${origin}/api/unsubscribe.php?token=${this.unsubscribeToken(user.id)}`;
-      const rendered = renderMail(this.translator, locale, mailSiteOf(site, origin), {
+      const rendered = renderMail(this.translator, locale, mailSiteOf(site, origin, locale), {
         kind: content.kind,
         params: content.params,
         actionUrl: `${origin}${content.path}`,
@@ -182,15 +181,23 @@ export class NotificationsService {
       });
     }
     if (pushOn) {
-      await this.push(user.id, site, {
-        title: this.translator.t(locale, `mail:${content.kind}.subject`, {
-          site: site.name,
-          ...content.params,
-        }),
-        body: this.translator.t(locale, `mail:${content.kind}.body`, { site: site.name, ...content.params }),
-        url: content.path,
-        tag: content.kind,
-      });
+      await this.push(
+        user.id,
+        site,
+        {
+          title: this.translator.t(locale, `mail:${content.kind}.subject`, {
+            site: site.name,
+            ...content.params,
+          }),
+          body: this.translator.t(locale, `mail:${content.kind}.body`, {
+            site: site.name,
+            ...content.params,
+          }),
+          url: content.path,
+          tag: content.kind,
+        },
+        known?.subscriptions,
+      );
     }
   }
 
@@ -204,13 +211,14 @@ export class NotificationsService {
     senderName: string;
     preview: string;
   }): Promise<void> {
-    if (this.online(input.recipient)) return;
-    const mail = await repo.claimMessageNotification(
-      this.db,
-      input.conversationId,
-      input.recipientProfileId,
-      input.messageId,
-    );
+    if (await this.presence.isOnline(input.recipient)) return;
+    // One statement: the mail claim, the preferences and the push subscriptions.
+    const { claimed: mail, ...known } = await repo.messageNotificationContext(this.db, {
+      userId: input.recipient.id,
+      conversationId: input.conversationId,
+      profileId: input.recipientProfileId,
+      messageId: input.messageId,
+    });
     await this.send(
       input.recipient,
       input.site,
@@ -233,6 +241,7 @@ export class NotificationsService {
           },
         },
       },
+      known,
     );
   }
 
@@ -278,8 +287,13 @@ export class NotificationsService {
   }
 
   /** Sends to every device of the member; a subscription the push service says is gone is removed. */
-  async push(userId: number, site: SiteRow, payload: PushPayload): Promise<number> {
-    const subscriptions = await repo.pushSubscriptionsOf(this.db, userId);
+  async push(
+    userId: number,
+    site: SiteRow,
+    payload: PushPayload,
+    known?: repo.PushSubscriptionTarget[],
+  ): Promise<number> {
+    const subscriptions = known ?? (await repo.pushSubscriptionsOf(this.db, userId));
     let delivered = 0;
     for (const subscription of subscriptions) {
       try {

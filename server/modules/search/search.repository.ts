@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, inArray, lte, ne, or, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNull, lte, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '#server/db/client.ts';
 import { type ProfileRow, profiles, users } from '#server/db/schema/members.ts';
 import { type PhotoRow, photos } from '#server/db/schema/photos.ts';
@@ -15,6 +15,8 @@ export type SearchFilter = {
   /** Birthdate after (at most max age). */
   bornAfter?: string | undefined;
   viewerProfileId?: number | undefined;
+  /** Only profiles that seek this gender, or both, or have not said (mutual interest). */
+  seekingGender?: 'male' | 'female' | undefined;
   excludeIds?: number[];
   /** Only profiles with at least one photo (landing pages). */
   withPhoto?: boolean;
@@ -23,6 +25,8 @@ export type SearchFilter = {
    * members who opted in from their settings.
    */
   publicOnly?: boolean;
+  /** Only fictional profiles (ad landing pages: never a real member). */
+  fictionalOnly?: boolean;
 };
 
 function conditions(filter: SearchFilter): SQL[] {
@@ -32,6 +36,10 @@ function conditions(filter: SearchFilter): SQL[] {
     inArray(users.status, ['active', 'not_confirmed']),
   ];
   if (filter.gender) where.push(eq(profiles.gender, filter.gender));
+  if (filter.seekingGender) {
+    const seeks = or(isNull(profiles.seeking), inArray(profiles.seeking, [filter.seekingGender, 'both']));
+    if (seeks) where.push(seeks);
+  }
   if (filter.country) where.push(eq(profiles.country, filter.country));
   if (filter.countryregion) where.push(eq(profiles.countryregion, filter.countryregion));
   if (filter.bornOnOrBefore) where.push(lte(profiles.birthdate, filter.bornOnOrBefore));
@@ -43,6 +51,7 @@ function conditions(filter: SearchFilter): SQL[] {
     );
     if (publicPool) where.push(publicPool);
   }
+  if (filter.fictionalOnly) where.push(eq(profiles.fictional, true));
   if (filter.withPhoto)
     where.push(sql`exists (select 1 from ${photos} where ${photos.profileId} = ${profiles.id})`);
   if (filter.excludeIds && filter.excludeIds.length > 0) {
@@ -63,8 +72,69 @@ function conditions(filter: SearchFilter): SQL[] {
   return where;
 }
 
+/** Where a keyset page starts: after this profile in the search's order. */
+export type SearchCursor = { lastActiveAt: Date; id: number };
+
+/** The cursor as the API passes it: opaque, URL-safe. */
+export function encodeSearchCursor(cursor: SearchCursor): string {
+  return Buffer.from(`${cursor.lastActiveAt.getTime()}.${cursor.id}`).toString('base64url');
+}
+
+/** Undefined for anything that is not a cursor this server made. */
+export function decodeSearchCursor(value: string): SearchCursor | undefined {
+  const match = /^(\d{1,15})\.(\d{1,10})$/.exec(Buffer.from(value, 'base64url').toString());
+  if (!match) return undefined;
+  const lastActiveAt = new Date(Number(match[1]));
+  const id = Number(match[2]);
+  if (Number.isNaN(lastActiveAt.getTime()) || !Number.isSafeInteger(id) || id > 2_147_483_647)
+    return undefined;
+  return { lastActiveAt, id };
+}
+
 /** Counting stops here: past it the answer is "more than searchCountCap" (total_capped). */
 export const searchCountCap = 1000;
+
+/** The count of matches, up to one past searchCountCap, as a subquery. */
+function cappedMatches(db: Executor, where: SQL | undefined) {
+  return db
+    .select({ one: sql`1` })
+    .from(profiles)
+    .innerJoin(users, eq(users.id, profiles.userId))
+    .where(where)
+    .limit(searchCountCap + 1)
+    .as('capped_matches');
+}
+
+/**
+ * The statement of one result page (exported for the plan test: EXPLAIN must show index scans).
+ * Keyset pages (`after`) read the rows after the cursor straight from the (last_active_at desc,
+ * id desc) indexes; numbered pages skip `offset` rows.
+ */
+export function searchPageQuery(
+  db: Executor,
+  filter: SearchFilter,
+  page: { limit: number; offset: number; after?: SearchCursor | undefined },
+) {
+  const where = and(...conditions(filter));
+  const matches = cappedMatches(db, where);
+  const main = mainPhotoLateral(db, profiles.id);
+  const after = page.after
+    ? sql`(${profiles.lastActiveAt}, ${profiles.id}) < (${page.after.lastActiveAt.toISOString()}::timestamptz, ${page.after.id}::int)`
+    : undefined;
+  return db
+    .select({
+      profile: profiles,
+      mainPhoto: main.fields,
+      total: sql<number>`(select count(*) from ${matches})::int`,
+    })
+    .from(profiles)
+    .innerJoin(users, eq(users.id, profiles.userId))
+    .leftJoinLateral(main.subquery, sql`true`)
+    .where(after ? and(where, after) : where)
+    .orderBy(desc(profiles.lastActiveAt), desc(profiles.id))
+    .limit(page.limit)
+    .offset(page.after ? 0 : page.offset);
+}
 
 /**
  * One page of matches, recently active first, with a stable tie-break on id, each with its main
@@ -74,37 +144,18 @@ export const searchCountCap = 1000;
 export async function searchProfiles(
   db: Executor,
   filter: SearchFilter,
-  page: { limit: number; offset: number },
+  page: { limit: number; offset: number; after?: SearchCursor | undefined },
 ): Promise<{ rows: { profile: ProfileRow; mainPhoto: PhotoRow | null }[]; total: number; capped: boolean }> {
-  const where = and(...conditions(filter));
-  const matches = db
-    .select({ one: sql`1` })
-    .from(profiles)
-    .innerJoin(users, eq(users.id, profiles.userId))
-    .where(where)
-    .limit(searchCountCap + 1)
-    .as('capped_matches');
-  const main = mainPhotoLateral(db, profiles.id);
-  const rows = await db
-    .select({
-      profile: profiles,
-      mainPhoto: main.fields,
-      total: sql<number>`(select count(*) from ${matches})::int`,
-    })
-    .from(profiles)
-    .innerJoin(users, eq(users.id, profiles.userId))
-    .leftJoinLateral(main.subquery, sql`true`)
-    .where(where)
-    .orderBy(desc(profiles.lastActiveAt), desc(profiles.id))
-    .limit(page.limit)
-    .offset(page.offset);
+  const rows = await searchPageQuery(db, filter, page);
   // A page past the end has no row to carry the count: count once more (rare: a stale page link).
   const counted =
     rows[0]?.total ??
-    (page.offset > 0
+    (page.offset > 0 || page.after
       ? ((
           await db
-            .select({ value: sql<number>`(select count(*) from ${matches})::int` })
+            .select({
+              value: sql<number>`(select count(*) from ${cappedMatches(db, and(...conditions(filter)))})::int`,
+            })
             .from(sql`(select 1) as one`)
         )[0]?.value ?? 0)
       : 0);

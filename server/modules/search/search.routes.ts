@@ -1,6 +1,6 @@
-import { z } from 'zod';
-import { errorBodySchema, idParam } from '#contract/common.ts';
-import { profileSchema, searchQuerySchema, searchResponseSchema } from '#contract/profiles.ts';
+import { errorBodySchema } from '#contract/common.ts';
+import { featuredQuerySchema, profilesResponseSchema } from '#contract/endpoints.ts';
+import { searchQuerySchema, searchResponseSchema } from '#contract/profiles.ts';
 import type { ZodApp } from '#server/lib/zod-app.ts';
 import { selectedCountry } from '#server/modules/sites/sites.service.ts';
 
@@ -12,11 +12,8 @@ export async function searchRoutes(app: ZodApp): Promise<void> {
         tags: ['search'],
         summary:
           "Public profiles (fictional, or members who opted in) for landing pages, the visitor's country first; or one by id (404 for any other)",
-        querystring: z.object({
-          limit: z.coerce.number().int().min(1).max(24).default(12),
-          profile: idParam.optional(),
-        }),
-        response: { 200: z.object({ profiles: z.array(profileSchema) }), 404: errorBodySchema },
+        querystring: featuredQuerySchema,
+        response: { 200: profilesResponseSchema, 404: errorBodySchema },
       },
     },
     async (request, reply) => {

@@ -1,10 +1,10 @@
 import type { Profile, SearchQuery, SearchResponse } from '#contract/profiles.ts';
 import type { Database } from '#server/db/client.ts';
-import type { UserRow } from '#server/db/schema/members.ts';
+import type { ProfileRow, UserRow } from '#server/db/schema/members.ts';
 import type { SiteRow } from '#server/db/schema/sites.ts';
 import { birthdateForAge } from '#server/lib/age.ts';
 import type { Clock } from '#server/lib/clock.ts';
-import { AuthenticationRequiredError, NotFoundError } from '#server/lib/errors.ts';
+import { AuthenticationRequiredError, NotFoundError, ValidationFailedError } from '#server/lib/errors.ts';
 import type { MediaStorage } from '#server/lib/storage.ts';
 import { inPublicPool, toProfile } from '#server/modules/profiles/profile-view.ts';
 import {
@@ -14,12 +14,34 @@ import {
   mainPhotosOf,
   sessionProfileOf,
 } from '#server/modules/profiles/profiles.repository.ts';
-import { type SearchFilter, searchProfiles } from './search.repository.ts';
+import {
+  decodeSearchCursor,
+  encodeSearchCursor,
+  type SearchFilter,
+  searchProfiles,
+} from './search.repository.ts';
 
 export const pageSize = 24;
 /** Fewer results than this on the first page bring relaxed "similar" matches. */
 const similarThreshold = 6;
 const similarCount = 8;
+
+/**
+ * What a member's search starts from when the form says nothing: the gender they seek, their own
+ * country (nearby first), and only people who seek the member's gender in turn (a straight man is
+ * not shown lesbian profiles). Nothing until the member has said their gender and whom they seek.
+ */
+export function searchDefaults(
+  viewer: ProfileRow | undefined,
+  site: SiteRow,
+): { gender?: 'male' | 'female'; country?: string; seekingGender?: 'male' | 'female' } {
+  if (!viewer?.gender || !viewer.seeking) return {};
+  return {
+    ...(viewer.seeking === 'both' ? {} : { gender: viewer.seeking }),
+    ...(site.countries.includes(viewer.country) ? { country: viewer.country } : {}),
+    seekingGender: viewer.gender,
+  };
+}
 
 export class SearchService {
   constructor(
@@ -48,23 +70,38 @@ export class SearchService {
       query.min_age !== undefined && query.max_age !== undefined && query.min_age > query.max_age
         ? [query.max_age, query.min_age]
         : [query.min_age, query.max_age];
+    const defaults = searchDefaults(viewerProfile, site);
+    const gender = query.gender === 'any' ? undefined : (query.gender ?? defaults.gender);
+    const country =
+      query.country === 'any'
+        ? undefined
+        : query.country && site.countries.includes(query.country)
+          ? query.country
+          : query.country
+            ? undefined
+            : defaults.country;
     const filter: SearchFilter = {
       countries: site.countries,
-      gender: query.gender,
-      country: query.country && site.countries.includes(query.country) ? query.country : undefined,
-      countryregion: query.country ? query.countryregion : undefined,
+      gender,
+      seekingGender: defaults.seekingGender,
+      country,
+      countryregion: country ? query.countryregion : undefined,
       ...this.ages(minAge, maxAge),
       viewerProfileId: viewerProfile?.id,
       // Visitors (where the site lets them search) see only the public profiles, never real members.
       publicOnly: !viewer,
     };
+    const after = query.cursor === undefined ? undefined : decodeSearchCursor(query.cursor);
+    if (query.cursor !== undefined && !after) throw new ValidationFailedError({ cursor: 'invalid' });
     const { rows, total, capped } = await searchProfiles(this.db, filter, {
       limit: pageSize,
       offset: (query.page - 1) * pageSize,
+      after,
     });
     const pages = Math.max(1, Math.ceil(total / pageSize));
+    const last = rows.at(-1);
     const similarRows =
-      query.page === 1 && total < similarThreshold
+      query.page === 1 && !after && total < similarThreshold
         ? await this.similar(
             filter,
             { minAge, maxAge },
@@ -80,7 +117,16 @@ export class SearchService {
       total_capped: capped,
       page: query.page,
       pages,
+      next_cursor:
+        last && rows.length === pageSize
+          ? encodeSearchCursor({ lastActiveAt: last.profile.lastActiveAt, id: last.profile.id })
+          : null,
       similar: present(similarRows),
+      applied: {
+        gender: gender ?? null,
+        country: country ?? null,
+        mutual: defaults.seekingGender !== undefined,
+      },
     };
   }
 

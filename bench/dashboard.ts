@@ -1,0 +1,244 @@
+/**
+ * The back office's numbers over a seeded year (issue 17): a fresh PostgreSQL database with one site
+ * of 100,000 members and a year of their signups, activations, orders, conversations, active days
+ * and landing clicks (generate_series, a minute or two), then the dashboard's queries — a year and
+ * the default 30 days, for the site and for all sites — timed (median of 5 runs after a warm-up),
+ * with the EXPLAIN (ANALYZE, BUFFERS) of every query in bench/results/dashboard-plans.txt.
+ *
+ *   node --import tsx bench/dashboard.ts            # 100,000 members
+ *   node --import tsx bench/dashboard.ts --quick    # 10,000 members, to try it out
+ *
+ * DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres) names the server; the bench
+ * database `dating_bench_dash_<pid>` is made and dropped.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { type SQL, sql } from 'drizzle-orm';
+import pg from 'pg';
+import { z } from 'zod';
+import type { StatsBreakdown } from '#contract/admin-stats.ts';
+import { connectPostgres, type Executor } from '#server/db/client.ts';
+import * as repo from '#server/modules/stats/stats.repository.ts';
+import { StatsService } from '#server/modules/stats/stats.service.ts';
+
+const quick = process.argv.includes('--quick');
+const members = quick ? 10_000 : 100_000;
+const serverUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const database = `dating_bench_dash_${process.pid}`;
+const dayMs = 86_400_000;
+const yearEnd = '2026-06-30';
+const yearStart = '2025-07-01';
+
+/** The rows of a raw query (pg answers { rows }). */
+async function rowsOf<T extends z.ZodType>(db: Executor, schema: T, query: SQL): Promise<z.infer<T>> {
+  const { rows } = z.object({ rows: z.array(z.unknown()) }).parse(await db.execute(query));
+  return schema.parse(rows);
+}
+
+function urlFor(name: string): string {
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+async function seed(db: Executor): Promise<number> {
+  const run = (query: SQL) => db.execute(query);
+  await run(
+    sql`insert into companies (id, name, address, kvk, city, country, support_phone, added) values ((select coalesce(max(id), 0) + 1 from companies), 'Bench BV', 'Street 1', '1', 'Amsterdam', 'NL', '', '2025-01-01')`,
+  );
+  const site = await rowsOf(
+    db,
+    z.array(z.object({ id: z.coerce.number() })),
+    sql`insert into sites (domain, name, index_title, description, countries, support_email, company_id)
+      select 'bench-dashboard.localhost', 'Bench', 'Bench', '', '["NL"]'::jsonb, 'support@example.com', max(id) from companies
+      returning id`,
+  );
+  const siteId = site[0]!.id;
+  await run(
+    sql`insert into sites (domain, name, index_title, description, countries, support_email, company_id)
+      select 'bench-other.localhost', 'Other', 'Other', '', '["NL"]'::jsonb, 'support@example.com', max(id) from companies`,
+  );
+  await run(sql`insert into bundles (credits) select 25 where not exists (select 1 from bundles)`);
+  // Members over the year: 70 % activate, 15 % buy, 60 % came from one of three networks.
+  await run(sql`insert into users (site_id, email, status, signup_date, activated_at, first_purchase_at, trafficsource)
+    select ${siteId}, 'm' || g || '@bench.example', 'active',
+      s.at, case when g % 10 < 7 then s.at + interval '20 minutes' end,
+      case when g % 20 < 3 then s.at + interval '2 days' end,
+      case when g % 5 < 3 then jsonb_build_object('network', (array['adnet','pushnet','native'])[1 + g % 3],
+        'sub1', 'c' || (g % 40), 'lander', (array['gallery','video','tinderswipe','maplanding'])[1 + g % 4],
+        'click_id', 'k' || g) end
+    from generate_series(1, ${members}) g,
+      lateral (select ${yearStart}::timestamptz + (g::float / ${members}) * interval '365 days' as at) s`);
+  await run(sql`insert into profiles (user_id, name, birthdate, country, fictional, status)
+    select id, 'M' || id, '1990-01-01', 'NL', false, 'active' from users where site_id = ${siteId}`);
+  // 200 fictional profiles the members write to.
+  await run(
+    sql`insert into users (site_id, status, signup_date) select ${siteId}, 'active', ${yearStart}::timestamptz from generate_series(1, 200)`,
+  );
+  await run(sql`insert into profiles (user_id, name, birthdate, country, fictional, status)
+    select u.id, 'F' || u.id, '1995-01-01', 'NL', true, 'active' from users u
+    where u.site_id = ${siteId} and u.email is null`);
+  await run(sql`insert into orders (user_id, site_id, bundle_id, credits, amount_cents, list_price_cents, currency, country, payment_method, provider, status, created_at, settled_at)
+    select u.id, ${siteId}, (select min(id) from bundles), 25, 1299 + (n * 500), 1299 + (n * 500),
+      case when u.id % 4 = 0 then 'USD' else 'EUR' end, 'NL', 'ideal', 'test',
+      case when n = 2 and u.id % 7 = 0 then 'refunded' else 'completed' end,
+      u.first_purchase_at + n * interval '9 days', u.first_purchase_at + n * interval '9 days'
+    from users u, generate_series(0, 2) n
+    where u.site_id = ${siteId} and u.first_purchase_at is not null and (n = 0 or u.id % (n + 1) = 0)`);
+  // 60 % of the members talk to a fictional profile: 15 messages, every third one the profile's.
+  await run(sql`insert into conversations (low_profile_id, high_profile_id, started_by_profile_id, created_at)
+    select p.id, f.first + p.id % 200, p.id, u.signup_date
+    from profiles p join users u on u.id = p.user_id,
+      (select min(id) as first from profiles where fictional) f
+    where not p.fictional and u.site_id = ${siteId} and p.id % 5 < 3`);
+  await run(sql`insert into messages (conversation_id, sender_profile_id, kind, text, created_at)
+    select c.id, case when k % 3 = 0 then c.high_profile_id else c.low_profile_id end, 'text', 'hi',
+      c.created_at + k * interval '7 minutes' + (c.id % 13) * interval '1 minute'
+    from conversations c, generate_series(1, 15) k`);
+  // Active days: 60 % of the members, 15 days each after their signup.
+  await run(sql`insert into member_active_days (site_id, day, user_id)
+    select ${siteId}, (u.signup_date + d * interval '3 days')::date, u.id
+    from users u, generate_series(0, 14) d
+    where u.site_id = ${siteId} and u.email is not null and u.id % 5 < 3
+      and u.signup_date + d * interval '3 days' < ${yearEnd}::timestamptz
+    on conflict do nothing`);
+  // Landing clicks: three per tracked member.
+  await run(sql`insert into visits (site_id, click_id, network, sub1, lander, path, first_seen_at)
+    select ${siteId}, 'v' || u.id || '-' || n, u.trafficsource->>'network', u.trafficsource->>'sub1',
+      u.trafficsource->>'lander', '/landers/' || (u.trafficsource->>'lander'), u.signup_date - n * interval '1 hour'
+    from users u, generate_series(0, 2) n where u.site_id = ${siteId} and u.trafficsource is not null`);
+  await run(sql`analyze`);
+  return siteId;
+}
+
+async function counts(db: Executor) {
+  const tables = ['users', 'orders', 'conversations', 'messages', 'member_active_days', 'visits'];
+  const found: Record<string, number> = {};
+  for (const table of tables) {
+    const [row] = await rowsOf(
+      db,
+      z.array(z.object({ n: z.coerce.number() })),
+      sql.raw(`select count(*)::int as n from ${table}`),
+    );
+    found[table] = row?.n ?? 0;
+  }
+  return found;
+}
+
+/** Median of the runs after one warm-up. */
+async function time(run: () => Promise<unknown>, runs = 5): Promise<number> {
+  await run();
+  const took: number[] = [];
+  for (let index = 0; index < runs; index++) {
+    const started = performance.now();
+    await run();
+    took.push(performance.now() - started);
+  }
+  took.sort((a, b) => a - b);
+  return Math.round(took[Math.floor(took.length / 2)]!);
+}
+
+/** The plans of the repository's queries: an executor that runs EXPLAIN and answers no rows. */
+function explaining(db: Executor, plans: string[], title: string): Executor {
+  const explain = {
+    async execute(query: SQL) {
+      const lines = await rowsOf(
+        db,
+        z.array(z.object({ 'QUERY PLAN': z.string() })),
+        sql`explain (analyze, buffers) ${query}`,
+      );
+      plans.push(`---- ${title}\n${lines.map((line) => line['QUERY PLAN']).join('\n')}\n`);
+      return { rows: [] };
+    },
+  };
+  // A stand-in for the database in a measuring script: only execute() is used by the repository.
+  return explain as unknown as Executor;
+}
+
+async function main() {
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`create database ${database}`);
+  const handle = connectPostgres(urlFor(database), 4);
+  try {
+    await handle.migrate();
+    const seeding = performance.now();
+    const siteId = await seed(handle.db);
+    const seededIn = Math.round((performance.now() - seeding) / 1000);
+    const rows = await counts(handle.db);
+    console.log(`seeded in ${seededIn} s:`, rows);
+
+    const stats = new StatsService(handle.db);
+    const last30 = new Date(Date.parse(`${yearEnd}T00:00:00Z`) - 29 * dayMs).toISOString().slice(0, 10);
+    const cases: { name: string; from: string; site?: number; breakdown: StatsBreakdown }[] = [
+      { name: 'year, site, by network', from: '2025-07-02', site: siteId, breakdown: 'network' },
+      { name: 'year, site, by lander', from: '2025-07-02', site: siteId, breakdown: 'lander' },
+      { name: 'year, all sites', from: '2025-07-02', breakdown: 'network' },
+      { name: '30 days, site', from: last30, site: siteId, breakdown: 'network' },
+      { name: '30 days, all sites, by sub1', from: last30, breakdown: 'sub1' },
+    ];
+    const table: { case: string; ms: number }[] = [];
+    for (const item of cases) {
+      const query = {
+        from: item.from,
+        to: yearEnd,
+        breakdown: item.breakdown,
+        ...(item.site ? { site: item.site } : {}),
+      };
+      table.push({ case: item.name, ms: await time(() => stats.stats(query)) });
+    }
+    // Each query alone, over the year of the site.
+    const range: repo.StatsRange = {
+      from: '2025-07-02',
+      to: yearEnd,
+      start: new Date('2025-07-02T00:00:00Z'),
+      end: new Date(Date.parse(`${yearEnd}T00:00:00Z`) + dayMs),
+      siteIds: [siteId],
+    };
+    const plans: string[] = [];
+    const single: [string, (db: Executor) => Promise<unknown>][] = [
+      ['signups per day', (db) => repo.membersPerDay(db, range, 'signup_date')],
+      ['activations per day', (db) => repo.membersPerDay(db, range, 'activated_at')],
+      ['first purchases per day', (db) => repo.membersPerDay(db, range, 'first_purchase_at')],
+      ['orders per day', (db) => repo.ordersPerDay(db, range)],
+      [
+        'messages and reply times per day',
+        (db) =>
+          db === handle.db
+            ? repo.messagesPerDay(db, range)
+            : handle.db.transaction(async (tx) => {
+                await tx.execute(sql`set local work_mem = '64MB'`);
+                const lookback = new Date(range.start.getTime() - repo.replyLookbackDays * dayMs);
+                return repo.messagesQuery(
+                  explaining(tx, plans, 'messages and reply times per day'),
+                  range,
+                  lookback,
+                );
+              }),
+      ],
+      ['active members per day', (db) => repo.activeMembersPerDay(db, range)],
+      ['visits by network', (db) => repo.visitsBySource(db, range, 'network')],
+      ['signups by network', (db) => repo.membersBySource(db, range, 'network', 'signup_date')],
+      ['revenue by network', (db) => repo.revenueBySource(db, range, 'network')],
+    ];
+    for (const [name, run] of single) {
+      table.push({ case: `  ${name} (year)`, ms: await time(() => run(handle.db), 3) });
+      await run(explaining(handle.db, plans, name));
+    }
+    console.table(table);
+    const folder = path.join(import.meta.dirname, 'results');
+    await mkdir(folder, { recursive: true });
+    await writeFile(path.join(folder, 'dashboard-plans.txt'), plans.join('\n'));
+    await writeFile(
+      path.join(folder, 'dashboard.json'),
+      JSON.stringify({ members, seededIn, rows, table }, null, 2),
+    );
+    console.log(`plans: ${path.join(folder, 'dashboard-plans.txt')}`);
+  } finally {
+    await handle.close();
+    await admin.query(`drop database if exists ${database} with (force)`);
+    await admin.end();
+  }
+}
+
+await main();

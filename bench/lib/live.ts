@@ -1,0 +1,190 @@
+import WebSocket from 'ws';
+import { z } from 'zod';
+import type { BenchMember } from './fixtures.ts';
+import { percentile } from './load.ts';
+import { rssOf } from './processes.ts';
+
+const messageEventSchema = z.object({
+  type: z.literal('message'),
+  conversation: z.number(),
+  message: z.object({ text: z.string().nullish() }),
+});
+export type MessageEvent = z.infer<typeof messageEventSchema>;
+
+function asMessageEvent(raw: WebSocket.RawData): MessageEvent | null {
+  try {
+    const parsed = messageEventSchema.safeParse(JSON.parse(String(raw)));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Opens a member's live socket and resolves once the server said `ready`. */
+export function openSocket(port: number, member: BenchMember, onMessage?: (event: MessageEvent) => void) {
+  return new Promise<WebSocket>((resolve, reject) => {
+    const socket = new WebSocket(`ws://127.0.0.1:${port}/api/ws`, {
+      headers: { cookie: member.cookie },
+      perMessageDeflate: false,
+    });
+    const timer = setTimeout(() => {
+      socket.terminate();
+      reject(new Error('socket not ready within 30 s'));
+    }, 30_000);
+    socket.on('message', (raw) => {
+      const text = String(raw);
+      if (text === '{"type":"ready"}') {
+        clearTimeout(timer);
+        resolve(socket);
+        return;
+      }
+      const event = onMessage && asMessageEvent(raw);
+      if (event) onMessage(event);
+    });
+    socket.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+  });
+}
+
+/** Opens sockets for all members, `parallel` at a time. */
+export async function openSockets(
+  port: number,
+  members: readonly BenchMember[],
+  onMessage?: (member: BenchMember, event: MessageEvent) => void,
+  parallel = 100,
+): Promise<WebSocket[]> {
+  const sockets: WebSocket[] = [];
+  for (let start = 0; start < members.length; start += parallel) {
+    const batch = members.slice(start, start + parallel);
+    sockets.push(
+      ...(await Promise.all(
+        batch.map((member) => openSocket(port, member, onMessage && ((event) => onMessage(member, event)))),
+      )),
+    );
+  }
+  return sockets;
+}
+
+export async function closeSockets(sockets: readonly WebSocket[]): Promise<void> {
+  for (const socket of sockets) socket.terminate();
+  await new Promise((resolve) => setTimeout(resolve, 200));
+}
+
+export async function sendMessage(port: number, from: BenchMember, to: BenchMember, text: string) {
+  const response = await fetch(`http://127.0.0.1:${port}/api/chat.php`, {
+    method: 'POST',
+    headers: { cookie: from.cookie, 'content-type': 'application/json', origin: `http://127.0.0.1:${port}` },
+    body: JSON.stringify({ profile: to.profileId, text }),
+  });
+  await response.arrayBuffer();
+  return response.status;
+}
+
+export type DeliveryResult = {
+  sockets: number;
+  rate: number;
+  sent: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  lost: number;
+  errors: number;
+  /** Failed sends by HTTP status (0: no answer). */
+  failures: Record<string, number>;
+};
+
+/**
+ * Live delivery across two instances: every receiver has a socket on `receivePort`; senders post
+ * messages through `sendPort` at `rate` a second for `seconds`; each message's time from the send
+ * to its arrival on the other instance's socket is recorded. Lost: sent (201) but never arrived.
+ */
+export async function liveDelivery(options: {
+  sendPort: number;
+  receivePort: number;
+  senders: readonly BenchMember[];
+  receivers: readonly BenchMember[];
+  rate: number;
+  seconds: number;
+}): Promise<DeliveryResult> {
+  const pending = new Map<string, number>();
+  const latencies: number[] = [];
+  const sockets = await openSockets(options.receivePort, options.receivers, (_member, event) => {
+    const text = event.message.text ?? '';
+    const sentAt = pending.get(text);
+    if (sentAt === undefined) return;
+    pending.delete(text);
+    latencies.push(performance.now() - sentAt);
+  });
+  let sent = 0;
+  let errors = 0;
+  const failures: Record<string, number> = {};
+  let sequence = 0;
+  const inflight: Promise<void>[] = [];
+  const started = performance.now();
+  await new Promise<void>((resolve) => {
+    const timer = setInterval(() => {
+      const elapsed = (performance.now() - started) / 1000;
+      const due = Math.min(Math.floor(elapsed * options.rate), options.rate * options.seconds);
+      while (sequence < due) {
+        const n = sequence++;
+        const from = options.senders[n % options.senders.length]!;
+        const to = options.receivers[(n * 7919) % options.receivers.length]!;
+        const text = `bench ${n}`;
+        pending.set(text, performance.now());
+        inflight.push(
+          sendMessage(options.sendPort, from, to, text).then(
+            (status) => {
+              if (status === 201) sent++;
+              else {
+                errors++;
+                failures[status] = (failures[status] ?? 0) + 1;
+                pending.delete(text);
+              }
+            },
+            () => {
+              errors++;
+              failures[0] = (failures[0] ?? 0) + 1;
+              pending.delete(text);
+            },
+          ),
+        );
+      }
+      if (sequence >= options.rate * options.seconds) {
+        clearInterval(timer);
+        resolve();
+      }
+    }, 5);
+  });
+  await Promise.all(inflight);
+  // Whatever has not arrived 5 s after the last answer is lost.
+  const deadline = performance.now() + 5000;
+  while (pending.size > 0 && performance.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  await closeSockets(sockets);
+  latencies.sort((a, b) => a - b);
+  return {
+    sockets: sockets.length,
+    rate: options.rate,
+    sent,
+    p50: percentile(latencies, 50),
+    p95: percentile(latencies, 95),
+    p99: percentile(latencies, 99),
+    lost: pending.size,
+    errors,
+    failures,
+  };
+}
+
+/** Resident memory per idle socket: the app's RSS before and after opening one socket per member. */
+export async function rssPerSocket(port: number, pid: number | undefined, members: readonly BenchMember[]) {
+  // Warm up the socket path first, so code and caches are not counted as per-socket memory.
+  await closeSockets(await openSockets(port, members.slice(0, 200)));
+  await new Promise((resolve) => setTimeout(resolve, 3000));
+  const before = rssOf(pid);
+  const sockets = await openSockets(port, members, undefined, 200);
+  await new Promise((resolve) => setTimeout(resolve, 5000));
+  const after = rssOf(pid);
+  await closeSockets(sockets);
+  return { sockets: sockets.length, before, after, perSocket: (after - before) / sockets.length };
+}

@@ -1,0 +1,50 @@
+import autocannon from 'autocannon';
+
+export type LoadResult = { rps: number; p50: number; p99: number; errors: number; requests: number };
+
+/**
+ * Closed-loop HTTP load with autocannon: `connections` clients send requests back to back for
+ * `seconds`. Errors are connection errors, timeouts and answers other than 2xx.
+ */
+export async function load(options: {
+  url: string;
+  seconds: number;
+  connections: number;
+  headers?: Record<string, string>;
+}): Promise<LoadResult> {
+  const result = await autocannon({
+    url: options.url,
+    duration: options.seconds,
+    connections: options.connections,
+    headers: options.headers ?? {},
+    timeout: 10,
+  });
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.non2xx,
+    requests: result.requests.total,
+  };
+}
+
+/** Sorted-sample percentile (nearest rank). */
+export function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}
+
+/** Latencies of `count` requests sent one after the other (no concurrency): a single user's view. */
+export async function sequential(url: string, count: number, headers: Record<string, string> = {}) {
+  const timings: number[] = [];
+  let errors = 0;
+  for (let i = 0; i < count; i++) {
+    const started = performance.now();
+    const response = await fetch(url, { headers });
+    await response.arrayBuffer();
+    timings.push(performance.now() - started);
+    if (!response.ok) errors++;
+  }
+  timings.sort((a, b) => a - b);
+  return { p50: percentile(timings, 50), p95: percentile(timings, 95), p99: percentile(timings, 99), errors };
+}

@@ -1,0 +1,121 @@
+import { createHash } from 'node:crypto';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { PGlite } from '@electric-sql/pglite';
+import { z } from 'zod';
+
+/**
+ * Fast start of the embedded database (docs/decisions/012-pglite-start-snapshot.md): a fresh data
+ * folder starts from a tarball of a migrated (and demo-seeded) database instead of running initdb,
+ * every migration and the demo seed. The tarball is cached per key; the key is a hash of everything
+ * that decides its content, so a changed migration, schema or demo source never meets an old one.
+ */
+
+export const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
+
+/** Where snapshots are kept unless told otherwise: the package's cache folder (not in the data folder). */
+export const defaultSnapshotDir = path.join(projectRoot, 'node_modules', '.cache', 'dating-platform');
+
+/** Bump when the way a snapshot is made changes without any of the hashed sources changing. */
+const snapshotFormat = 1;
+
+/** Sources whose content decides what a migrated and seeded database holds. */
+export const snapshotSources = [
+  'server/db/migrations',
+  'server/db/schema',
+  'server/modules/demo',
+  'server/modules/regions',
+  'contract/profiles.ts',
+];
+
+function filesUnder(base: string, relative: string): string[] {
+  const absolute = path.join(base, relative);
+  if (!existsSync(absolute)) return [];
+  if (statSync(absolute).isDirectory()) {
+    return readdirSync(absolute, { withFileTypes: true })
+      .flatMap((entry) => filesUnder(base, path.join(relative, entry.name)))
+      .sort();
+  }
+  // Tests and the demo photos (made after start, into storage) do not change the database's rows.
+  if (/\.test\.ts$/.test(absolute) || absolute.endsWith('demo.media.ts')) return [];
+  return [relative];
+}
+
+/** The cache key of a snapshot: migrations, schema, demo sources, the PGlite version and the seed size. */
+export function snapshotKey(options: {
+  demoProfiles: number | null;
+  pgliteVersion: string;
+  /** The project folder the sources are read from (tests point it elsewhere). */
+  root?: string;
+}): string {
+  const base = options.root ?? projectRoot;
+  const hash = createHash('sha256');
+  hash.update(`format ${snapshotFormat}\npglite ${options.pgliteVersion}\n`);
+  hash.update(`demo ${options.demoProfiles ?? 'none'}\n`);
+  for (const file of snapshotSources.flatMap((source) => filesUnder(base, source))) {
+    hash.update(`${file.split(path.sep).join('/')}\n`);
+    hash.update(readFileSync(path.join(base, file)));
+  }
+  return hash.digest('hex').slice(0, 24);
+}
+
+const metaSchema = z.object({ key: z.string(), seededAt: z.iso.datetime() });
+export type SnapshotMeta = { key: string; seededAt: Date };
+
+function filesOf(dir: string, key: string) {
+  return { tarball: path.join(dir, `pglite-${key}.tar.gz`), meta: path.join(dir, `pglite-${key}.json`) };
+}
+
+/** The snapshot kept under `key`, or null (none, unreadable, or made for another key). */
+export function readSnapshot(dir: string, key: string): { tarball: Blob; meta: SnapshotMeta } | null {
+  const files = filesOf(dir, key);
+  try {
+    const meta = metaSchema.safeParse(JSON.parse(readFileSync(files.meta, 'utf8')));
+    if (!meta.success || meta.data.key !== key) return null;
+    return {
+      tarball: new Blob([readFileSync(files.tarball)]),
+      meta: { key, seededAt: new Date(meta.data.seededAt) },
+    };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Keeps the database's current state as the snapshot of `key`. Written to temporary files and
+ * renamed, so instances starting at once never read half a file; the metadata comes last, so a
+ * tarball without it is never used. Older snapshots in the folder are removed.
+ */
+export async function writeSnapshot(client: PGlite, dir: string, meta: SnapshotMeta): Promise<void> {
+  const dump = await client.dumpDataDir('gzip');
+  mkdirSync(dir, { recursive: true });
+  const files = filesOf(dir, meta.key);
+  const suffix = `.${process.pid}.${Date.now()}.tmp`;
+  writeFileSync(files.tarball + suffix, Buffer.from(await dump.arrayBuffer()));
+  renameSync(files.tarball + suffix, files.tarball);
+  writeFileSync(
+    files.meta + suffix,
+    JSON.stringify({ key: meta.key, seededAt: meta.seededAt.toISOString() }),
+  );
+  renameSync(files.meta + suffix, files.meta);
+  for (const name of readdirSync(dir)) {
+    if (name.startsWith('pglite-') && !name.startsWith(`pglite-${meta.key}.`) && !name.endsWith('.tmp')) {
+      rmSync(path.join(dir, name), { force: true });
+    }
+  }
+}
+
+/** A data folder PostgreSQL has already initialised (PG_VERSION is written by initdb). */
+export function isInitialised(dataDir: string): boolean {
+  return existsSync(path.join(dataDir, 'PG_VERSION'));
+}

@@ -1,0 +1,181 @@
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ProfileRow, UserRow } from '#server/db/schema/members.ts';
+import { createLocalBus } from '#server/lib/event-bus.ts';
+import { activeMember, goodPassword, grantCredits, nextIp } from '../../../tests/setup/members.ts';
+import { signedInStaff } from '../../../tests/setup/staff.ts';
+import { injectCounted, installStatementCounter } from '../../../tests/setup/statement-count.ts';
+import { createTestApp, type TestApp } from '../../../tests/setup/test-app.ts';
+import { announceSessionsChanged, SessionCache } from './session-cache.ts';
+
+const user = (id: number) => ({ id }) as UserRow;
+const profile = null as ProfileRow | null;
+
+describe('session cache', () => {
+  it('keeps an entry for its TTL, drops a member at once, and never refills from a lookup older than a drop', async () => {
+    let now = 1_000;
+    const cache = new SessionCache(2_000, () => now);
+    cache.set('a', user(1), profile, cache.mark());
+    cache.set('b', user(1), profile, cache.mark());
+    cache.set('c', user(2), profile, cache.mark());
+    expect(cache.get('a')?.user.id).toBe(1);
+    now += 2_001;
+    expect(cache.get('a')).toBeUndefined();
+
+    cache.set('a', user(1), profile, cache.mark());
+    cache.set('b', user(1), profile, cache.mark());
+    cache.set('c', user(2), profile, cache.mark());
+    const lookupStarted = cache.mark();
+    cache.dropUser(1);
+    expect(cache.get('a')).toBeUndefined();
+    expect(cache.get('b')).toBeUndefined();
+    expect(cache.get('c')?.user.id).toBe(2);
+    // A lookup that read the row before the drop must not put it back.
+    cache.set('a', user(1), profile, lookupStarted);
+    expect(cache.get('a')).toBeUndefined();
+
+    const bus = createLocalBus();
+    const stop = cache.listen(bus);
+    await announceSessionsChanged(bus, 2);
+    expect(cache.get('c')).toBeUndefined();
+    stop();
+  });
+
+  it('is off with a TTL of 0 and never grows past its cap', () => {
+    const off = new SessionCache(0);
+    off.set('a', user(1), profile, off.mark());
+    expect(off.get('a')).toBeUndefined();
+    const small = new SessionCache(60_000, Date.now, 10);
+    for (let id = 0; id < 100; id++) small.set(`t${id}`, user(id), profile, small.mark());
+    expect(small.size).toBeLessThanOrEqual(10);
+  });
+});
+
+describe('session cache in the app', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    installStatementCounter();
+    t = await createTestApp({ SESSION_CACHE_MS: '60000' });
+    await t.app.ready();
+  });
+  afterAll(() => t.close());
+
+  const whoAmI = async (cookie: string) =>
+    injectCounted(t.app, { url: '/api/user.php', headers: { cookie } });
+
+  it('skips the session lookup on a hit, and shows the member’s own changes at once', async () => {
+    const member = await activeMember(t.app);
+    const other = await activeMember(t.app);
+    await grantCredits(t.app, member.userId, 20, true);
+    const first = await whoAmI(member.cookie);
+    const second = await whoAmI(member.cookie);
+    expect(second.response.json()).toEqual(first.response.json());
+    expect(second.statements.length).toBe(first.statements.length - 1);
+    const credits = first.response.json().user.credits;
+
+    const sent = await t.app.inject({
+      method: 'POST',
+      url: '/api/chat.php',
+      headers: { cookie: member.cookie },
+      payload: { profile: other.profileId, text: 'hello' },
+    });
+    expect(sent.statusCode).toBe(201);
+    expect((await whoAmI(member.cookie)).response.json().user.credits).toBe(sent.json().credits);
+    expect(sent.json().credits).toBeLessThan(credits);
+  });
+
+  it('refuses a cached session at once after logout, a password change elsewhere, and a ban', async () => {
+    const member = await activeMember(t.app);
+    expect((await whoAmI(member.cookie)).response.statusCode).toBe(200);
+    await t.app.inject({ method: 'POST', url: '/api/logout.php', headers: { cookie: member.cookie } });
+    expect((await whoAmI(member.cookie)).response.json().user).toBeNull();
+
+    const other = await activeMember(t.app);
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/api/user.php',
+      remoteAddress: nextIp(),
+      payload: { email: other.email, password: goodPassword },
+    });
+    const secondDevice = login.headers['set-cookie']?.toString().match(/sid=[^;]+/)?.[0];
+    expect(secondDevice).toBeDefined();
+    expect((await whoAmI(secondDevice!)).response.json().user?.id).toBe(other.userId);
+    const changed = await t.app.inject({
+      method: 'PUT',
+      url: '/api/password.php',
+      headers: { cookie: other.cookie },
+      payload: {
+        old_password: goodPassword,
+        password: 'new-Harbor-42x',
+        password_confirmation: 'new-Harbor-42x',
+      },
+    });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect((await whoAmI(secondDevice!)).response.json().user).toBeNull();
+
+    const banned = await activeMember(t.app);
+    expect((await whoAmI(banned.cookie)).response.json().user?.id).toBe(banned.userId);
+    const moderator = await signedInStaff(t.app, 'moderator');
+    const ban = await t.app.inject({
+      method: 'PUT',
+      url: '/api/admin/member.php',
+      headers: { cookie: moderator.cookie },
+      payload: { id: banned.profileId, status: 'banned', reason: 'spam' },
+    });
+    expect(ban.statusCode, ban.body).toBe(200);
+    expect((await whoAmI(banned.cookie)).response.json().user).toBeNull();
+  });
+});
+
+if (process.env.DATABASE_URL && process.env.REDIS_URL) {
+  describe('session cache on two instances sharing PostgreSQL and Redis', () => {
+    it('refuses a session on one instance at once when it ends on the other', async () => {
+      const first = await createTestApp({ SESSION_CACHE_MS: '60000' });
+      const { buildApp } = await import('#server/app.ts');
+      const { connectPostgres } = await import('#server/db/client.ts');
+      const second = await buildApp(first.config, {
+        database: connectPostgres(first.databaseUrl!, 3),
+        web: false,
+        redisPrefix: first.redisPrefix,
+      });
+      try {
+        await second.listen({ port: 0, host: '127.0.0.1' });
+        expect((second.server.address() as AddressInfo).port).toBeGreaterThan(0);
+        const onSecond = async (cookie: string) =>
+          (await second.inject({ url: '/api/user.php', headers: { cookie } })).json().user?.id ?? null;
+        const waitForRefusal = async (cookie: string) => {
+          // Pub/sub delivery takes a moment; a TTL of a minute could never explain a refusal.
+          const deadline = Date.now() + 2_000;
+          while ((await onSecond(cookie)) !== null && Date.now() < deadline)
+            await new Promise((resolve) => setTimeout(resolve, 10));
+          return onSecond(cookie);
+        };
+
+        const leaving = await activeMember(first.app);
+        expect(await onSecond(leaving.cookie)).toBe(leaving.userId);
+        expect(await onSecond(leaving.cookie)).toBe(leaving.userId);
+        await first.app.inject({
+          method: 'POST',
+          url: '/api/logout.php',
+          headers: { cookie: leaving.cookie },
+        });
+        expect(await waitForRefusal(leaving.cookie)).toBeNull();
+
+        const bad = await activeMember(first.app);
+        expect(await onSecond(bad.cookie)).toBe(bad.userId);
+        const moderator = await signedInStaff(first.app, 'moderator');
+        const ban = await first.app.inject({
+          method: 'PUT',
+          url: '/api/admin/member.php',
+          headers: { cookie: moderator.cookie },
+          payload: { id: bad.profileId, status: 'banned', reason: 'spam' },
+        });
+        expect(ban.statusCode, ban.body).toBe(200);
+        expect(await waitForRefusal(bad.cookie)).toBeNull();
+      } finally {
+        await second.close();
+        await first.close();
+      }
+    });
+  });
+}

@@ -1,0 +1,100 @@
+import type { ProfileRow, UserRow } from '#server/db/schema/members.ts';
+import type { EventBus } from '#server/lib/event-bus.ts';
+
+/** Every instance listens here: a member's cached sessions are dropped at once, everywhere. */
+export const sessionsChangedChannel = 'sessions.changed';
+
+/** Tells every instance (this one at once) that a member's row or sessions changed. */
+export async function announceSessionsChanged(bus: EventBus, userId: number): Promise<void> {
+  await bus.publish(sessionsChangedChannel, { userId });
+}
+
+type Entry = { user: UserRow; profile: ProfileRow | null; expiresAt: number };
+
+/**
+ * Session → member for a few seconds per process (issue 15), so the hot calls skip the session
+ * lookup. Dropped for a member over the event bus (Redis pub/sub across instances, in-process
+ * otherwise) on logout, ban, deletion, password and e-mail change and after any of the member's
+ * own writes; what changes without an announcement (e.g. a staff edit of a profile) shows within
+ * the TTL. Money and limits never trust it: they lock the member's row. See decision 014.
+ */
+export class SessionCache {
+  private readonly entries = new Map<string, Entry>();
+  private readonly tokensOf = new Map<number, Set<string>>();
+  /** Raised by every drop: a lookup that started before a drop must not fill the cache after it. */
+  private generation = 0;
+
+  constructor(
+    readonly ttlMs: number,
+    private readonly now: () => number = Date.now,
+    private readonly maxEntries = 50_000,
+  ) {}
+
+  get enabled(): boolean {
+    return this.ttlMs > 0;
+  }
+
+  /** Taken before a lookup, handed to `set` after it. */
+  mark(): number {
+    return this.generation;
+  }
+
+  get(tokenHash: string): Entry | undefined {
+    const entry = this.entries.get(tokenHash);
+    if (!entry) return undefined;
+    if (entry.expiresAt > this.now()) return entry;
+    this.forget(tokenHash, entry.user.id);
+    return undefined;
+  }
+
+  set(tokenHash: string, user: UserRow, profile: ProfileRow | null, mark: number): void {
+    if (!this.enabled || mark !== this.generation) return;
+    if (this.entries.size >= this.maxEntries) this.prune();
+    this.entries.set(tokenHash, { user, profile, expiresAt: this.now() + this.ttlMs });
+    let tokens = this.tokensOf.get(user.id);
+    if (!tokens) {
+      tokens = new Set();
+      this.tokensOf.set(user.id, tokens);
+    }
+    tokens.add(tokenHash);
+  }
+
+  dropUser(userId: number): void {
+    this.generation++;
+    for (const tokenHash of this.tokensOf.get(userId) ?? []) this.entries.delete(tokenHash);
+    this.tokensOf.delete(userId);
+  }
+
+  /** Follows the announcements of every instance; returns the unsubscribe. */
+  listen(bus: EventBus): () => void {
+    return bus.subscribe(sessionsChangedChannel, (payload) => {
+      const userId = (payload as { userId?: unknown } | null)?.userId;
+      if (typeof userId === 'number') this.dropUser(userId);
+    });
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  private forget(tokenHash: string, userId: number): void {
+    this.entries.delete(tokenHash);
+    const tokens = this.tokensOf.get(userId);
+    tokens?.delete(tokenHash);
+    if (tokens?.size === 0) this.tokensOf.delete(userId);
+  }
+
+  private prune(): void {
+    const now = this.now();
+    for (const [tokenHash, entry] of this.entries)
+      if (entry.expiresAt <= now) this.forget(tokenHash, entry.user.id);
+    // Still full: the oldest half goes (a Map iterates in insertion order).
+    if (this.entries.size >= this.maxEntries) {
+      let drop = Math.floor(this.entries.size / 2);
+      for (const [tokenHash, entry] of this.entries) {
+        if (drop-- <= 0) break;
+        this.forget(tokenHash, entry.user.id);
+      }
+    }
+  }
+}

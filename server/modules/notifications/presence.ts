@@ -1,0 +1,144 @@
+import type { Redis } from 'ioredis';
+import type { Database } from '#server/db/client.ts';
+import type { UserRow } from '#server/db/schema/members.ts';
+import type { Clock } from '#server/lib/clock.ts';
+import { setOnlineUntilMany } from './notifications.repository.ts';
+
+/** A tab with a live connection keeps its member online this long between heartbeats. */
+export const onlineGraceMs = 90_000;
+/** The database's copy of a member's presence (users.online_until, the last seen) is written at most this often. */
+export const presenceWriteEveryMs = 3 * 60_000;
+/** How often the pending database copies are written, all in one statement. */
+export const presenceFlushMs = 15_000;
+
+/**
+ * Where "online until" lives: Redis (shared by the instances; a key per member with a TTL, under
+ * the deployment's key prefix) or, without Redis (one process), a map.
+ */
+export type PresenceStore = {
+  set(userIds: readonly number[], until: Date): Promise<void>;
+  clear(userId: number): Promise<void>;
+  /** Null when the member has no live connection anywhere. */
+  until(userId: number): Promise<Date | null>;
+};
+
+export function localPresenceStore(clock: Clock): PresenceStore {
+  const online = new Map<number, number>();
+  return {
+    async set(userIds, until) {
+      const now = clock.now().getTime();
+      // Lapsed entries go when the map is written to: it never holds more than the members seen lately.
+      if (online.size > 1_000) for (const [id, at] of online) if (at <= now) online.delete(id);
+      for (const id of userIds) online.set(id, until.getTime());
+    },
+    async clear(userId) {
+      online.delete(userId);
+    },
+    async until(userId) {
+      const at = online.get(userId);
+      return at === undefined ? null : new Date(at);
+    },
+  };
+}
+
+const presenceKey = (userId: number) => `presence:${userId}`;
+
+/** `redis` carries the deployment's key prefix (REDIS_PREFIX). One round trip per batch. */
+export function redisPresenceStore(redis: Redis): PresenceStore {
+  return {
+    async set(userIds, until) {
+      if (userIds.length === 0) return;
+      const pipeline = redis.pipeline();
+      // The TTL only tidies up; the stored time decides (so the app's clock rules, also in tests).
+      for (const id of userIds) pipeline.set(presenceKey(id), String(until.getTime()), 'PX', onlineGraceMs);
+      const results = await pipeline.exec();
+      const failed = results?.find(([error]) => error);
+      if (failed?.[0]) throw failed[0];
+    },
+    async clear(userId) {
+      await redis.del(presenceKey(userId));
+    },
+    async until(userId) {
+      const value = await redis.get(presenceKey(userId));
+      return value === null ? null : new Date(Number(value));
+    },
+  };
+}
+
+/**
+ * Members' presence without write storms (decision 007): heartbeats go to the presence store
+ * (Redis or memory) only; the database keeps a copy (`users.online_until`, also the last seen)
+ * written at most once every few minutes per member, for many members in one statement. Nothing
+ * here is awaited by message delivery.
+ */
+export class Presence {
+  /** Members whose database copy is due, with the value to write. */
+  private readonly pending = new Map<number, Date>();
+  /** When each member's copy was last written (entries older than presenceWriteEveryMs are dropped). */
+  private readonly writtenAt = new Map<number, number>();
+  private timer: ReturnType<typeof setInterval> | undefined;
+
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock,
+    private readonly store: PresenceStore,
+    private readonly onError: (error: unknown) => void = () => undefined,
+  ) {}
+
+  /** Writes the due copies every presenceFlushMs (unref'd: it never keeps the process alive). */
+  start(): void {
+    this.timer ??= setInterval(() => {
+      this.flush().catch(this.onError);
+    }, presenceFlushMs);
+    this.timer.unref?.();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    await this.flush().catch(this.onError);
+  }
+
+  /** Members with a live connection (on connect and from the heartbeat sweep, many at once). */
+  async seen(userIds: readonly number[]): Promise<void> {
+    if (userIds.length === 0) return;
+    const now = this.clock.now().getTime();
+    const until = new Date(now + onlineGraceMs);
+    for (const id of userIds) {
+      const written = this.writtenAt.get(id);
+      if (written === undefined || now - written >= presenceWriteEveryMs) this.pending.set(id, until);
+    }
+    await this.store.set(userIds, until);
+  }
+
+  /** The member's last connection on this instance closed. */
+  async left(userId: number): Promise<void> {
+    const now = this.clock.now();
+    this.pending.set(userId, now);
+    await this.store.clear(userId);
+  }
+
+  /** Online now, per the store; while the store does not answer, per the database's copy. */
+  async isOnline(user: Pick<UserRow, 'id' | 'onlineUntil'>): Promise<boolean> {
+    const now = this.clock.now();
+    try {
+      const until = await this.store.until(user.id);
+      return until !== null && until > now;
+    } catch (error) {
+      this.onError(error);
+      return user.onlineUntil !== null && user.onlineUntil > now;
+    }
+  }
+
+  /** Writes the due database copies in one statement; returns how many members it wrote. */
+  async flush(): Promise<number> {
+    if (this.pending.size === 0) return 0;
+    const batch = [...this.pending];
+    this.pending.clear();
+    const now = this.clock.now().getTime();
+    for (const [id, at] of this.writtenAt) if (now - at >= presenceWriteEveryMs) this.writtenAt.delete(id);
+    for (const [id] of batch) this.writtenAt.set(id, now);
+    await setOnlineUntilMany(this.db, batch);
+    return batch.length;
+  }
+}
