@@ -69,6 +69,39 @@ export const minimumMessageCostInputSchema = z.object({
   currency: z.string({ error: 'invalid' }).regex(/^[A-Z]{3}$/, { error: 'invalid' }),
 });
 
+/** What a landing click can lead to, each a postback to the click's network (issue 19). */
+export const postbackEventOptions = ['signup', 'activation', 'first_purchase'] as const;
+/** The placeholders a postback URL template may hold. */
+export const postbackPlaceholders = ['{click_id}', '{event}', '{amount}', '{currency}'] as const;
+
+/**
+ * One ad network's postback: a GET of the URL with {click_id}, {event}, {amount} (decimal, e.g.
+ * 12.99; empty for signup and activation) and {currency} filled in, for the chosen events.
+ */
+export const postbackSchema = z.object({
+  network: z
+    .string({ error: 'required' })
+    .trim()
+    .min(1, { error: 'required' })
+    .max(100, { error: 'too_long' }),
+  url: z
+    .string({ error: 'required' })
+    .trim()
+    .max(1000, { error: 'too_long' })
+    .refine(
+      (value) => {
+        const sample = value.replace(/\{(click_id|event|amount|currency)\}/g, 'x');
+        return /^https?:\/\/[^\s{}]+$/i.test(sample) && URL.canParse(sample);
+      },
+      { error: 'invalid_url' },
+    ),
+  events: z
+    .array(z.enum(postbackEventOptions, { error: 'invalid' }))
+    .min(1, { error: 'required' })
+    .refine((list) => new Set(list).size === list.length, { error: 'duplicate' }),
+});
+export type PostbackInput = z.infer<typeof postbackSchema>;
+
 /** Every field a site has (spec §3 Settings plus the white-label branding), as the editor sends them. */
 export const siteFieldsSchema = z.object({
   domain: z
@@ -147,6 +180,12 @@ export const siteFieldsSchema = z.object({
       z.string({ error: 'invalid' }).trim().max(2000, { error: 'too_long' }),
     ),
   ),
+  postbacks: z
+    .array(postbackSchema)
+    .max(20, { error: 'too_long' })
+    .refine((list) => new Set(list.map((entry) => entry.network.toLowerCase())).size === list.length, {
+      error: 'duplicate',
+    }),
 });
 export type SiteFields = z.infer<typeof siteFieldsSchema>;
 
@@ -210,6 +249,9 @@ export const adminSiteSchema = z.object({
   theme_color: z.string(),
   logo_url: z.string().nullable(),
   texts: z.record(z.string(), z.record(z.string(), z.string())),
+  postbacks: z.array(
+    z.object({ network: z.string(), url: z.string(), events: z.array(z.enum(postbackEventOptions)) }),
+  ),
   updated_at: z.string(),
 });
 export type AdminSite = z.infer<typeof adminSiteSchema>;

@@ -1,11 +1,31 @@
 import { z } from 'zod';
 import { idField } from './common.ts';
 
+/** Payment methods (spec §3) the platform knows; which ones a country offers is the server's. */
+export const paymentMethodOptions = [
+  'ideal',
+  'bancontact',
+  'card',
+  'paypal',
+  'applepay',
+  'directdebit',
+  'sofort',
+  'giropay',
+  'eps',
+  'blik',
+  'banktransfer',
+  'paysafecard',
+] as const;
+
+/** A badge on a bundle (credits page), set in the back office. */
+export const bundleBadgeOptions = ['most_popular', 'best_value'] as const;
+
 export const bundleSchema = z.object({
   id: z.number().int(),
   credits: z.number().int(),
   price: z.number().int().describe('integer cents'),
   currency: z.string(),
+  badge: z.enum(bundleBadgeOptions).nullable(),
 });
 
 export const bundlesResponseSchema = z.object({

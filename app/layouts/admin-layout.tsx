@@ -1,7 +1,12 @@
 import { useTranslation } from 'react-i18next';
 import { Form, NavLink, Outlet, redirect, useRouteLoaderData } from 'react-router';
 import type { Staff } from '#contract/admin.ts';
+import type { LayoutHandle } from '../lib/layout-handle.ts';
 import type { Route } from './+types/admin-layout';
+import '../styles/admin.scss';
+
+/** The back office keeps its own whole-Bootstrap stylesheet, not the members' shell. */
+export const handle: LayoutHandle = { layout: 'bare' };
 
 const publicPaths = new Set(['/admin/login']);
 
@@ -91,6 +96,31 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
                 <li className="nav-item">
                   <NavLink className="nav-link" to="/admin/sites">
                     {t('admin:nav.sites')}
+                  </NavLink>
+                </li>
+                <li className="nav-item">
+                  <NavLink className="nav-link" to="/admin/numbers">
+                    {t('admin:nav.numbers')}
+                  </NavLink>
+                </li>
+                <li className="nav-item">
+                  <NavLink className="nav-link" to="/admin/orders">
+                    {t('admin:nav.orders')}
+                  </NavLink>
+                </li>
+                <li className="nav-item">
+                  <NavLink className="nav-link" to="/admin/bundles">
+                    {t('admin:nav.bundles')}
+                  </NavLink>
+                </li>
+                <li className="nav-item">
+                  <NavLink className="nav-link" to="/admin/discountcodes">
+                    {t('admin:nav.discountcodes')}
+                  </NavLink>
+                </li>
+                <li className="nav-item">
+                  <NavLink className="nav-link" to="/admin/gifts">
+                    {t('admin:nav.gifts')}
                   </NavLink>
                 </li>
                 <li className="nav-item">

@@ -4,6 +4,7 @@ import { data, Form, Link, redirect, useNavigation, useRevalidator } from 'react
 import {
   type AdminCompany,
   type AdminSite,
+  postbackEventOptions,
   signupRuleOptions,
   siteProfileFieldOptions,
   siteProfileNoteOptions,
@@ -52,6 +53,26 @@ function minimumCosts(value: string | undefined) {
   return costs;
 }
 
+/**
+ * "network URL events" per line → postbacks (events comma-separated; all three when left out). A
+ * wrong line is named by the API (postbacks.N.url).
+ */
+function postbacks(value: string | undefined) {
+  if (value === undefined) return undefined;
+  return value
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .map((line) => {
+      const [network = '', url = '', events = ''] = line.split(/\s+/);
+      return {
+        network,
+        url,
+        events: events ? events.split(',').filter(Boolean) : [...postbackEventOptions],
+      };
+    });
+}
+
 export async function action({ context, params, request }: Route.ActionArgs) {
   const form = await request.formData();
   const checked = (name: string) => form.get(name) === 'on';
@@ -95,6 +116,7 @@ export async function action({ context, params, request }: Route.ActionArgs) {
     mail_from_name: text(form, 'mail_from_name')?.trim() || null,
     mail_from_address: text(form, 'mail_from_address')?.trim() || null,
     cdn_prefix: text(form, 'cdn_prefix'),
+    postbacks: postbacks(text(form, 'postbacks')),
     texts: Object.fromEntries(
       locales.map((code) => [
         code,
@@ -437,6 +459,37 @@ export default function SiteEdit({ loaderData, actionData }: Route.ComponentProp
           })}
           {site && <LogoUpload site={site} />}
         </Section>
+        <fieldset className="card mb-3">
+          <div className="card-body">
+            <legend className="h6 card-title">{t('admin:site.sectionPostbacks')}</legend>
+            <AdminField
+              name="postbacks"
+              label={t('admin:site.postbacks')}
+              errors={errors}
+              hint={t('admin:site.postbacksHint', {
+                click_id: '{click_id}',
+                event: '{event}',
+                amount: '{amount}',
+                currency: '{currency}',
+              })}
+            >
+              {({ id, invalid, describedBy }) => (
+                <textarea
+                  id={id}
+                  name="postbacks"
+                  rows={3}
+                  spellCheck={false}
+                  className={`form-control font-monospace small${invalid ? ' is-invalid' : ''}`}
+                  aria-describedby={describedBy}
+                  placeholder="adnet https://adnet.example/postback?clickid={click_id}&event={event}&amount={amount}&currency={currency} signup,first_purchase"
+                  defaultValue={(site?.postbacks ?? [])
+                    .map((entry) => `${entry.network} ${entry.url} ${entry.events.join(',')}`)
+                    .join('\n')}
+                />
+              )}
+            </AdminField>
+          </div>
+        </fieldset>
         <button type="submit" className="btn btn-primary" disabled={navigation.state === 'submitting'}>
           {site ? t('admin:editor.save') : t('admin:sites.create')}
         </button>

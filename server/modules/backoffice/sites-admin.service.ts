@@ -11,6 +11,7 @@ import { UnsupportedImageAppError } from '#server/modules/photos/photos.service.
 import { siteOrigin } from '#server/modules/sites/site-origin.ts';
 import type { SiteDirectory } from '#server/modules/sites/sites.service.ts';
 import type { StaffService } from '#server/modules/staff/staff.service.ts';
+import { postbackUrlProblem } from '#server/modules/tracking/postbacks.ts';
 import * as repo from './sites-admin.repository.ts';
 
 /** A unique violation, however the driver wraps it (pg, PGlite, drizzle). */
@@ -72,6 +73,7 @@ export function toAdminSite(row: SiteRow): AdminSite {
         Object.fromEntries(Object.entries(texts ?? {}).filter(([, value]) => typeof value === 'string')),
       ]),
     ),
+    postbacks: row.postbacks,
     updated_at: row.updatedAt.toISOString(),
   };
 }
@@ -121,6 +123,7 @@ function toColumns(input: Partial<SiteFields>): repo.SiteChanges {
   if (input.mail_from_address !== undefined) columns.mailFromAddress = input.mail_from_address || null;
   set('themeColor', input.theme_color?.toLowerCase());
   if (input.logo_url !== undefined) columns.logoUrl = input.logo_url || null;
+  set('postbacks', input.postbacks);
   if (input.texts !== undefined) {
     // Empty texts are left out: the language then falls back to the site's own language.
     const texts: SiteTexts = {};
@@ -143,6 +146,16 @@ function checkSite(site: Pick<SiteRow, 'countries' | 'minimumMessageCosts'>): vo
 }
 
 const domainTaken = () => new ValidationFailedError({ domain: 'taken' });
+
+/** Postbacks go to public addresses only in production (tests and development use loopback). */
+function checkPostbacks(postbacks: SiteFields['postbacks'] | undefined, allowPrivate: boolean): void {
+  const fields: Record<string, string> = {};
+  for (const [index, entry] of (postbacks ?? []).entries()) {
+    const problem = postbackUrlProblem(entry.url, allowPrivate);
+    if (problem) fields[`postbacks.${index}.url`] = problem;
+  }
+  if (Object.keys(fields).length > 0) throw new ValidationFailedError(fields);
+}
 
 export function toAdminCompany(row: CompanyRow, sites: SiteRow[]): AdminCompany {
   return {
@@ -200,7 +213,7 @@ export class SitesAdminService {
     private readonly directory: SiteDirectory,
     private readonly staff: StaffService,
     private readonly storage: MediaStorage,
-    private readonly config: Pick<Config, 'PUBLIC_URL' | 'PORT'>,
+    private readonly config: Pick<Config, 'PUBLIC_URL' | 'PORT' | 'NODE_ENV'>,
   ) {}
 
   async list(): Promise<SiteRow[]> {
@@ -233,6 +246,7 @@ export class SitesAdminService {
       updatedAt: this.clock.now(),
     };
     checkSite(site);
+    checkPostbacks(input.postbacks, this.config.NODE_ENV !== 'production');
     let created: SiteRow;
     try {
       created = await this.db.transaction(async (tx) => {
@@ -261,6 +275,7 @@ export class SitesAdminService {
   async update(actor: StaffRow, input: UpdateSite, ip: string): Promise<SiteRow> {
     const { id, ...fields } = input;
     const columns = toColumns(fields);
+    checkPostbacks(fields.postbacks, this.config.NODE_ENV !== 'production');
     let updated: SiteRow;
     try {
       updated = await this.db.transaction(async (tx) => {

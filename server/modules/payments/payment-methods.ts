@@ -1,18 +1,7 @@
+import { paymentMethodOptions } from '#contract/payments.ts';
+
 /** Payment methods (spec §3) offered per country, in the order a member there expects them. */
-export const paymentMethods = [
-  'ideal',
-  'bancontact',
-  'card',
-  'paypal',
-  'applepay',
-  'directdebit',
-  'sofort',
-  'giropay',
-  'eps',
-  'blik',
-  'banktransfer',
-  'paysafecard',
-] as const;
+export const paymentMethods = paymentMethodOptions;
 export type PaymentMethod = (typeof paymentMethods)[number];
 
 const byCountry: Record<string, PaymentMethod[]> = {

@@ -1,13 +1,14 @@
 import { and, asc, desc, eq, isNotNull, lt, sql } from 'drizzle-orm';
 import type { Executor } from '#server/db/client.ts';
 import { bundlePrices, bundles } from '#server/db/schema/catalog.ts';
-import { discountCodes, discountRedemptions, orders } from '#server/db/schema/payments.ts';
+import { discountCodes, discountRedemptions, orderEvents, orders } from '#server/db/schema/payments.ts';
 
 export async function bundlesFor(db: Executor, country: string) {
   return db
     .select({
       id: bundles.id,
       credits: bundles.credits,
+      badge: bundles.badge,
       amountCents: bundlePrices.amountCents,
       currency: bundlePrices.currency,
     })
@@ -167,4 +168,9 @@ export async function countPendingOrders(db: Executor): Promise<number> {
     .from(orders)
     .where(eq(orders.status, 'pending'));
   return row?.count ?? 0;
+}
+
+/** One report on an order in its history (the back office shows it). */
+export async function insertOrderEvent(db: Executor, event: typeof orderEvents.$inferInsert): Promise<void> {
+  await db.insert(orderEvents).values(event);
 }

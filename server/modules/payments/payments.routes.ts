@@ -390,7 +390,7 @@ export async function paymentsRoutes(app: ZodApp): Promise<void> {
         const payment = await payerPayment(requireMember(request), request.body.payment);
         if (payment.status !== 'open') throw new NotFoundError();
         await testProvider.setStatus(payment.id, request.body.status);
-        await payments.settle(payment.id);
+        await payments.settle(payment.id, 'checkout');
         return { ok: true as const, redirect: new URL(payment.redirectUrl).pathname };
       },
     );

@@ -2,16 +2,18 @@ import type { BundlesResponse, DiscountCode, Order, Quote } from '#contract/paym
 import { timeBonus } from '#contract/payments.ts';
 import type { Database } from '#server/db/client.ts';
 import type { UserRow } from '#server/db/schema/members.ts';
-import type { discountCodes, orders } from '#server/db/schema/payments.ts';
+import type { discountCodes, OrderEventSource, orders } from '#server/db/schema/payments.ts';
 import type { SiteRow } from '#server/db/schema/sites.ts';
 import type { Clock } from '#server/lib/clock.ts';
 import { AppError, NotFoundError, ValidationFailedError } from '#server/lib/errors.ts';
 import type { EventBus } from '#server/lib/event-bus.ts';
 import { publishToMember } from '#server/lib/member-events.ts';
 import { lockUser, updateUser } from '#server/modules/accounts/accounts.repository.ts';
+import { announceSessionsChanged } from '#server/modules/accounts/session-cache.ts';
 import { changeCredits } from '#server/modules/credits/credits.service.ts';
 import { findProfileByUserId } from '#server/modules/profiles/profiles.repository.ts';
 import { selectedCountry } from '#server/modules/sites/sites.service.ts';
+import { recordFirstPurchase } from '#server/modules/tracking/attribution.ts';
 import type { DirectDebitService } from './direct-debit.service.ts';
 import { isPaymentMethod, methodsFor, type PaymentMethod } from './payment-methods.ts';
 import * as repo from './payments.repository.ts';
@@ -122,6 +124,7 @@ export class PaymentsService {
         credits: row.credits,
         price: row.amountCents,
         currency: row.currency,
+        badge: row.badge,
       })),
       paymentmethods: methodsFor(country),
       country,
@@ -251,7 +254,7 @@ export class PaymentsService {
       } else {
         // Cancelled: settles as cancelled. Not cancelable (paid meanwhile, say): settles as it stands.
         await this.provider.cancelPayment(held.providerPaymentId);
-        await this.settle(held.providerPaymentId);
+        await this.settle(held.providerPaymentId, 'cancel');
       }
     }
   }
@@ -418,7 +421,7 @@ export class PaymentsService {
       customerId,
     });
     await repo.setProviderPayment(this.db, order.id, payment.id);
-    await this.settle(payment.id);
+    await this.settle(payment.id, 'recurring');
     const settled = await repo.findOrder(this.db, order.id);
     return { order: toOrder(settled ?? order), checkout_url: `/transactions/${order.id}` };
   }
@@ -449,7 +452,7 @@ export class PaymentsService {
     let failed = 0;
     for (const id of ids) {
       try {
-        await this.settle(id);
+        await this.settle(id, 'recheck');
       } catch (error) {
         failed++;
         this.onRecheckFailure?.(id, error);
@@ -489,9 +492,10 @@ export class PaymentsService {
   /**
    * The one settlement path of every provider (webhook and test checkout): re-fetch the payment,
    * then, under a lock on the order, book the credits once (the ledger reference is the payment id),
-   * make the member premium, or reverse a refund or chargeback.
+   * make the member premium, or reverse a refund or chargeback. Every report on a known order is
+   * kept in its history (order_events), with the order's status before and after.
    */
-  async settle(providerPaymentId: string): Promise<void> {
+  async settle(providerPaymentId: string, source: OrderEventSource = 'webhook'): Promise<void> {
     const payment = await this.provider.getPayment(providerPaymentId);
     if (!payment) return;
     const reference = `${this.provider.name}:${payment.id}`;
@@ -499,9 +503,21 @@ export class PaymentsService {
       const order = await repo.lockOrderByPayment(tx, this.provider.name, payment.id);
       if (!order) return null;
       const now = this.clock.now();
+      const record = (statusAfter: OrderRow['status']) =>
+        repo.insertOrderEvent(tx, {
+          orderId: order.id,
+          source,
+          providerStatus: payment.status,
+          refundedCents: payment.refundedCents,
+          chargedBackCents: payment.chargedBackCents,
+          statusBefore: order.status,
+          statusAfter,
+          at: now,
+        });
       if (order.status === 'pending' && payment.status === 'paid') {
         if (payment.amountCents !== order.amountCents || payment.currency !== order.currency) {
           await repo.updateOrder(tx, order.id, { status: 'failed', settledAt: now });
+          await record('failed');
           return null;
         }
         const balance = await changeCredits(tx, {
@@ -513,12 +529,16 @@ export class PaymentsService {
         });
         await repo.updateOrder(tx, order.id, { status: 'completed', settledAt: now });
         await updateUser(tx, order.userId, { paidUser: true });
+        // The first paid order of a tracked click: its postback-ready record, committed with it (issue 19).
+        await recordFirstPurchase(tx, order, now);
         if (order.discountCodeId)
           await repo.insertRedemption(tx, order.discountCodeId, order.userId, order.id, now);
+        await record('completed');
         return balance === null ? null : { userId: order.userId, balance };
       }
       if (order.status === 'pending' && (payment.status === 'failed' || payment.status === 'cancelled')) {
         await repo.updateOrder(tx, order.id, { status: payment.status, settledAt: now });
+        await record(payment.status);
         return null;
       }
       const reversed =
@@ -538,11 +558,16 @@ export class PaymentsService {
           at: now,
         });
         await repo.updateOrder(tx, order.id, { status: 'refunded' });
+        await record('refunded');
         return balance === null ? null : { userId: order.userId, balance };
       }
+      await record(order.status);
       return null;
     });
-    if (outcome)
+    if (outcome) {
+      // The balance a cached session holds is stale now (decision 014).
+      await announceSessionsChanged(this.bus, outcome.userId);
       await publishToMember(this.bus, outcome.userId, { type: 'credits', credits: outcome.balance });
+    }
   }
 }

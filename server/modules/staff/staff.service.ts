@@ -38,6 +38,10 @@ export const staffRights = {
   moderate: ['moderator', 'admin'],
   /** Money and personal data of members: credit corrections, refunds, data exports. */
   member_money: ['admin'],
+  /** Bundles and their prices, gifts, discount codes and the orders (back office, money and offers). */
+  manage_offers: ['admin'],
+  /** The dashboard's numbers and the traffic sources (issues 17, 19). */
+  view_stats: ['admin'],
 } as const satisfies Record<string, readonly StaffRole[]>;
 export type StaffRight = keyof typeof staffRights;
 

@@ -1,0 +1,300 @@
+import { useTranslation } from 'react-i18next';
+import { Form, Link, useNavigation } from 'react-router';
+import type { AdminDiscountCode } from '#contract/admin-money.ts';
+import { paymentMethodOptions } from '#contract/payments.ts';
+import { formError, formText } from '../../lib/actions.server.ts';
+import { formatDate, formatMoney } from '../../lib/format.ts';
+import { useRootData } from '../../lib/root-data.ts';
+import type { Route } from './+types/discount-codes';
+import { AdminField, AdminInput, defined, errorAt, text, whole } from './backoffice-form.tsx';
+import { cents, centsText, isoFromLocal, localFromIso, utcTime } from './money-form.ts';
+
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const result = await context.api<{ discountcodes: AdminDiscountCode[] }>('/api/admin/discountcodes.php');
+  if (!result.ok) throw new Response(null, { status: result.status });
+  const edit = Number(new URL(request.url).searchParams.get('edit')) || null;
+  return {
+    codes: result.data.discountcodes,
+    edit: result.data.discountcodes.find((code) => code.id === edit) ?? null,
+  };
+}
+
+/** An optional code field: undefined when absent, null when empty, else upper case. */
+const upperOrNull = (value: string | undefined) =>
+  value === undefined ? undefined : value.trim().toUpperCase() || null;
+
+export async function action({ context, request }: Route.ActionArgs) {
+  const form = await request.formData();
+  const id = whole(form, 'id');
+  const intent = formText(form, 'intent');
+  if (intent === 'status') {
+    const result = await context.api<{ discountcode: AdminDiscountCode }>('/api/admin/discountcodes.php', {
+      method: 'PUT',
+      body: { id, status: text(form, 'status') },
+    });
+    return result.ok ? { savedCode: result.data.discountcode } : formError(result);
+  }
+  const member = text(form, 'member')?.trim();
+  const body = defined({
+    code: text(form, 'code'),
+    value_percentage: whole(form, 'value_percentage'),
+    country: upperOrNull(text(form, 'country')),
+    member: member === undefined ? undefined : member === '' ? null : whole(form, 'member'),
+    expires: isoFromLocal(text(form, 'expires')),
+    currency: upperOrNull(text(form, 'currency')),
+    minimum_order_value: cents(text(form, 'minimum_order_value')) ?? 0,
+    status: text(form, 'status'),
+    validity: text(form, 'validity'),
+    paymentmethods: form.getAll('paymentmethods').filter((value) => typeof value === 'string'),
+  });
+  const result = await context.api<{ discountcode: AdminDiscountCode }>('/api/admin/discountcodes.php', {
+    method: id === undefined ? 'POST' : 'PUT',
+    body: id === undefined ? body : { ...body, id },
+  });
+  return result.ok ? { savedCode: result.data.discountcode } : formError(result);
+}
+
+function Scope({ code }: { code: AdminDiscountCode }) {
+  const { t } = useTranslation();
+  const { locale } = useRootData();
+  const parts = [
+    code.country,
+    code.currency,
+    code.member ? `${code.member.name} #${code.member.id}` : null,
+    code.minimum_order_value > 0
+      ? t('admin:codes.minimum', {
+          amount: code.currency
+            ? formatMoney(code.minimum_order_value, code.currency, locale)
+            : centsText(code.minimum_order_value),
+        })
+      : null,
+    code.paymentmethods.length > 0
+      ? code.paymentmethods.map((method) => t(`credits:method.${method}`)).join(', ')
+      : null,
+  ].filter(Boolean);
+  return <span className="small">{parts.length > 0 ? parts.join(' · ') : t('admin:codes.everyone')}</span>;
+}
+
+/** Discount codes (admins): every field of spec §3, disable and enable, and how often each was used. */
+export default function DiscountCodes({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const { locale } = useRootData();
+  const navigation = useNavigation();
+  const { codes, edit } = loaderData;
+  const errors = actionData && 'errors' in actionData ? actionData.errors : undefined;
+  const saved = actionData && 'savedCode' in actionData ? actionData.savedCode : null;
+  return (
+    <div className="row g-3">
+      <div className="col-12 col-xl-8">
+        <h1 className="h4">{t('admin:codes.heading')}</h1>
+        <div className="table-responsive">
+          <table className="table table-sm align-middle">
+            <thead>
+              <tr>
+                <th>{t('admin:codes.code')}</th>
+                <th>{t('admin:codes.percentage')}</th>
+                <th>{t('admin:codes.scope')}</th>
+                <th>{t('admin:codes.expires')}</th>
+                <th>{t('admin:codes.redemptions')}</th>
+                <th>{t('admin:codes.paidOrders')}</th>
+                <th />
+              </tr>
+            </thead>
+            <tbody>
+              {codes.map((code) => (
+                <tr key={code.id} data-testid={`code-${code.code}`}>
+                  <td>
+                    <span className="font-monospace">{code.code}</span>
+                    <span
+                      className={`badge ms-2 ${code.status === 'active' && !code.expired ? 'text-bg-success' : 'text-bg-secondary'}`}
+                    >
+                      {code.expired ? t('admin:codes.expired') : t(`admin:codes.status.${code.status}`)}
+                    </span>
+                    <div className="small text-body-secondary">
+                      {t(`admin:codes.validity.${code.validity}`)}
+                    </div>
+                  </td>
+                  <td>{code.value_percentage}%</td>
+                  <td>
+                    <Scope code={code} />
+                  </td>
+                  <td className="small">{code.expires ? formatDate(code.expires, locale, utcTime) : '–'}</td>
+                  <td>{code.redemptions}</td>
+                  <td>{code.paid_orders}</td>
+                  <td className="text-nowrap">
+                    <Link
+                      to={`/admin/discountcodes?edit=${code.id}`}
+                      className="btn btn-outline-primary btn-sm me-1"
+                    >
+                      {t('admin:sites.edit')}
+                    </Link>
+                    <Form method="post" className="d-inline">
+                      <input type="hidden" name="intent" value="status" />
+                      <input type="hidden" name="id" value={code.id} />
+                      <input
+                        type="hidden"
+                        name="status"
+                        value={code.status === 'active' ? 'inactive' : 'active'}
+                      />
+                      <button type="submit" className="btn btn-outline-secondary btn-sm">
+                        {code.status === 'active' ? t('admin:codes.disable') : t('admin:codes.enable')}
+                      </button>
+                    </Form>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </div>
+      <div className="col-12 col-xl-4">
+        <h2 className="h5">
+          {edit ? t('admin:codes.editHeading', { code: edit.code }) : t('admin:codes.add')}
+        </h2>
+        {saved && !errors && (
+          <div className="alert alert-success" role="status">
+            {t('admin:money.saved')}
+          </div>
+        )}
+        {errors && (
+          <div className="alert alert-danger" role="alert">
+            {errors.body.fields ? t('admin:editor.fixErrors') : errors.body.message}
+          </div>
+        )}
+        <Form method="post" noValidate key={edit?.id ?? `new-${saved?.id ?? ''}`}>
+          {edit && <input type="hidden" name="id" value={edit.id} />}
+          <div className="row g-2">
+            <div className="col-7">
+              <AdminInput
+                name="code"
+                label={t('admin:codes.code')}
+                errors={errors}
+                defaultValue={edit?.code}
+                required
+              />
+            </div>
+            <div className="col-5">
+              <AdminInput
+                name="value_percentage"
+                type="number"
+                inputMode="numeric"
+                label={t('admin:codes.percentage')}
+                errors={errors}
+                defaultValue={edit?.value_percentage}
+                required
+              />
+            </div>
+            <div className="col-6">
+              <AdminInput
+                name="country"
+                label={t('admin:money.country')}
+                hint={t('admin:codes.anyHint')}
+                errors={errors}
+                defaultValue={edit?.country}
+              />
+            </div>
+            <div className="col-6">
+              <AdminInput
+                name="currency"
+                label={t('admin:money.currency')}
+                hint={t('admin:codes.anyHint')}
+                errors={errors}
+                defaultValue={edit?.currency}
+              />
+            </div>
+            <div className="col-6">
+              <AdminInput
+                name="member"
+                inputMode="numeric"
+                label={t('admin:codes.member')}
+                hint={t('admin:codes.memberHint')}
+                errors={errors}
+                defaultValue={edit?.member?.id}
+              />
+            </div>
+            <div className="col-6">
+              <AdminInput
+                name="minimum_order_value"
+                label={t('admin:codes.minimumOrder')}
+                hint={t('admin:money.amountHint')}
+                errors={errors}
+                defaultValue={edit && edit.minimum_order_value > 0 ? centsText(edit.minimum_order_value) : ''}
+              />
+            </div>
+          </div>
+          <AdminInput
+            name="expires"
+            type="datetime-local"
+            label={t('admin:codes.expires')}
+            hint={t('admin:codes.expiresHint')}
+            errors={errors}
+            defaultValue={localFromIso(edit?.expires)}
+          />
+          <div className="row g-2">
+            <div className="col-6">
+              <AdminField name="status" label={t('admin:codes.statusLabel')} errors={errors}>
+                {({ id, invalid, describedBy }) => (
+                  <select
+                    id={id}
+                    name="status"
+                    className={`form-select${invalid ? ' is-invalid' : ''}`}
+                    defaultValue={edit?.status ?? 'active'}
+                    aria-describedby={describedBy}
+                  >
+                    <option value="active">{t('admin:codes.status.active')}</option>
+                    <option value="inactive">{t('admin:codes.status.inactive')}</option>
+                  </select>
+                )}
+              </AdminField>
+            </div>
+            <div className="col-6">
+              <AdminField name="validity" label={t('admin:codes.validityLabel')} errors={errors}>
+                {({ id, invalid, describedBy }) => (
+                  <select
+                    id={id}
+                    name="validity"
+                    className={`form-select${invalid ? ' is-invalid' : ''}`}
+                    defaultValue={edit?.validity ?? 'once_per_user'}
+                    aria-describedby={describedBy}
+                  >
+                    <option value="once_per_user">{t('admin:codes.validity.once_per_user')}</option>
+                    <option value="unlimited">{t('admin:codes.validity.unlimited')}</option>
+                  </select>
+                )}
+              </AdminField>
+            </div>
+          </div>
+          <fieldset className="mb-3">
+            <legend className="form-label fs-6">{t('admin:codes.methods')}</legend>
+            <div className="row row-cols-2 g-1">
+              {paymentMethodOptions.map((method) => (
+                <div className="col" key={method}>
+                  <div className="form-check">
+                    <input
+                      id={`method-${method}`}
+                      className="form-check-input"
+                      type="checkbox"
+                      name="paymentmethods"
+                      value={method}
+                      defaultChecked={edit?.paymentmethods.includes(method) ?? false}
+                    />
+                    <label className="form-check-label" htmlFor={`method-${method}`}>
+                      {t(`credits:method.${method}`)}
+                    </label>
+                  </div>
+                </div>
+              ))}
+            </div>
+            <div className="form-text">{t('admin:codes.methodsHint')}</div>
+            {errorAt(errors, 'paymentmethods') && (
+              <div className="invalid-feedback d-block">{t('errors:field.invalid')}</div>
+            )}
+          </fieldset>
+          <button type="submit" className="btn btn-primary" disabled={navigation.state === 'submitting'}>
+            {edit ? t('admin:editor.save') : t('admin:codes.add')}
+          </button>
+        </Form>
+      </div>
+    </div>
+  );
+}

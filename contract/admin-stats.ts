@@ -1,0 +1,92 @@
+import { z } from 'zod';
+import { idParam } from './common.ts';
+
+/**
+ * The back office's numbers (api-contract.md, Staff calls: GET /api/admin/stats.php; issue 17) and the
+ * traffic-source breakdown of issue 19. Days are UTC days; money is integer cents per currency.
+ */
+
+export const statsBreakdownOptions = ['network', 'ref', 'sub1', 'sub2', 'sub3', 'lander'] as const;
+export type StatsBreakdown = (typeof statsBreakdownOptions)[number];
+export const statsTableOptions = ['days', 'trafficsources'] as const;
+/** The longest range one call covers. */
+export const statsMaxDays = 400;
+
+const day = z.iso.date({ error: 'invalid_date' }).describe('YYYY-MM-DD (UTC)');
+
+const statsQueryFields = z.object({
+  from: day,
+  to: day.describe('YYYY-MM-DD (UTC), included'),
+  site: idParam.optional().describe('one site; all sites when left out'),
+  breakdown: z
+    .enum(statsBreakdownOptions, { error: 'invalid' })
+    .default('network')
+    .describe('what the traffic-source table is broken down by (within each network)'),
+});
+
+/** `to` not before `from`, at most statsMaxDays days. */
+function withRange<T extends typeof statsQueryFields>(schema: T) {
+  return schema
+    .refine((query) => query.from <= query.to, { error: 'out_of_range', path: ['to'] })
+    .refine((query) => (Date.parse(query.to) - Date.parse(query.from)) / 86_400_000 < statsMaxDays, {
+      error: 'out_of_range',
+      path: ['from'],
+    });
+}
+
+export const statsQuerySchema = withRange(statsQueryFields);
+export type StatsQuery = z.infer<typeof statsQuerySchema>;
+
+export const statsExportQuerySchema = withRange(
+  statsQueryFields.extend({
+    table: z
+      .enum(statsTableOptions, { error: 'invalid' })
+      .default('days')
+      .describe('which table the CSV holds'),
+  }),
+);
+export type StatsExportQuery = z.infer<typeof statsExportQuerySchema>;
+
+/** Amounts per currency: `{EUR: 12999}` (cents). */
+const revenueSchema = z.record(z.string(), z.number().int()).describe('integer cents per currency');
+
+export const statsDaySchema = z.object({
+  date: z.string().describe('YYYY-MM-DD'),
+  signups: z.number().int().describe('real members who signed up that day'),
+  activations: z.number().int().describe('members who confirmed their address (first time) that day'),
+  first_purchases: z.number().int().describe('members whose first order was paid that day'),
+  orders: z.number().int().describe('paid orders (not refunded)'),
+  revenue: revenueSchema,
+  messages_in: z.number().int().describe('messages of members to fictional profiles'),
+  replies_out: z.number().int().describe('messages of fictional profiles to members'),
+  median_reply_seconds: z
+    .number()
+    .int()
+    .nullable()
+    .describe('median time from the first unanswered member message to the reply; null without replies'),
+  active_members: z.number().int().describe('members signed in that day'),
+});
+export type StatsDay = z.infer<typeof statsDaySchema>;
+
+export const trafficSourceRowSchema = z.object({
+  network: z.string().nullable().describe('null: members and visits without a network'),
+  value: z
+    .string()
+    .nullable()
+    .describe('the breakdown value within the network (the network itself for breakdown=network)'),
+  visits: z.number().int().describe('landing clicks in the range'),
+  signups: z.number().int(),
+  buyers: z.number().int().describe('members whose first order was paid in the range'),
+  revenue: revenueSchema,
+});
+export type TrafficSourceRow = z.infer<typeof trafficSourceRowSchema>;
+
+export const statsResponseSchema = z.object({
+  from: z.string(),
+  to: z.string(),
+  site: z.number().int().nullable(),
+  breakdown: z.enum(statsBreakdownOptions),
+  days: z.array(statsDaySchema).describe('every day of the range, oldest first'),
+  trafficsources: z.array(trafficSourceRowSchema).describe('most signups first'),
+});
+export type StatsResponse = z.infer<typeof statsResponseSchema>;

@@ -1,0 +1,204 @@
+import type {
+  StatsBreakdown,
+  StatsDay,
+  StatsQuery,
+  StatsResponse,
+  TrafficSourceRow,
+} from '#contract/admin-stats.ts';
+import type { Database } from '#server/db/client.ts';
+import { NotFoundError } from '#server/lib/errors.ts';
+import { toCsv } from './csv.ts';
+import * as repo from './stats.repository.ts';
+
+const dayMs = 86_400_000;
+
+function daysOf(from: string, to: string): string[] {
+  const days: string[] = [];
+  for (let at = Date.parse(`${from}T00:00:00Z`); at <= Date.parse(`${to}T00:00:00Z`); at += dayMs) {
+    days.push(new Date(at).toISOString().slice(0, 10));
+  }
+  return days;
+}
+
+function add(revenue: Record<string, number>, currency: string, cents: number): void {
+  revenue[currency] = (revenue[currency] ?? 0) + cents;
+}
+
+/** The numbers of the back office's dashboard (issue 17) and the traffic-source table (issue 19). */
+export class StatsService {
+  constructor(private readonly db: Database) {}
+
+  async stats(query: StatsQuery): Promise<StatsResponse> {
+    const siteIds = await repo.allSiteIds(this.db);
+    if (query.site !== undefined && !siteIds.includes(query.site)) throw new NotFoundError();
+    const range: repo.StatsRange = {
+      from: query.from,
+      to: query.to,
+      start: new Date(`${query.from}T00:00:00Z`),
+      end: new Date(Date.parse(`${query.to}T00:00:00Z`) + dayMs),
+      siteIds: query.site !== undefined ? [query.site] : siteIds,
+    };
+    const base = {
+      from: query.from,
+      to: query.to,
+      site: query.site ?? null,
+      breakdown: query.breakdown,
+    };
+    const days = new Map<string, StatsDay>(
+      daysOf(query.from, query.to).map((date) => [
+        date,
+        {
+          date,
+          signups: 0,
+          activations: 0,
+          first_purchases: 0,
+          orders: 0,
+          revenue: {},
+          messages_in: 0,
+          replies_out: 0,
+          median_reply_seconds: null,
+          active_members: 0,
+        },
+      ]),
+    );
+    if (range.siteIds.length === 0) return { ...base, days: [...days.values()], trafficsources: [] };
+
+    const [signups, activations, firstPurchases, orders, messages, active, trafficsources] =
+      await Promise.all([
+        repo.membersPerDay(this.db, range, 'signup_date'),
+        repo.membersPerDay(this.db, range, 'activated_at'),
+        repo.membersPerDay(this.db, range, 'first_purchase_at'),
+        repo.ordersPerDay(this.db, range),
+        repo.messagesPerDay(this.db, range),
+        repo.activeMembersPerDay(this.db, range),
+        this.trafficSources(range, query.breakdown),
+      ]);
+    const at = (day: string) => days.get(day);
+    for (const row of signups) {
+      const found = at(row.day);
+      if (found) found.signups = row.n;
+    }
+    for (const row of activations) {
+      const found = at(row.day);
+      if (found) found.activations = row.n;
+    }
+    for (const row of firstPurchases) {
+      const found = at(row.day);
+      if (found) found.first_purchases = row.n;
+    }
+    for (const row of orders) {
+      const found = at(row.day);
+      if (!found) continue;
+      found.orders += row.n;
+      add(found.revenue, row.currency, row.cents);
+    }
+    for (const row of messages) {
+      const found = at(row.day);
+      if (!found) continue;
+      found.messages_in = row.messages_in;
+      found.replies_out = row.replies_out;
+      found.median_reply_seconds = row.median === null ? null : Math.round(row.median);
+    }
+    for (const row of active) {
+      const found = at(row.day);
+      if (found) found.active_members = row.n;
+    }
+    return { ...base, days: [...days.values()], trafficsources };
+  }
+
+  private async trafficSources(
+    range: repo.StatsRange,
+    breakdown: StatsBreakdown,
+  ): Promise<TrafficSourceRow[]> {
+    const [visits, signups, buyers, revenue] = await Promise.all([
+      repo.visitsBySource(this.db, range, breakdown),
+      repo.membersBySource(this.db, range, breakdown, 'signup_date'),
+      repo.membersBySource(this.db, range, breakdown, 'first_purchase_at'),
+      repo.revenueBySource(this.db, range, breakdown),
+    ]);
+    const table = new Map<string, TrafficSourceRow>();
+    const row = (network: string, value: string) => {
+      const key = JSON.stringify([network, value]);
+      let found = table.get(key);
+      if (!found) {
+        found = {
+          network: network || null,
+          value: value || null,
+          visits: 0,
+          signups: 0,
+          buyers: 0,
+          revenue: {},
+        };
+        table.set(key, found);
+      }
+      return found;
+    };
+    for (const item of visits) row(item.network, item.value).visits += item.n;
+    for (const item of signups) row(item.network, item.value).signups += item.n;
+    for (const item of buyers) row(item.network, item.value).buyers += item.n;
+    for (const item of revenue) add(row(item.network, item.value).revenue, item.currency, item.cents);
+    return [...table.values()].sort(
+      (a, b) =>
+        b.signups - a.signups ||
+        b.visits - a.visits ||
+        (a.network ?? '').localeCompare(b.network ?? '') ||
+        (a.value ?? '').localeCompare(b.value ?? ''),
+    );
+  }
+
+  /** One of the dashboard's tables as CSV; revenue in one decimal column per currency. */
+  async csv(query: StatsQuery, table: 'days' | 'trafficsources'): Promise<string> {
+    const stats = await this.stats(query);
+    const rows = table === 'days' ? stats.days : stats.trafficsources;
+    const currencies = [...new Set(rows.flatMap((row) => Object.keys(row.revenue)))].sort();
+    const money = (revenue: Record<string, number>) =>
+      currencies.map((currency) => ((revenue[currency] ?? 0) / 100).toFixed(2));
+    const revenueHeads = currencies.map((currency) => `revenue_${currency}`);
+    if (table === 'days') {
+      return toCsv([
+        [
+          'date',
+          'signups',
+          'activations',
+          'first_purchases',
+          'orders',
+          ...revenueHeads,
+          'messages_in',
+          'replies_out',
+          'median_reply_seconds',
+          'active_members',
+        ],
+        ...stats.days.map((day) => [
+          day.date,
+          day.signups,
+          day.activations,
+          day.first_purchases,
+          day.orders,
+          ...money(day.revenue),
+          day.messages_in,
+          day.replies_out,
+          day.median_reply_seconds,
+          day.active_members,
+        ]),
+      ]);
+    }
+    return toCsv([
+      [
+        'network',
+        stats.breakdown === 'network' ? 'value' : stats.breakdown,
+        'visits',
+        'signups',
+        'buyers',
+        ...revenueHeads,
+      ],
+      ...stats.trafficsources.map((row) => [
+        row.network,
+        row.value,
+        row.visits,
+        row.signups,
+        row.buyers,
+        ...money(row.revenue),
+      ]),
+    ]);
+  }
+}

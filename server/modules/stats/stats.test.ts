@@ -1,0 +1,370 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bundles } from '#server/db/schema/catalog.ts';
+import { conversations, messages } from '#server/db/schema/chats.ts';
+import { profiles, type TrafficSource, users } from '#server/db/schema/members.ts';
+import { orders } from '#server/db/schema/payments.ts';
+import { companies, sites } from '#server/db/schema/sites.ts';
+import { memberActiveDays, visits } from '#server/db/schema/tracking.ts';
+import { activeMember } from '../../../tests/setup/members.ts';
+import { signedInStaff, type TestStaff } from '../../../tests/setup/staff.ts';
+import { createTestApp, type TestApp } from '../../../tests/setup/test-app.ts';
+import { csvField, toCsv } from './csv.ts';
+
+const at = (iso: string) => new Date(`${iso}Z`);
+
+/**
+ * A small site with known numbers over 1–3 March 2026 (UTC): three real members who signed up in
+ * the range, one before it, a fictional profile, orders in two currencies (and a refunded and a
+ * pending one that do not count), conversations with known reply times, active days and visits.
+ */
+async function seedFixture(t: TestApp) {
+  const db = t.app.deps.db;
+  const [company] = await db.select({ id: companies.id }).from(companies).limit(1);
+  const [site] = await db
+    .insert(sites)
+    .values({
+      domain: `stats-${process.pid}-${Date.now()}.localhost`,
+      name: 'Stats site',
+      indexTitle: 'Stats',
+      description: '',
+      countries: ['NL'],
+      supportEmail: 'support@example.com',
+      companyId: company!.id,
+    })
+    .returning({ id: sites.id });
+  const [other] = await db
+    .insert(sites)
+    .values({
+      domain: `stats-other-${process.pid}-${Date.now()}.localhost`,
+      name: 'Other site',
+      indexTitle: 'Other',
+      description: '',
+      countries: ['NL'],
+      supportEmail: 'support@example.com',
+      companyId: company!.id,
+    })
+    .returning({ id: sites.id });
+  const siteId = site!.id;
+  const member = async (
+    name: string,
+    values: {
+      signup: string;
+      activated?: string;
+      firstPurchase?: string;
+      tracking?: TrafficSource;
+      fictional?: boolean;
+      siteId?: number;
+    },
+  ) => {
+    const [user] = await db
+      .insert(users)
+      .values({
+        siteId: values.siteId ?? siteId,
+        email: values.fictional ? null : `${name}.${siteId}@example.com`,
+        status: 'active',
+        signupDate: at(values.signup),
+        activatedAt: values.activated ? at(values.activated) : null,
+        firstPurchaseAt: values.firstPurchase ? at(values.firstPurchase) : null,
+        trafficsource: values.tracking ?? null,
+      })
+      .returning({ id: users.id });
+    const [profile] = await db
+      .insert(profiles)
+      .values({
+        userId: user!.id,
+        name,
+        birthdate: '1990-01-01',
+        country: 'NL',
+        fictional: values.fictional ?? false,
+      })
+      .returning({ id: profiles.id });
+    return { userId: user!.id, profileId: profile!.id };
+  };
+  const a = await member('Anna', {
+    signup: '2026-03-01T10:00:00',
+    activated: '2026-03-01T11:00:00',
+    firstPurchase: '2026-03-02T09:00:00',
+    tracking: { network: 'adnet', sub1: '=cmd|calc', click_id: 'c-a', lander: 'gallery' },
+  });
+  const b = await member('Bart', {
+    signup: '2026-03-01T12:00:00',
+    activated: '2026-03-02T08:00:00',
+    tracking: { network: 'adnet', sub1: 'x', click_id: 'c-b', lander: 'video' },
+  });
+  const c = await member('Cees', { signup: '2026-03-02T13:00:00', firstPurchase: '2026-03-02T14:00:00' });
+  const e = await member('Eva', { signup: '2026-02-27T09:00:00', activated: '2026-03-01T07:00:00' });
+  const f = await member('Fleur', { signup: '2026-03-01T09:00:00', fictional: true });
+  const elsewhere = await member('Olaf', { signup: '2026-03-01T09:00:00', siteId: other!.id });
+
+  const [bundle] = await db.select({ id: bundles.id }).from(bundles).limit(1);
+  const order = (
+    userId: number,
+    amountCents: number,
+    currency: string,
+    status: 'completed' | 'refunded' | 'pending',
+    settled: string | null,
+  ) => ({
+    userId,
+    siteId,
+    bundleId: bundle!.id,
+    credits: 10,
+    amountCents,
+    listPriceCents: amountCents,
+    currency,
+    country: 'NL',
+    paymentMethod: 'ideal',
+    provider: 'test',
+    status,
+    createdAt: at('2026-03-01T00:00:00'),
+    settledAt: settled ? at(settled) : null,
+  });
+  await db
+    .insert(orders)
+    .values([
+      order(a.userId, 1000, 'EUR', 'completed', '2026-03-02T09:00:00'),
+      order(c.userId, 2500, 'USD', 'completed', '2026-03-02T14:00:00'),
+      order(a.userId, 500, 'EUR', 'completed', '2026-03-03T10:00:00'),
+      order(b.userId, 700, 'EUR', 'refunded', '2026-03-02T10:00:00'),
+      order(b.userId, 300, 'EUR', 'pending', null),
+    ]);
+
+  const chat = async (one: number, two: number, lines: [number, string][]) => {
+    const [conversation] = await db
+      .insert(conversations)
+      .values({
+        lowProfileId: Math.min(one, two),
+        highProfileId: Math.max(one, two),
+        startedByProfileId: one,
+        createdAt: at(lines[0]![1]),
+      })
+      .returning({ id: conversations.id });
+    for (const [sender, when] of lines) {
+      await db.insert(messages).values({
+        conversationId: conversation!.id,
+        senderProfileId: sender,
+        kind: 'text',
+        text: 'hi',
+        createdAt: at(when),
+      });
+    }
+  };
+  // Anna waits 300 s (from her first unanswered message), then 120 s; the profile's extra message waits for nobody.
+  await chat(a.profileId, f.profileId, [
+    [a.profileId, '2026-03-01T10:00:00'],
+    [a.profileId, '2026-03-01T10:01:00'],
+    [f.profileId, '2026-03-01T10:05:00'],
+    [a.profileId, '2026-03-01T11:00:00'],
+    [f.profileId, '2026-03-01T11:02:00'],
+    [f.profileId, '2026-03-01T11:03:00'],
+  ]);
+  // Bart's reply comes the next day after 4 h 10 min.
+  await chat(b.profileId, f.profileId, [
+    [b.profileId, '2026-03-01T20:00:00'],
+    [f.profileId, '2026-03-02T00:10:00'],
+  ]);
+  // Eva wrote before the range; the reply on 1 March waited 5400 s.
+  await chat(e.profileId, f.profileId, [
+    [e.profileId, '2026-02-28T23:00:00'],
+    [f.profileId, '2026-03-01T00:30:00'],
+  ]);
+  // Members among themselves: not the operators' work.
+  await chat(a.profileId, b.profileId, [[a.profileId, '2026-03-01T15:00:00']]);
+
+  await db.insert(memberActiveDays).values([
+    { siteId, day: '2026-03-01', userId: a.userId },
+    { siteId, day: '2026-03-02', userId: a.userId },
+    { siteId, day: '2026-03-01', userId: b.userId },
+    { siteId, day: '2026-03-02', userId: c.userId },
+    { siteId, day: '2026-03-03', userId: e.userId },
+    { siteId: other!.id, day: '2026-03-01', userId: elsewhere.userId },
+  ]);
+  const visit = (clickId: string, seen: string, values: Partial<typeof visits.$inferInsert>) => ({
+    siteId,
+    clickId,
+    path: '/landers/gallery',
+    firstSeenAt: at(seen),
+    ...values,
+  });
+  await db
+    .insert(visits)
+    .values([
+      visit('c-a', '2026-03-01T09:59:00', { network: 'adnet', sub1: '=cmd|calc', lander: 'gallery' }),
+      visit('c-a2', '2026-03-01T09:30:00', { network: 'adnet', sub1: '=cmd|calc', lander: 'gallery' }),
+      visit('c-b', '2026-03-01T11:50:00', { network: 'adnet', sub1: 'x', lander: 'video' }),
+      visit('c-o', '2026-03-02T10:00:00', { network: 'othernet', lander: 'video' }),
+      visit('c-old', '2026-02-20T10:00:00', { network: 'adnet', lander: 'gallery' }),
+    ]);
+  return { siteId };
+}
+
+describe('the numbers of the back office (GET /api/admin/stats.php)', () => {
+  let t: TestApp;
+  let admin: TestStaff;
+  let siteId: number;
+  beforeAll(async () => {
+    t = await createTestApp();
+    admin = await signedInStaff(t.app, 'admin');
+    ({ siteId } = await seedFixture(t));
+  });
+  afterAll(() => t.close());
+
+  const get = (query: string, cookie = admin.cookie) =>
+    t.app.inject({ url: `/api/admin/stats.php?${query}`, headers: { cookie } });
+
+  it('counts each day of a site exactly: members, orders, revenue per currency, messages, reply times', async () => {
+    const response = await get(`from=2026-03-01&to=2026-03-03&site=${siteId}`);
+    expect(response.statusCode).toBe(200);
+    const body = response.json();
+    expect(body.days).toEqual([
+      {
+        date: '2026-03-01',
+        signups: 2,
+        activations: 2,
+        first_purchases: 0,
+        orders: 0,
+        revenue: {},
+        messages_in: 4,
+        replies_out: 4,
+        median_reply_seconds: 300,
+        active_members: 2,
+      },
+      {
+        date: '2026-03-02',
+        signups: 1,
+        activations: 1,
+        first_purchases: 2,
+        orders: 2,
+        revenue: { EUR: 1000, USD: 2500 },
+        messages_in: 0,
+        replies_out: 1,
+        median_reply_seconds: 15000,
+        active_members: 2,
+      },
+      {
+        date: '2026-03-03',
+        signups: 0,
+        activations: 0,
+        first_purchases: 0,
+        orders: 1,
+        revenue: { EUR: 500 },
+        messages_in: 0,
+        replies_out: 0,
+        median_reply_seconds: null,
+        active_members: 1,
+      },
+    ]);
+  });
+
+  it('breaks the traffic sources down: visits → signups → buyers → revenue, per network and within it', async () => {
+    const byNetwork = (await get(`from=2026-03-01&to=2026-03-03&site=${siteId}`)).json();
+    expect(byNetwork.breakdown).toBe('network');
+    expect(byNetwork.trafficsources).toEqual([
+      { network: 'adnet', value: 'adnet', visits: 3, signups: 2, buyers: 1, revenue: { EUR: 1500 } },
+      { network: null, value: null, visits: 0, signups: 1, buyers: 1, revenue: { USD: 2500 } },
+      { network: 'othernet', value: 'othernet', visits: 1, signups: 0, buyers: 0, revenue: {} },
+    ]);
+    const bySub1 = (await get(`from=2026-03-01&to=2026-03-03&site=${siteId}&breakdown=sub1`)).json();
+    expect(bySub1.trafficsources).toEqual([
+      { network: 'adnet', value: '=cmd|calc', visits: 2, signups: 1, buyers: 1, revenue: { EUR: 1500 } },
+      { network: 'adnet', value: 'x', visits: 1, signups: 1, buyers: 0, revenue: {} },
+      { network: null, value: null, visits: 0, signups: 1, buyers: 1, revenue: { USD: 2500 } },
+      { network: 'othernet', value: null, visits: 1, signups: 0, buyers: 0, revenue: {} },
+    ]);
+    const byLander = (await get(`from=2026-03-01&to=2026-03-01&site=${siteId}&breakdown=lander`)).json();
+    expect(byLander.trafficsources).toEqual([
+      { network: 'adnet', value: 'gallery', visits: 2, signups: 1, buyers: 0, revenue: {} },
+      { network: 'adnet', value: 'video', visits: 1, signups: 1, buyers: 0, revenue: {} },
+    ]);
+  });
+
+  it('covers every site when none is chosen, and refuses an unknown one', async () => {
+    const all = (await get('from=2026-03-01&to=2026-03-01')).json();
+    expect(all.site).toBeNull();
+    const day = all.days[0];
+    // At least this site's two signups and the other site's one (other tests' data may add more).
+    expect(day.signups).toBeGreaterThanOrEqual(3);
+    expect(day.active_members).toBeGreaterThanOrEqual(3);
+    expect((await get('from=2026-03-01&to=2026-03-01&site=999999')).statusCode).toBe(404);
+  });
+
+  it('answers a wrong range with field errors', async () => {
+    const reversed = await get(`from=2026-03-03&to=2026-03-01&site=${siteId}`);
+    expect(reversed.statusCode).toBe(422);
+    expect(reversed.json().fields).toEqual({ to: 'out_of_range' });
+    const tooLong = await get(`from=2024-01-01&to=2026-03-01&site=${siteId}`);
+    expect(tooLong.statusCode).toBe(422);
+    expect(tooLong.json().fields).toEqual({ from: 'out_of_range' });
+    const bad = await get(`from=yesterday&to=2026-03-01&breakdown=os`);
+    expect(bad.statusCode).toBe(422);
+    expect(Object.keys(bad.json().fields).sort()).toEqual(['breakdown', 'from']);
+  });
+
+  it('is for admins only: operators and moderators get 403 forbidden, members 403 staff_required', async () => {
+    for (const role of ['operator', 'moderator'] as const) {
+      const staff = await signedInStaff(t.app, role);
+      for (const url of [
+        `/api/admin/stats.php?from=2026-03-01&to=2026-03-03`,
+        `/api/admin/stats-export.php?from=2026-03-01&to=2026-03-03`,
+      ]) {
+        const refused = await t.app.inject({ url, headers: { cookie: staff.cookie } });
+        expect(refused.statusCode).toBe(403);
+        expect(refused.json().error).toBe('forbidden');
+      }
+    }
+    const member = await activeMember(t.app);
+    const asMember = await get('from=2026-03-01&to=2026-03-03', member.cookie);
+    expect(asMember.statusCode).toBe(403);
+    expect(asMember.json().error).toBe('staff_required');
+  });
+
+  it('downloads both tables as CSV, formula-safe', async () => {
+    const days = await t.app.inject({
+      url: `/api/admin/stats-export.php?from=2026-03-01&to=2026-03-03&site=${siteId}`,
+      headers: { cookie: admin.cookie },
+    });
+    expect(days.statusCode).toBe(200);
+    expect(days.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(days.headers['content-disposition']).toBe(
+      `attachment; filename="stats-days-2026-03-01-2026-03-03-site${siteId}.csv"`,
+    );
+    expect(days.body).toBe(
+      [
+        'date,signups,activations,first_purchases,orders,revenue_EUR,revenue_USD,messages_in,replies_out,median_reply_seconds,active_members',
+        '2026-03-01,2,2,0,0,0.00,0.00,4,4,300,2',
+        '2026-03-02,1,1,2,2,10.00,25.00,0,1,15000,2',
+        '2026-03-03,0,0,0,1,5.00,0.00,0,0,,1',
+        '',
+      ].join('\r\n'),
+    );
+    const sources = await t.app.inject({
+      url: `/api/admin/stats-export.php?from=2026-03-01&to=2026-03-03&site=${siteId}&breakdown=sub1&table=trafficsources`,
+      headers: { cookie: admin.cookie },
+    });
+    expect(sources.body).toBe(
+      [
+        'network,sub1,visits,signups,buyers,revenue_EUR,revenue_USD',
+        `adnet,'=cmd|calc,2,1,1,15.00,0.00`,
+        'adnet,x,1,1,0,0.00,0.00',
+        ',,0,1,1,0.00,25.00',
+        'othernet,,1,0,0,0.00,0.00',
+        '',
+      ].join('\r\n'),
+    );
+  });
+});
+
+describe('CSV fields', () => {
+  it('quotes what needs quoting and defuses formulas', () => {
+    expect(csvField('plain')).toBe('plain');
+    expect(csvField('a,b')).toBe('"a,b"');
+    expect(csvField('say "hi"')).toBe('"say ""hi"""');
+    expect(csvField('two\nlines')).toBe('"two\nlines"');
+    for (const formula of ['=1+1', '+1', '-1', '@SUM(A1)', '\tx', '\rx']) {
+      expect(csvField(formula).replace(/^"/, '')).toMatch(/^'/);
+    }
+    expect(csvField('=HYPERLINK("http://x","y")')).toBe(`"'=HYPERLINK(""http://x"",""y"")"`);
+    expect(csvField(-5)).toBe('-5');
+    expect(csvField(null)).toBe('');
+    expect(toCsv([['a', 1]])).toBe('a,1\r\n');
+  });
+});
