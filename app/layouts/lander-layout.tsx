@@ -1,16 +1,23 @@
-import { Link, Outlet } from 'react-router';
+import { Link, Outlet, useMatches } from 'react-router';
 import { SiteEntryWarning } from '../components/site-entry-warning.tsx';
 import { SiteFooter } from '../components/site-footer.tsx';
+import { isBareRoute } from '../lib/layout-handle.ts';
 import { useRootData } from '../lib/root-data.ts';
 
-/** Lander layout (spec §2): a logo bar and the footer around an ad landing page. */
+/**
+ * Lander layout (spec §2): a logo bar and the footer around an ad landing page. A lander that
+ * exports `handle = { layout: 'bare' }` gets only itself: no shell, no shell stylesheet (the root
+ * leaves them out too); it renders its own header, footer and entry notice.
+ */
 export default function LanderLayout() {
   const { settings } = useRootData();
+  const bare = isBareRoute(useMatches());
+  if (bare) return <Outlet />;
   return (
     <>
-      <header className="border-bottom bg-white">
-        <div className="container py-2">
-          <Link to="/" className="navbar-brand fw-bold text-primary fs-4">
+      <header className="top-bar">
+        <div className="top-bar-inner">
+          <Link to="/" className="brand-logo">
             {settings.name}
           </Link>
         </div>

@@ -1,30 +1,63 @@
 import { useTranslation } from 'react-i18next';
 import { Link, redirect } from 'react-router';
-import type { Profile } from '#contract/profiles.ts';
-import type { UserResponse } from '#contract/users.ts';
 import { ProfileGrid } from '../components/profile-card.tsx';
-import { pageMeta } from '../lib/meta.ts';
+import { serverApi } from '../lib/api.ts';
+import { countryName } from '../lib/countries.ts';
+import { useRootData } from '../lib/root-data.ts';
 import type { Route } from './+types/signup-matches';
 
-export function meta({ matches }: Route.MetaArgs) {
-  return pageMeta(matches, 'page.members');
+export function meta({ data: loaded }: Route.MetaArgs) {
+  return loaded ? [{ title: loaded.title }, { name: 'robots', content: 'noindex' }] : [];
 }
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const me = await context.api<UserResponse>('/api/user.php');
+  const api = serverApi(context.api);
+  const me = await api('GET /api/user.php');
   if (!me.ok || !me.data.user) throw redirect('/signup');
-  const featured = await context.api<{ profiles: Profile[] }>('/api/featured.php?limit=8');
-  return { profiles: featured.ok ? featured.data.profiles : [] };
+  // The member's own search: the gender they seek, their country, people who seek them in turn.
+  const found = await api('GET /api/search.php');
+  const settings = await api('GET /api/settings.php');
+  const strings = context.resources.landers ?? {};
+  return {
+    title: `${strings['matches.title'] ?? 'Suggested for you'} | ${settings.ok ? settings.data.name : ''}`,
+    profiles: found.ok ? [...found.data.profiles, ...found.data.similar].slice(0, 12) : [],
+    applied: found.ok ? found.data.applied : null,
+  };
 }
 
-/** /signup-matches and /match-finder: first matches right after signup. */
+/** /signup-matches and /match-finder: "Suggested for you", people who fit what the new member asked for. */
 export default function SignupMatches({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
+  const { locale } = useRootData();
+  const { applied, profiles } = loaderData;
   return (
-    <div className="container py-4">
+    <div className="container py-4" data-testid="suggested">
       <h1 className="h3">{t('landers:matches.title')}</h1>
       <p className="lead">{t('landers:matches.lead')}</p>
-      <ProfileGrid profiles={loaderData.profiles} />
+      {applied && (applied.gender || applied.country) && (
+        <ul className="list-inline mb-3" aria-label={t('landers:matches.criteria')}>
+          {applied.gender && (
+            <li className="list-inline-item badge rounded-pill text-bg-light border">
+              {t(`auth:seeking.${applied.gender}`)}
+            </li>
+          )}
+          {applied.country && (
+            <li className="list-inline-item badge rounded-pill text-bg-light border">
+              {countryName(applied.country, locale)}
+            </li>
+          )}
+          {applied.mutual && (
+            <li className="list-inline-item badge rounded-pill text-bg-light border">
+              {t('landers:matches.mutual')}
+            </li>
+          )}
+        </ul>
+      )}
+      {profiles.length > 0 ? (
+        <ProfileGrid profiles={profiles} />
+      ) : (
+        <p className="text-body-secondary">{t('landers:matches.none')}</p>
+      )}
       <Link to="/members" className="btn btn-primary mt-3">
         {t('landers:matches.browse')}
       </Link>
