@@ -2,6 +2,11 @@ import { z } from 'zod';
 import { cursorParam, idField, idParam } from './common.ts';
 import { profileSchema } from './profiles.ts';
 
+/** A gift's own names per language; empty for the built-in gifts (their names are `chat:gift.<slug>`). */
+export const giftNamesSchema = z
+  .record(z.string(), z.string())
+  .describe("names per language; a missing one: English, else the catalog's chat:gift.<slug>");
+
 export const messageSchema = z.object({
   id: z.number().int(),
   conversation: z.number().int(),
@@ -9,9 +14,18 @@ export const messageSchema = z.object({
   kind: z.enum(['text', 'photo', 'gift']),
   text: z.string().nullable().describe('plain text; clients render it as text, never as HTML'),
   photo: z.object({ filename: z.string(), thumb_filename: z.string() }).nullable(),
-  gift: z.object({ id: z.number().int(), slug: z.string(), image: z.string() }).nullable(),
+  gift: z
+    .object({ id: z.number().int(), slug: z.string(), image: z.string(), names: giftNamesSchema })
+    .nullable(),
   credits: z.number().int().describe('what the sender paid'),
   created_at: z.string(),
+  client_id: z
+    .string()
+    .nullable()
+    .optional()
+    .describe(
+      "the sender's idempotency key (client_id of POST /api/chat.php); only on the sender's own messages",
+    ),
 });
 export type Message = z.infer<typeof messageSchema>;
 
@@ -53,6 +67,11 @@ export const chatResponseSchema = z.object({
   has_older: z.boolean(),
   costs: costsSchema,
   can_reply: z.boolean().describe('false while the other member has not confirmed the e-mail address'),
+  read_up_to: z
+    .number()
+    .int()
+    .optional()
+    .describe("the newest message id the other member has read: the sender's read receipts"),
 });
 export type ChatResponse = z.infer<typeof chatResponseSchema>;
 
@@ -62,6 +81,13 @@ export const sendMessageSchema = z
     text: z.string().optional(),
     photo: idField.optional().describe("one of the sender's own photos"),
     gift: idField.optional(),
+    client_id: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{8,64}$/)
+      .optional()
+      .describe(
+        'idempotency key made by the client for this message: a repeat with the same key (a retry, a resend after a reconnect) returns the first message and charges nothing again',
+      ),
   })
   .refine((body) => [body.text, body.photo, body.gift].filter((value) => value !== undefined).length === 1, {
     message: 'invalid',
@@ -78,10 +104,18 @@ export const sendMessageResponseSchema = z.object({
 });
 
 export const openConversationSchema = z.object({ profile: idField });
+export const openConversationResponseSchema = z.object({ conversation: z.number().int() });
+export const deleteConversationSchema = z.object({ conversation: idField });
 
 export const giftsResponseSchema = z.object({
   gifts: z.array(
-    z.object({ id: z.number().int(), slug: z.string(), image: z.string(), credits: z.number().int() }),
+    z.object({
+      id: z.number().int(),
+      slug: z.string(),
+      image: z.string(),
+      names: giftNamesSchema,
+      credits: z.number().int(),
+    }),
   ),
 });
 

@@ -20,6 +20,10 @@ export const swipeStackSchema = z.object({ profiles: z.array(profileSchema), lik
 export const swipeBodySchema = z.object({ profile: idField, like: z.boolean() });
 export const swipeResultSchema = z.object({ likes_left: z.number().int(), match: z.boolean() });
 
+export const swipeUndoResponseSchema = z.object({
+  profile: profileSchema.describe('the card that comes back on top of the stack'),
+});
+
 export const autoLikeResponseSchema = z.object({ profile: profileSchema.nullable() });
 
 export const swipeLikesPerDay = 4;

@@ -9,16 +9,38 @@ export const liveEventSchema = z.discriminatedUnion('type', [
     .object({ type: z.literal('ready') })
     .describe('Sent once the socket is subscribed: fetch what was missed'),
   z.object({ type: z.literal('message'), conversation: idField, message: messageSchema }),
-  z.object({ type: z.literal('read'), conversation: idField }),
+  z.object({
+    type: z.literal('read'),
+    conversation: idField,
+    up_to: idField.optional().describe('the newest message id the reader has now read'),
+  }),
   z.object({ type: z.literal('like'), profile: profileSchema }),
   z.object({ type: z.literal('match'), profile: profileSchema }),
   z.object({ type: z.literal('credits'), credits: z.number().int() }),
   z.object({ type: z.literal('typing'), conversation: idField }),
 ]);
-export type LiveEventFrame = z.infer<typeof liveEventSchema>;
+export type LiveEvent = z.infer<typeof liveEventSchema>;
+/** @deprecated the same type as LiveEvent */
+export type LiveEventFrame = LiveEvent;
+
+/** A frame off the socket, checked against the contract: anything else is dropped (null). */
+export function parseLiveEvent(text: string): LiveEvent | null {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  const parsed = liveEventSchema.safeParse(json);
+  return parsed.success ? parsed.data : null;
+}
+
+/** The connection states of the live socket (the chat's state machine builds on them). */
+export type ConnectionStatus = 'connecting' | 'ready' | 'reconnecting' | 'offline';
 
 /** The frames a member's client may send on GET /api/ws. */
 export const liveClientFrameSchema = z.object({ type: z.literal('typing'), conversation: idField });
+export type LiveClientFrame = z.infer<typeof liveClientFrameSchema>;
 
 /** The frames the server sends on GET /api/admin/ws (contract/admin.ts AdminEvent). */
 export const adminEventSchema = z.discriminatedUnion('type', [

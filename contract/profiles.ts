@@ -108,15 +108,29 @@ export const memberResponseSchema = z.object({
 });
 
 export const searchQuerySchema = z.object({
-  gender: z.enum(genderOptions).optional(),
+  gender: z
+    .enum([...genderOptions, 'any'])
+    .optional()
+    .describe("absent: the gender the member seeks (from the profile); 'any': everyone"),
   country: z
     .string()
-    .regex(/^[A-Z]{2}$/)
-    .optional(),
+    .regex(/^([A-Z]{2}|any)$/)
+    .optional()
+    .describe(
+      "absent: the member's own country when they have said whom they seek; 'any': all the site's countries",
+    ),
   countryregion: z.string().max(10).optional(),
   min_age: z.coerce.number().int().min(18).max(99).optional(),
   max_age: z.coerce.number().int().min(18).max(99).optional(),
   page: z.coerce.number().int().min(1).max(10_000).default(1),
+  cursor: z
+    .string()
+    .max(64)
+    .regex(/^[A-Za-z0-9_-]+$/)
+    .optional()
+    .describe(
+      'the next_cursor of the previous page: the page after it, read from the index (keyset); page numbers work too',
+    ),
 });
 export type SearchQuery = z.infer<typeof searchQuerySchema>;
 
@@ -131,8 +145,25 @@ export const searchResponseSchema = z.object({
     .optional(),
   page: z.number().int(),
   pages: z.number().int(),
+  next_cursor: z
+    .string()
+    .nullable()
+    .optional()
+    .describe('pass as `cursor` for the next page (null: no more matches)'),
   similar: z.array(profileSchema),
+  applied: z
+    .object({
+      gender: z.enum(genderOptions).nullable(),
+      country: z.string().nullable(),
+      mutual: z.boolean().describe("only profiles that seek the member's gender (or everyone)"),
+    })
+    .describe('the filters used, defaults from the profile included (the form shows these)'),
 });
 export type SearchResponse = z.infer<typeof searchResponseSchema>;
 
 export const photoLimits = { free: 3, premium: 25 } as const;
+
+/** PUT /api/photo-order.php: all the member's photo ids in the new order (the first is the main photo). */
+export const photoOrderBodySchema = z.object({
+  photos: z.array(z.number().int().positive()).min(1).max(photoLimits.premium),
+});

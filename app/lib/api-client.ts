@@ -35,6 +35,11 @@ export function onAuthenticationRequired(listener: AuthListener): () => void {
   return () => authListeners.delete(listener);
 }
 
+/** Tells the listeners the member is logged out (also used by the typed client, app/lib/api.ts). */
+export function announceAuthenticationRequired(): void {
+  for (const listener of authListeners) listener();
+}
+
 /** Exponential delay before retry n (0-based): 250 ms, 500 ms, 1 s, 2 s, 4 s. */
 export function retryDelayMs(attempt: number): number {
   return 250 * 2 ** attempt;
@@ -87,9 +92,7 @@ export async function apiFetch<T>(path: string, options: ApiFetchOptions = {}): 
     } catch {
       body = { error: 'internal_error', message: response.statusText };
     }
-    if (response.status === 403 && body.error === 'authentication_required') {
-      for (const listener of authListeners) listener();
-    }
+    if (response.status === 403 && body.error === 'authentication_required') announceAuthenticationRequired();
     throw new ApiError(response.status, body);
   }
 }

@@ -9,7 +9,12 @@ export type ApiResult<T = unknown> = {
   setCookies: string[];
 };
 
-export type ApiRequest = { method?: 'GET' | 'POST' | 'PUT' | 'DELETE'; body?: unknown };
+export type ApiRequest = {
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  body?: unknown;
+  /** Set-Cookie headers of an earlier call in the same action (a new session): sent ahead of the visitor's. */
+  cookies?: string[];
+};
 
 /** Calls the JSON API as the visitor (same cookies, host and language), in-process on the server. */
 export type ApiCaller = <T = unknown>(path: string, request?: ApiRequest) => Promise<ApiResult<T>>;

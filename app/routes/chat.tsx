@@ -1,210 +1,374 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
-import { ArrowLeft, Gift, Image, StarFill } from 'react-bootstrap-icons';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
+import {
+  ArrowLeft,
+  Check2,
+  CheckAll,
+  Clock,
+  ExclamationCircle,
+  Gift,
+  Image,
+  StarFill,
+} from 'react-bootstrap-icons';
 import { useTranslation } from 'react-i18next';
 import { data, Link, redirect } from 'react-router';
-import type { ChatResponse, Message } from '#contract/chats.ts';
-import type { ErrorBody } from '#contract/common.ts';
-import type { OwnProfile } from '#contract/profiles.ts';
-import type { User } from '#contract/users.ts';
+import type { ChatListItem, Message } from '#contract/chats.ts';
+import { photoUploadResponseSchema } from '#contract/endpoints.ts';
+import type { BundlesResponse } from '#contract/payments.ts';
+import type { Photo } from '#contract/profiles.ts';
+import { ChatList, withMessage } from '../components/chat/chat-list.tsx';
+import { GiftArt } from '../components/chat/gift-art.tsx';
 import { SpendChoice } from '../components/spend-choice.tsx';
-import { ApiError, apiFetch } from '../lib/api-client.ts';
+import { api, serverApi } from '../lib/api.ts';
 import { formatMoney, useDates } from '../lib/format.ts';
 import { pageMeta } from '../lib/meta.ts';
 import { useRootData } from '../lib/root-data.ts';
+import type { ConvoItem, ConvoView, Draft, FailReason } from '../state/chat/convo.ts';
+import { useConvo } from '../state/chat/use-convo.ts';
 import { useLiveState } from '../state/live-state.tsx';
 import type { Route } from './+types/chat';
-
-type GiftOption = { id: number; slug: string; image: string; credits: number };
 
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, 'page.chats');
 }
 
 export async function loader({ context, params, request }: Route.LoaderArgs) {
-  const [chat, gifts, own] = await Promise.all([
-    context.api<ChatResponse | ErrorBody>(`/api/chat.php?conversation=${Number(params.id) || 0}`),
-    context.api<{ gifts: GiftOption[] }>('/api/gifts.php'),
-    context.api<{ profile: OwnProfile }>('/api/profile.php'),
+  const api = serverApi(context.api);
+  const [chat, gifts, own, list] = await Promise.all([
+    api('GET /api/chat.php', { query: { conversation: Number(params.id) || 0 } }),
+    api('GET /api/gifts.php'),
+    api('GET /api/profile.php'),
+    api('GET /api/chats.php'),
   ]);
   if (!chat.ok) {
-    const body = chat.data as ErrorBody;
-    if (body.error === 'authentication_required')
+    if (chat.code === 'authentication_required')
       throw redirect(`/login?redirect=${encodeURIComponent(new URL(request.url).pathname)}`);
-    if (body.error === 'blocked') return { blockedBy: String(body.name ?? '') };
-    throw data(null, { status: chat.status === 422 ? 404 : chat.status });
+    // A deleted, banned or blocking partner, or a conversation that is gone: "no longer available".
+    if (chat.code === 'blocked' || chat.code === 'not_found' || chat.code === 'validation_failed') {
+      return { unavailable: true as const, chats: list.ok ? list.data.chats : [] };
+    }
+    throw data(null, { status: chat.status || 500 });
   }
   return {
-    chat: chat.data as ChatResponse,
+    unavailable: false as const,
+    chat: chat.data,
     gifts: gifts.ok ? gifts.data.gifts : [],
     photos: own.ok ? own.data.profile.photos : [],
+    chats: list.ok ? list.data.chats : [],
   };
 }
 
-function MessageBubble({ message }: { message: Message }) {
+const draftKey = (conversation: number) => `chat-draft:${conversation}`;
+/** Messages of one side within this time form one group of bubbles. */
+const groupGapMs = 5 * 60_000;
+
+type Row =
+  | { type: 'day'; key: string; label: string }
+  | { type: 'item'; key: string; item: ConvoItem; mine: boolean; first: boolean; last: boolean };
+
+function createdAt(item: ConvoItem): string {
+  return item.state === 'sent' ? item.message.created_at : item.createdAt;
+}
+
+/** Day separators and bubble groups over the conversation's items. */
+function rowsOf(items: ConvoItem[], dayOf: (value: string) => string): Row[] {
+  const rows: Row[] = [];
+  let lastDay = '';
+  items.forEach((item, index) => {
+    const at = createdAt(item);
+    const day = dayOf(at);
+    if (day !== lastDay) {
+      rows.push({ type: 'day', key: `d${index}`, label: day });
+      lastDay = day;
+    }
+    const mine = item.state !== 'sent' || item.message.mine;
+    const near = (other: ConvoItem | undefined) =>
+      other !== undefined &&
+      (other.state !== 'sent' || other.message.mine) === mine &&
+      Math.abs(new Date(createdAt(other)).getTime() - new Date(at).getTime()) < groupGapMs &&
+      dayOf(createdAt(other)) === day;
+    rows.push({
+      type: 'item',
+      key: item.key,
+      item,
+      mine,
+      first: !near(items[index - 1]),
+      last: !near(items[index + 1]),
+    });
+  });
+  return rows;
+}
+
+function Bubble({
+  row,
+  view,
+  gifts,
+}: {
+  row: Extract<Row, { type: 'item' }>;
+  view: ConvoView;
+  gifts: { id: number; slug: string; image: string }[];
+}) {
   const { t } = useTranslation();
   const dates = useDates();
+  const { item, mine } = row;
+  const message: Message | null = item.state === 'sent' ? item.message : null;
+  const draft: Draft | null = item.state === 'sent' ? null : item.draft;
+  const radius = mine
+    ? `1rem ${row.first ? '1rem' : '.35rem'} ${row.last ? '1rem' : '.35rem'} 1rem`
+    : `${row.first ? '1rem' : '.35rem'} 1rem 1rem ${row.last ? '1rem' : '.35rem'}`;
+  const draftGift = draft?.kind === 'gift' ? gifts.find((gift) => gift.id === draft.gift) : undefined;
+  let body: ReactNode = null;
+  if (message?.kind === 'text' || draft?.kind === 'text') {
+    body = (
+      <p className="mb-0 chat-text">{message ? message.text : draft?.kind === 'text' ? draft.text : ''}</p>
+    );
+  } else if (message?.kind === 'photo' && message.photo) {
+    body = (
+      <img
+        src={message.photo.thumb_filename}
+        alt={t('chat:list.photo')}
+        width={180}
+        height={180}
+        className="rounded object-fit-cover"
+        loading="lazy"
+      />
+    );
+  } else if (draft?.kind === 'photo') {
+    body = <span>{t('chat:list.photo')}</span>;
+  } else if (message?.gift || draftGift) {
+    const gift = message?.gift ?? draftGift;
+    body = gift ? (
+      <span className="d-flex align-items-center gap-2">
+        <GiftArt slug={gift.slug} image={gift.image} />
+        {t(`chat:gift.${gift.slug}`)}
+      </span>
+    ) : null;
+  }
+  const read = message !== null && mine && message.id <= view.readUpTo;
   return (
     <li
-      className={`d-flex mb-2 ${message.mine ? 'justify-content-end' : 'justify-content-start'}`}
+      className={`d-flex ${mine ? 'justify-content-end' : 'justify-content-start'} ${row.last ? 'mb-2' : 'mb-1'}`}
       data-testid="chat-message"
+      data-state={item.state}
     >
-      <div
-        className={`chat-bubble rounded-3 px-3 py-2 ${message.mine ? 'bg-primary text-white' : 'bg-light'}`}
-      >
-        {message.kind === 'text' && <p className="mb-0 chat-text">{message.text}</p>}
-        {message.kind === 'photo' && message.photo && (
-          <img
-            src={message.photo.thumb_filename}
-            alt={t('chat:list.photo')}
-            width={180}
-            height={180}
-            className="rounded object-fit-cover"
-            loading="lazy"
-          />
+      <div style={{ maxWidth: 'min(78%, 32rem)' }}>
+        <div
+          className={`chat-bubble px-3 py-2 ${mine ? 'bg-primary text-white' : 'bg-body-secondary'} ${item.state === 'pending' ? 'opacity-75' : ''}`}
+          style={{ borderRadius: radius, maxWidth: '100%' }}
+        >
+          {body}
+        </div>
+        {(row.last || item.state !== 'sent') && (
+          <small
+            className={`d-flex align-items-center gap-1 mt-1 text-body-secondary ${mine ? 'justify-content-end' : ''}`}
+          >
+            <time dateTime={createdAt(item)} suppressHydrationWarning>
+              {dates.time(createdAt(item))}
+            </time>
+            {item.state === 'pending' && (
+              <span data-testid="message-pending">
+                <Clock aria-hidden="true" /> {t('chat:status.sending')}
+              </span>
+            )}
+            {message && mine && (
+              <span
+                data-testid={read ? 'message-read' : 'message-sent'}
+                className={read ? 'text-primary' : ''}
+              >
+                {read ? <CheckAll aria-hidden="true" /> : <Check2 aria-hidden="true" />}
+                <span className="visually-hidden">{read ? t('chat:read') : t('chat:sent')}</span>
+              </span>
+            )}
+          </small>
         )}
-        {message.kind === 'gift' && message.gift && (
-          <span className="d-flex align-items-center gap-2">
-            <img src={message.gift.image} alt="" width={48} height={48} />
-            {t(`chat:gift.${message.gift.slug}`)}
-          </span>
+        {item.state === 'failed' && (
+          <div className="d-flex justify-content-end align-items-center gap-2 small text-danger" role="alert">
+            <ExclamationCircle aria-hidden="true" />
+            <span data-testid="message-failed">
+              {item.reason === 'offline'
+                ? t('chat:status.failedOffline')
+                : (item.detail ?? t('chat:status.failed'))}
+            </span>
+            {'retry' in view && (
+              <button
+                type="button"
+                className="btn btn-link btn-sm p-0"
+                onClick={() => view.retry(item.clientId)}
+                data-testid="message-retry"
+              >
+                {t('chat:retry')}
+              </button>
+            )}
+            <button
+              type="button"
+              className="btn btn-link btn-sm p-0 text-body-secondary"
+              onClick={() => view.discard(item.clientId)}
+            >
+              {t('chat:discard')}
+            </button>
+          </div>
         )}
-        <small className={`d-block text-end ${message.mine ? 'text-white-50' : 'text-body-secondary'}`}>
-          <time dateTime={message.created_at} suppressHydrationWarning>
-            {dates.recent(message.created_at, new Date(), true)}
-          </time>
-        </small>
       </div>
     </li>
   );
 }
 
-/** A conversation in the bare chat layout: messages, live delivery, the composer with its costs. */
-export default function Chat({ loaderData }: Route.ComponentProps) {
+/** Bundles to top up without leaving the conversation: the draft is kept for the way back. */
+function QuickPick({ conversation }: { conversation: number }) {
   const { t } = useTranslation();
+  const { locale } = useRootData();
+  const [bundles, setBundles] = useState<BundlesResponse['bundles'] | null>(null);
+  useEffect(() => {
+    void api('GET /api/bundles.php').then((answer) => setBundles(answer.ok ? answer.data.bundles : []));
+  }, []);
+  const remember = () => sessionStorage.setItem('after-payment', `/chats/${conversation}`);
+  return (
+    <div className="border rounded-3 p-2 mb-2" data-testid="credits-quick-pick">
+      <p className="small fw-semibold mb-2">{t('chat:quickPick.title')}</p>
+      <div className="d-flex gap-2 flex-wrap">
+        {(bundles ?? []).slice(0, 3).map((bundle) => (
+          <Link
+            key={bundle.id}
+            to={`/credits/${bundle.id}`}
+            className="btn btn-outline-primary btn-sm"
+            onClick={remember}
+          >
+            {t('chat:quickPick.credits', { count: bundle.credits })} ·{' '}
+            {formatMoney(bundle.price, bundle.currency, locale)}
+          </Link>
+        ))}
+        <Link to="/credits" className="btn btn-link btn-sm" onClick={remember}>
+          {t('chat:quickPick.more')}
+        </Link>
+      </div>
+    </div>
+  );
+}
+
+/** Picks a photo on the device (camera or gallery), uploads it through the photo pipeline (EXIF stripped). */
+function DevicePhoto({ onUploaded }: { onUploaded: (photo: Photo) => void }) {
+  const { t } = useTranslation();
+  const [state, setState] = useState<'idle' | 'uploading' | 'failed'>('idle');
+  const upload = async (file: File) => {
+    setState('uploading');
+    const form = new FormData();
+    form.append('file', file);
+    const response = await fetch('/api/photos.php', {
+      method: 'POST',
+      body: form,
+      credentials: 'same-origin',
+    }).catch(() => null);
+    const parsed = response?.ok ? photoUploadResponseSchema.safeParse(await response.json()) : null;
+    if (parsed?.success) {
+      onUploaded(parsed.data.photo);
+      setState('idle');
+    } else setState('failed');
+  };
+  return (
+    <div className="mb-2">
+      <label className="btn btn-outline-secondary btn-sm">
+        {state === 'uploading' ? t('chat:photo.uploading') : t('chat:photo.upload')}
+        <input
+          type="file"
+          accept="image/*"
+          className="visually-hidden"
+          disabled={state === 'uploading'}
+          onChange={(event) => {
+            const file = event.target.files?.[0];
+            if (file) void upload(file);
+          }}
+        />
+      </label>
+      {state === 'failed' && <span className="small text-danger ms-2">{t('chat:photo.uploadFailed')}</span>}
+    </div>
+  );
+}
+
+function Thread({
+  loaderData,
+}: {
+  loaderData: Extract<Route.ComponentProps['loaderData'], { unavailable: false }>;
+}) {
+  const { t } = useTranslation();
+  const dates = useDates();
   const { locale, settings } = useRootData();
-  const { socket, connection, setOpenConversation, setUser, reloadChats } = useLiveState();
-  const chat = 'chat' in loaderData ? loaderData.chat : null;
-  const gifts = ('gifts' in loaderData ? loaderData.gifts : undefined) ?? [];
-  const ownPhotos = ('photos' in loaderData ? loaderData.photos : undefined) ?? [];
-  const [messages, setMessages] = useState<Message[]>(chat?.messages ?? []);
-  const [hasOlder, setHasOlder] = useState(chat?.has_older ?? false);
-  const [costs, setCosts] = useState(chat?.costs);
+  const { socket, connection, setOpenConversation, user, setUser } = useLiveState();
+  const { chat, gifts } = loaderData;
+  const conversation = chat.conversation.id;
+  const [photos, setPhotos] = useState(loaderData.photos);
+  const [costs, setCosts] = useState(chat.costs);
   const [text, setText] = useState('');
-  const [sending, setSending] = useState(false);
-  const [problem, setProblem] = useState<{ code: string; message: string } | null>(null);
   const [warning, setWarning] = useState(false);
   const [typing, setTyping] = useState(false);
   const [panel, setPanel] = useState<'gift' | 'photo' | null>(null);
-  const list = useRef<HTMLOListElement>(null);
+  const [outOf, setOutOf] = useState<FailReason | null>(null);
+  const list = useRef<HTMLDivElement>(null);
   const lastTyping = useRef(0);
-  const conversationId = chat?.conversation.id ?? 0;
+  const typingTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
-  const messagesRef = useRef(messages);
-  messagesRef.current = messages;
-
-  const add = useCallback((incoming: Message[]) => {
-    setMessages((current) => {
-      const known = new Set(current.map((message) => message.id));
-      return [...current, ...incoming.filter((message) => !known.has(message.id))].sort(
-        (a, b) => a.id - b.id,
-      );
-    });
-  }, []);
-
-  const catchUp = useCallback(async () => {
-    const last = messagesRef.current.at(-1)?.id ?? 0;
-    const answer = await apiFetch<ChatResponse>(
-      `/api/chat.php?conversation=${conversationId}&after=${last}`,
-    ).catch(() => null);
-    if (answer) add(answer.messages);
-    void reloadChats().catch(() => undefined);
-  }, [conversationId, add, reloadChats]);
-
-  useEffect(() => {
-    setOpenConversation(conversationId);
-    return () => setOpenConversation(null);
-  }, [conversationId, setOpenConversation]);
-
-  useEffect(() => {
-    if (!socket) return;
-    let typingTimer: ReturnType<typeof setTimeout> | undefined;
-    const stop = socket.subscribe((event) => {
-      if (event.type === 'message' && event.conversation === conversationId) {
-        add([event.message]);
-        if (!event.message.mine) void catchUp();
-      } else if (event.type === 'typing' && event.conversation === conversationId) {
+  const view = useConvo(
+    chat,
+    { socket, connection },
+    {
+      onSent: (outcome) => {
+        setUser((current) => (current ? { ...current, credits: outcome.credits } : current));
+        setCosts((current) =>
+          outcome.message.kind === 'text' && outcome.message.credits === 0
+            ? { ...current, free_messages_left: Math.max(0, current.free_messages_left - 1) }
+            : current,
+        );
+        setWarning(outcome.warning === 'contact_details');
+        setOutOf(null);
+        sessionStorage.removeItem(draftKey(conversation));
+      },
+      onFailed: (reason, draft) => {
+        if (reason === 'insufficient_credits' || reason === 'premium_required') setOutOf(reason);
+        // The draft survives a trip to the checkout and back.
+        if (reason === 'insufficient_credits' && draft.kind === 'text')
+          sessionStorage.setItem(draftKey(conversation), draft.text);
+      },
+      onTyping: () => {
         setTyping(true);
-        clearTimeout(typingTimer);
-        typingTimer = setTimeout(() => setTyping(false), 3000);
-      } else if (event.type === 'ready') {
-        void catchUp();
-      }
-    });
-    return () => {
-      stop();
-      clearTimeout(typingTimer);
-    };
-  }, [socket, conversationId, add, catchUp]);
+        clearTimeout(typingTimer.current);
+        typingTimer.current = setTimeout(() => setTyping(false), 3000);
+      },
+    },
+  );
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: scroll to the newest message whenever one arrives.
   useEffect(() => {
-    list.current?.lastElementChild?.scrollIntoView({ block: 'end' });
-  }, [messages.length]);
+    const saved = sessionStorage.getItem(draftKey(conversation));
+    if (saved) setText(saved);
+  }, [conversation]);
+  useEffect(() => {
+    setOpenConversation(conversation);
+    return () => setOpenConversation(null);
+  }, [conversation, setOpenConversation]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: stay at the newest message whenever one is added.
+  useEffect(() => {
+    const element = list.current;
+    if (element) element.scrollTop = element.scrollHeight;
+  }, [view.items.length]);
 
-  if (!chat) {
-    return (
-      <div className="container py-5">
-        <div className="alert alert-warning" role="alert">
-          {t('errors:blocked', { name: 'blockedBy' in loaderData ? loaderData.blockedBy : '' })}
-        </div>
-        <Link to="/chats">{t('chat:back')}</Link>
-      </div>
-    );
-  }
   const { profile } = chat;
-
-  const send = async (body: { text?: string; photo?: number; gift?: number }) => {
-    setSending(true);
-    setProblem(null);
-    try {
-      const result = await apiFetch<{ message: Message; credits: number; warning?: string }>(
-        '/api/chat.php',
-        {
-          method: 'POST',
-          body: { profile: profile.id, ...body },
-        },
-      );
-      add([result.message]);
-      setUser((current: User | null) => (current ? { ...current, credits: result.credits } : current));
-      setCosts((current) =>
-        current && result.message.kind === 'text' && result.message.credits === 0
-          ? { ...current, free_messages_left: Math.max(0, current.free_messages_left - 1) }
-          : current,
-      );
-      setWarning(result.warning === 'contact_details');
-      if (body.text !== undefined) setText('');
-      setPanel(null);
-    } catch (error) {
-      if (error instanceof ApiError) setProblem({ code: error.code, message: error.message });
-    } finally {
-      setSending(false);
-    }
+  const rows = rowsOf(view.items, (value) => dates.day(value));
+  const nextCost = costs.free_messages_left > 0 ? 0 : costs.message;
+  const send = (draft: Draft) => {
+    view.send(draft);
+    setPanel(null);
+    if (draft.kind === 'text') setText('');
   };
-
-  const loadOlder = async () => {
-    const first = messages[0];
-    if (!first) return;
-    const answer = await apiFetch<ChatResponse>(
-      `/api/chat.php?conversation=${conversationId}&before=${first.id}`,
-    );
-    setMessages((current) => [...answer.messages, ...current]);
-    setHasOlder(answer.has_older);
+  const submit = () => {
+    const trimmed = text.trim();
+    if (trimmed) send({ kind: 'text', text: trimmed });
   };
 
   return (
-    <div className="chat-screen d-flex flex-column" style={{ height: '100dvh' }}>
-      <header className="d-flex align-items-center gap-2 border-bottom px-2 py-2 bg-white">
-        <Link to="/chats" className="btn btn-link text-body px-2" aria-label={t('chat:back')}>
+    <section
+      className="flex-grow-1 d-flex flex-column min-w-0"
+      style={{ height: '100dvh' }}
+      aria-label={profile.name}
+    >
+      <header className="d-flex align-items-center gap-2 border-bottom px-2 py-2 bg-body">
+        <Link to="/chats" className="btn btn-link text-body px-2 d-lg-none" aria-label={t('chat:back')}>
           <ArrowLeft aria-hidden="true" size={20} />
         </Link>
         {profile.main_image && (
@@ -228,30 +392,47 @@ export default function Chat({ loaderData }: Route.ComponentProps) {
           )}
         </h1>
       </header>
-      {connection === 'reconnecting' && (
+      {view.status === 'reconnecting' && (
         <div className="alert alert-warning rounded-0 mb-0 py-1 small text-center" role="status">
           {t('chat:connection.reconnecting')}
         </div>
       )}
-      <div className="flex-grow-1 overflow-auto px-3 py-2">
-        {hasOlder && (
+      {view.status === 'offline' && (
+        <div
+          className="alert alert-secondary rounded-0 mb-0 py-1 small text-center"
+          role="status"
+          data-testid="chat-offline"
+        >
+          {t('chat:connection.offline')}
+        </div>
+      )}
+      <div ref={list} className="flex-grow-1 overflow-auto px-3 pt-2 pb-3" data-testid="chat-scroller">
+        {view.status === 'ready' && view.hasOlder && (
           <div className="text-center mb-2">
             <button
               type="button"
               className="btn btn-sm btn-outline-secondary"
-              onClick={() => void loadOlder()}
+              onClick={() => view.loadOlder()}
             >
               {t('chat:older')}
             </button>
           </div>
         )}
-        {messages.length === 0 && (
+        {view.items.length === 0 && (
           <p className="text-center text-body-secondary mt-4">{t('chat:empty', { name: profile.name })}</p>
         )}
-        <ol ref={list} className="list-unstyled mb-0" aria-live="polite">
-          {messages.map((message) => (
-            <MessageBubble key={message.id} message={message} />
-          ))}
+        <ol className="list-unstyled mb-0" aria-live="polite">
+          {rows.map((row) =>
+            row.type === 'day' ? (
+              <li key={row.key} className="text-center my-2">
+                <span className="badge rounded-pill text-bg-light fw-normal" suppressHydrationWarning>
+                  {row.label}
+                </span>
+              </li>
+            ) : (
+              <Bubble key={row.key} row={row} view={view} gifts={gifts} />
+            ),
+          )}
         </ol>
         {typing && (
           <p className="small text-body-secondary fst-italic mb-0">
@@ -259,23 +440,19 @@ export default function Chat({ loaderData }: Route.ComponentProps) {
           </p>
         )}
       </div>
-      <footer className="border-top bg-white px-2 pt-2 pb-3">
+      <footer
+        className="border-top bg-body px-2 pt-2"
+        style={{ paddingBottom: 'max(.75rem, env(safe-area-inset-bottom))' }}
+      >
         {!chat.can_reply && (
           <p className="small text-body-secondary mb-2">{t('chat:cannotReply', { name: profile.name })}</p>
         )}
-        {problem && (
-          <div className="alert alert-danger py-2 small mb-2" role="alert">
-            {problem.message}{' '}
-            {problem.code === 'insufficient_credits' && (
-              <Link to="/credits" className="alert-link">
-                {t('chat:buyCredits')}
-              </Link>
-            )}
-            {problem.code === 'premium_required' && (
-              <Link to="/premium" className="alert-link">
-                {t('chat:getPremium')}
-              </Link>
-            )}
+        {outOf === 'insufficient_credits' && <QuickPick conversation={conversation} />}
+        {outOf === 'premium_required' && (
+          <div className="alert alert-info py-2 small mb-2" role="status">
+            <Link to="/premium" className="alert-link">
+              {t('chat:getPremium')}
+            </Link>
           </div>
         )}
         {warning && (
@@ -289,43 +466,45 @@ export default function Chat({ loaderData }: Route.ComponentProps) {
             options={gifts}
             keyOf={(gift) => gift.id}
             costOf={(gift) => gift.credits}
-            disabled={sending}
-            onSpend={(gift) => void send({ gift: gift.id })}
+            onSpend={(gift) => send({ kind: 'gift', gift: gift.id })}
             renderOption={(gift) => (
               <>
-                <img src={gift.image} alt="" width={40} height={40} />
+                <GiftArt slug={gift.slug} image={gift.image} size={40} />
                 <span className="d-block small">{t(`chat:gift.${gift.slug}`)}</span>
               </>
             )}
           />
         )}
-        {panel === 'photo' &&
-          (ownPhotos.length === 0 ? (
-            <p className="small mb-2">{t('chat:composer.noPhotos')}</p>
-          ) : (
-            <SpendChoice
-              label={t('chat:composer.photo')}
-              options={ownPhotos}
-              keyOf={(photo) => photo.id}
-              costOf={() => costs?.photo ?? settings.photo_credits}
-              disabled={sending}
-              onSpend={(photo) => void send({ photo: photo.id })}
-              renderOption={(photo) => (
-                <img
-                  src={photo.thumb_filename}
-                  alt=""
-                  width={56}
-                  height={56}
-                  className="rounded object-fit-cover"
-                />
-              )}
-            />
-          ))}
+        {panel === 'photo' && (
+          <>
+            <DevicePhoto onUploaded={(photo) => setPhotos((current) => [...current, photo])} />
+            {photos.length === 0 ? (
+              <p className="small mb-2">{t('chat:composer.noPhotos')}</p>
+            ) : (
+              <SpendChoice
+                label={t('chat:composer.photo')}
+                options={photos}
+                keyOf={(photo) => photo.id}
+                costOf={() => costs.photo}
+                onSpend={(photo) => send({ kind: 'photo', photo: photo.id })}
+                renderOption={(photo) => (
+                  <img
+                    src={photo.thumb_filename}
+                    alt={t('chat:photo.option')}
+                    width={56}
+                    height={56}
+                    className="rounded object-fit-cover"
+                  />
+                )}
+              />
+            )}
+          </>
+        )}
         <form
           className="d-flex gap-2 align-items-end"
           onSubmit={(event) => {
             event.preventDefault();
-            if (text.trim()) void send({ text });
+            submit();
           }}
         >
           <button
@@ -334,6 +513,7 @@ export default function Chat({ loaderData }: Route.ComponentProps) {
             onClick={() => setPanel(panel === 'gift' ? null : 'gift')}
             aria-label={t('chat:composer.gift')}
             aria-pressed={panel === 'gift'}
+            disabled={!chat.can_reply}
           >
             <Gift aria-hidden="true" />
           </button>
@@ -343,6 +523,7 @@ export default function Chat({ loaderData }: Route.ComponentProps) {
             onClick={() => setPanel(panel === 'photo' ? null : 'photo')}
             aria-label={t('chat:composer.photo')}
             aria-pressed={panel === 'photo'}
+            disabled={!chat.can_reply}
           >
             <Image aria-hidden="true" />
           </button>
@@ -361,45 +542,103 @@ export default function Chat({ loaderData }: Route.ComponentProps) {
               setText(event.target.value);
               if (Date.now() - lastTyping.current > 2000) {
                 lastTyping.current = Date.now();
-                socket?.send({ type: 'typing', conversation: conversationId });
+                socket?.send({ type: 'typing', conversation });
               }
             }}
             onKeyDown={(event) => {
               if (event.key === 'Enter' && !event.shiftKey) {
                 event.preventDefault();
-                if (text.trim()) void send({ text });
+                submit();
               }
             }}
           />
-          <button
-            type="submit"
-            className="btn btn-primary"
-            disabled={sending || !text.trim() || !chat.can_reply}
-          >
-            {sending ? t('chat:composer.sending') : t('chat:composer.send')}
+          <button type="submit" className="btn btn-primary" disabled={!text.trim() || !chat.can_reply}>
+            {t('chat:composer.send')}
           </button>
         </form>
-        {costs && (
-          <p className="small text-body-secondary mb-0 mt-1" data-testid="chat-cost">
+        <p className="small text-body-secondary mb-0 mt-1 d-flex flex-wrap gap-2" data-testid="chat-cost">
+          {user && <span data-testid="chat-balance">{t('chat:balance', { count: user.credits })}</span>}
+          <span>
             {costs.free_messages_left > 0
               ? t('chat:cost.free', { count: costs.free_messages_left })
-              : t('chat:cost.message', { count: costs.message })}
-            {costs.minimum_message_cost && (
-              <>
-                {' '}
-                ·{' '}
-                {t('chat:cost.from', {
-                  price: formatMoney(
-                    costs.minimum_message_cost.costs,
-                    costs.minimum_message_cost.currency,
-                    locale,
-                  ),
-                })}
-              </>
-            )}
-          </p>
-        )}
+              : t('chat:cost.message', { count: nextCost })}
+          </span>
+          {costs.minimum_message_cost && (
+            <span>
+              {t('chat:cost.from', {
+                price: formatMoney(
+                  costs.minimum_message_cost.costs,
+                  costs.minimum_message_cost.currency,
+                  locale,
+                ),
+              })}
+            </span>
+          )}
+        </p>
       </footer>
+    </section>
+  );
+}
+
+/** A conversation: the thread full screen on a phone; beside the conversation list from 992 px. */
+export default function Chat({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const { socket } = useLiveState();
+  const [chats, setChats] = useState<ChatListItem[]>(loaderData.chats);
+  useEffect(() => setChats(loaderData.chats), [loaderData.chats]);
+  const activeId = loaderData.unavailable ? undefined : loaderData.chat.conversation.id;
+  const activeChat = loaderData.unavailable ? null : loaderData.chat;
+  // The list beside the thread follows the messages as they arrive (no re-fetch).
+  useEffect(
+    () =>
+      socket?.subscribe((event) => {
+        if (event.type !== 'message') return;
+        setChats((current) => {
+          const open = event.conversation === activeId;
+          const patched = withMessage(current, event.conversation, event.message, open);
+          if (patched) return patched;
+          if (!open || !activeChat) return current;
+          const first: ChatListItem = {
+            profile: activeChat.profile,
+            conversation: {
+              id: event.conversation,
+              last_message: event.message,
+              last_activity: event.message.created_at,
+            },
+            num_unread_messages: 0,
+          };
+          return [first, ...current];
+        });
+      }),
+    [socket, activeId, activeChat],
+  );
+  return (
+    <div className="chat-screen d-flex" style={{ height: '100dvh' }}>
+      <nav
+        className="d-none d-lg-flex flex-column border-end overflow-auto flex-shrink-0"
+        style={{ width: 340 }}
+        aria-label={t('chat:sidebar')}
+      >
+        <h2 className="h5 px-3 pt-3 mb-2">
+          <Link to="/chats" className="text-body text-decoration-none">
+            {t('page.chats')}
+          </Link>
+        </h2>
+        <ChatList chats={chats} {...(activeId !== undefined ? { activeId } : {})} />
+      </nav>
+      {loaderData.unavailable ? (
+        <section className="flex-grow-1 d-flex flex-column align-items-center justify-content-center p-4 text-center">
+          <h1 className="h5" data-testid="chat-unavailable">
+            {t('chat:unavailable')}
+          </h1>
+          <p className="text-body-secondary">{t('chat:unavailableHint')}</p>
+          <Link to="/chats" className="btn btn-primary">
+            {t('chat:back')}
+          </Link>
+        </section>
+      ) : (
+        <Thread key={loaderData.chat.conversation.id} loaderData={loaderData} />
+      )}
     </div>
   );
 }

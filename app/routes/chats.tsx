@@ -1,71 +1,149 @@
-import { useEffect, useState } from 'react';
-import { Trash } from 'react-bootstrap-icons';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, redirect, useRevalidator } from 'react-router';
-import type { ChatListItem, Message } from '#contract/chats.ts';
-import { ApiError, apiFetch } from '../lib/api-client.ts';
-import { useDates } from '../lib/format.ts';
+import { Link, redirect } from 'react-router';
+import type { ChatListItem } from '#contract/chats.ts';
+import { ChatList, withMessage } from '../components/chat/chat-list.tsx';
+import { api, serverApi } from '../lib/api.ts';
 import { pageMeta } from '../lib/meta.ts';
-import { badgeLabel } from '../lib/shell-rules.ts';
 import { useLiveState } from '../state/live-state.tsx';
 import type { Route } from './+types/chats';
 
 export const handle = { membersArea: true };
+
+/** How long a deleted conversation can be brought back before it is deleted on the server. */
+export const undoDeleteMs = 5000;
 
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, 'page.chats');
 }
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const answer = await context.api<{ chats: ChatListItem[] }>('/api/chats.php');
+  const api = serverApi(context.api);
+  const [answer, likes] = await Promise.all([api('GET /api/chats.php'), api('GET /api/likes.php')]);
   if (!answer.ok) throw redirect('/login?redirect=%2Fchats');
-  return answer.data;
+  // New matches: mutual likes without a conversation yet, shown as a row above the list.
+  const talking = new Set(answer.data.chats.map((chat) => chat.profile.id));
+  const matches = likes.ok ? likes.data.matches.filter((profile) => !talking.has(profile.id)) : [];
+  return { chats: answer.data.chats, matches };
 }
 
-function preview(
-  message: Message | null,
-  t: (key: string, params?: Record<string, unknown>) => string,
-): string {
-  if (!message) return '';
-  const body =
-    message.kind === 'text'
-      ? (message.text ?? '')
-      : message.kind === 'photo'
-        ? t('chat:list.photo')
-        : t('chat:list.gift');
-  return message.mine ? t('chat:list.you', { text: body }) : body;
-}
-
-/** The conversation list (spec §2): unread counts in the green unread colour, newest activity first. */
+/** The conversation list (spec §2): new matches first, unread counts in the green unread colour, newest activity first. */
 export default function Chats({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const dates = useDates();
   const { socket, reloadChats } = useLiveState();
-  const revalidator = useRevalidator();
   const [chats, setChats] = useState(loaderData.chats);
+  const [removed, setRemoved] = useState<ChatListItem | null>(null);
+  const [failed, setFailed] = useState<string | null>(null);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => setChats(loaderData.chats), [loaderData.chats]);
   useEffect(
-    () => socket?.subscribe((event) => event.type === 'message' && void revalidator.revalidate()),
-    [socket, revalidator],
+    () =>
+      socket?.subscribe((event) => {
+        if (event.type !== 'message') return;
+        setChats((current) => withMessage(current, event.conversation, event.message, false) ?? current);
+      }),
+    [socket],
   );
 
-  /** Removed at once, then deleted on the server; on failure an alert and a fresh list (spec §4). */
-  const remove = async (chat: ChatListItem) => {
-    setChats((current) => current.filter((item) => item.conversation.id !== chat.conversation.id));
-    try {
-      await apiFetch('/api/chat.php', { method: 'DELETE', body: { conversation: chat.conversation.id } });
+  const commit = async (chat: ChatListItem) => {
+    const answer = await api('DELETE /api/chat.php', { body: { conversation: chat.conversation.id } });
+    if (answer.ok) {
       void reloadChats().catch(() => undefined);
-    } catch (error) {
-      window.alert(
-        t('chat:list.deleteFailed', { error: error instanceof ApiError ? error.message : String(error) }),
-      );
-      await revalidator.revalidate();
+      return;
     }
+    setFailed(t('chat:list.deleteFailed', { error: answer.error.message }));
+    setChats((current) =>
+      current.some((item) => item.conversation.id === chat.conversation.id) ? current : [chat, ...current],
+    );
+  };
+  const pending = useRef<ChatListItem | null>(null);
+  // Leaving the page deletes what is waiting at once.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only on leaving the page.
+  useEffect(
+    () => () => {
+      clearTimeout(timer.current);
+      if (pending.current) void commit(pending.current);
+    },
+    [],
+  );
+
+  /** Removed at once with an undo for a few seconds, then deleted on the server (spec §4). */
+  const remove = (chat: ChatListItem) => {
+    clearTimeout(timer.current);
+    if (pending.current) void commit(pending.current);
+    pending.current = chat;
+    setRemoved(chat);
+    setChats((current) => current.filter((item) => item.conversation.id !== chat.conversation.id));
+    timer.current = setTimeout(() => {
+      pending.current = null;
+      setRemoved(null);
+      void commit(chat);
+    }, undoDeleteMs);
+  };
+  const undo = () => {
+    clearTimeout(timer.current);
+    const chat = pending.current;
+    pending.current = null;
+    setRemoved(null);
+    if (chat)
+      setChats((current) =>
+        [...current, chat].sort((a, b) =>
+          b.conversation.last_activity.localeCompare(a.conversation.last_activity),
+        ),
+      );
   };
 
   return (
     <div className="container py-4" style={{ maxWidth: 720 }}>
       <h1 className="h3 mb-3">{t('page.chats')}</h1>
+      {loaderData.matches.length > 0 && (
+        <section className="mb-4" aria-labelledby="new-matches">
+          <h2 id="new-matches" className="h6 text-body-secondary">
+            {t('chat:matches.title')}
+          </h2>
+          <ul className="list-unstyled d-flex gap-3 overflow-auto pb-1 mb-0" data-testid="new-matches">
+            {loaderData.matches.map((profile) => (
+              <li key={profile.id} className="text-center flex-shrink-0" style={{ width: 72 }}>
+                <Link to={`/members/${profile.id}/chat`} className="text-body text-decoration-none d-block">
+                  {profile.main_image ? (
+                    <img
+                      src={profile.main_image.thumb_filename}
+                      alt=""
+                      width={64}
+                      height={64}
+                      className="rounded-circle object-fit-cover border border-2 border-primary"
+                    />
+                  ) : (
+                    <span
+                      className="rounded-circle bg-light d-inline-block"
+                      style={{ width: 64, height: 64 }}
+                      aria-hidden="true"
+                    />
+                  )}
+                  <span className="d-block small text-truncate">{profile.name}</span>
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+      {removed && (
+        <div
+          className="alert alert-secondary d-flex align-items-center justify-content-between py-2"
+          role="status"
+          data-testid="chat-deleted"
+        >
+          <span>{t('chat:list.deleted', { name: removed.profile.name })}</span>
+          <button type="button" className="btn btn-link btn-sm" onClick={undo}>
+            {t('chat:list.undo')}
+          </button>
+        </div>
+      )}
+      {failed && (
+        <div className="alert alert-danger py-2" role="alert">
+          {failed}
+        </div>
+      )}
       {chats.length === 0 ? (
         <div>
           <p>{t('chat:list.empty')}</p>
@@ -74,63 +152,9 @@ export default function Chats({ loaderData }: Route.ComponentProps) {
           </Link>
         </div>
       ) : (
-        <ul className="list-group" data-testid="chat-list">
-          {chats.map((chat) => {
-            const unread = badgeLabel(chat.num_unread_messages);
-            return (
-              <li key={chat.conversation.id} className="list-group-item d-flex align-items-center gap-3">
-                {chat.profile.main_image ? (
-                  <img
-                    src={chat.profile.main_image.thumb_filename}
-                    alt=""
-                    width={48}
-                    height={48}
-                    className="rounded-circle object-fit-cover"
-                    loading="lazy"
-                  />
-                ) : (
-                  <span
-                    className="rounded-circle bg-light d-inline-block"
-                    style={{ width: 48, height: 48 }}
-                    aria-hidden="true"
-                  />
-                )}
-                <Link
-                  to={`/chats/${chat.conversation.id}`}
-                  className="flex-grow-1 text-decoration-none text-body min-w-0"
-                >
-                  <span className="d-flex justify-content-between">
-                    <strong>{chat.profile.name}</strong>
-                    <small className="text-body-secondary">
-                      <time dateTime={chat.conversation.last_activity} suppressHydrationWarning>
-                        {dates.recent(chat.conversation.last_activity)}
-                      </time>
-                    </small>
-                  </span>
-                  <span className="d-block text-truncate text-body-secondary small">
-                    {preview(chat.conversation.last_message, t)}
-                  </span>
-                </Link>
-                {unread && (
-                  <span className="badge rounded-pill bg-unread" data-testid="chat-unread">
-                    <span aria-hidden="true">{unread}</span>
-                    <span className="visually-hidden">
-                      {t('chat:list.unread', { count: chat.num_unread_messages })}
-                    </span>
-                  </span>
-                )}
-                <button
-                  type="button"
-                  className="btn btn-sm btn-outline-secondary"
-                  onClick={() => void remove(chat)}
-                  aria-label={t('chat:list.delete', { name: chat.profile.name })}
-                >
-                  <Trash aria-hidden="true" />
-                </button>
-              </li>
-            );
-          })}
-        </ul>
+        <div className="border rounded-3 overflow-hidden">
+          <ChatList chats={chats} onDelete={remove} />
+        </div>
       )}
     </div>
   );

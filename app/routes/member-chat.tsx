@@ -1,15 +1,14 @@
 import { redirect } from 'react-router';
-import type { ErrorBody } from '#contract/common.ts';
+import { serverApi } from '../lib/api.ts';
 import type { Route } from './+types/member-chat';
 
 /** /members/{id}/chat: opens (or starts) the conversation with a member and goes there. */
 export async function loader({ context, params }: Route.LoaderArgs) {
-  const answer = await context.api<{ conversation: number } | ErrorBody>('/api/conversation.php', {
-    method: 'POST',
+  const answer = await serverApi(context.api)('POST /api/conversation.php', {
     body: { profile: Number(params.id) || 0 },
   });
-  if (answer.ok) throw redirect(`/chats/${(answer.data as { conversation: number }).conversation}`);
-  const error = (answer.data as ErrorBody).error;
+  if (answer.ok) throw redirect(`/chats/${answer.data.conversation}`);
+  const error = answer.code;
   if (error === 'authentication_required')
     throw redirect(`/login?redirect=${encodeURIComponent(`/members/${params.id}/chat`)}`);
   if (error === 'premium_required') throw redirect('/premium');

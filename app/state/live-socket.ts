@@ -1,17 +1,12 @@
-import type { Message } from '#contract/chats.ts';
-import type { Profile } from '#contract/profiles.ts';
+import {
+  type ConnectionStatus,
+  type LiveClientFrame,
+  type LiveEvent,
+  liveCloseCodes,
+  parseLiveEvent,
+} from '#contract/live.ts';
 
-/** The frames the server sends on /api/ws (api-contract.md, Live events). */
-export type LiveEvent =
-  | { type: 'ready' }
-  | { type: 'message'; conversation: number; message: Message }
-  | { type: 'read'; conversation: number }
-  | { type: 'like'; profile: Profile }
-  | { type: 'match'; profile: Profile }
-  | { type: 'credits'; credits: number }
-  | { type: 'typing'; conversation: number };
-
-export type ConnectionStatus = 'connecting' | 'ready' | 'reconnecting' | 'offline';
+export type { ConnectionStatus, LiveEvent } from '#contract/live.ts';
 
 type Listener = (event: LiveEvent) => void;
 
@@ -49,12 +44,9 @@ export class LiveSocket {
     const socket = new WebSocket(this.url);
     this.socket = socket;
     socket.onmessage = (message) => {
-      let event: LiveEvent;
-      try {
-        event = JSON.parse(String(message.data)) as LiveEvent;
-      } catch {
-        return;
-      }
+      // One definition of the frames (contract/live.ts), checked here: anything else is dropped.
+      const event = parseLiveEvent(String(message.data));
+      if (!event) return;
       if (event.type === 'ready') {
         this.attempt = 0;
         this.setStatus('ready');
@@ -64,7 +56,11 @@ export class LiveSocket {
     socket.onclose = (event) => {
       this.socket = null;
       // 4401: not logged in (any more); 4403: wrong origin. Retrying would not help.
-      if (this.stopped || event.code === 4401 || event.code === 4403) {
+      if (
+        this.stopped ||
+        event.code === liveCloseCodes.unauthenticated ||
+        event.code === liveCloseCodes.forbidden
+      ) {
         this.setStatus('offline');
         return;
       }
@@ -73,7 +69,7 @@ export class LiveSocket {
     };
   }
 
-  send(frame: { type: 'typing'; conversation: number }): void {
+  send(frame: LiveClientFrame): void {
     if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify(frame));
   }
 

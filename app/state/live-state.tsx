@@ -9,11 +9,11 @@ import {
   useState,
 } from 'react';
 import { useLocation, useMatches, useNavigate } from 'react-router';
-import type { CountsResponse } from '#contract/counts.ts';
 import type { Profile } from '#contract/profiles.ts';
 import type { User } from '#contract/users.ts';
 import { MatchModal } from '../components/match-modal.tsx';
-import { apiFetch, onAuthenticationRequired } from '../lib/api-client.ts';
+import { api } from '../lib/api.ts';
+import { onAuthenticationRequired } from '../lib/api-client.ts';
 import { currentPushState } from '../lib/push.ts';
 import { membersAreaRoutes, pollIntervalMs, pollStartDelayMs, titleWithCount } from '../lib/shell-rules.ts';
 import { type ConnectionStatus, LiveSocket } from './live-socket.ts';
@@ -75,8 +75,8 @@ export function LiveStateProvider({
   }, [initialCounts]);
 
   const refreshUser = useCallback(async () => {
-    const answer = await apiFetch<{ user: User | null }>('/api/user.php');
-    setUser(answer.user);
+    const answer = await api('GET /api/user.php');
+    if (answer.ok) setUser(answer.data.user);
   }, []);
 
   const [socket, setSocket] = useState<LiveSocket | null>(null);
@@ -89,9 +89,12 @@ export function LiveStateProvider({
 
   // The badges come from one counts call, never from the whole chats and likes lists (issue 15).
   const reloadCounts = useCallback(async () => {
-    const answer = await apiFetch<CountsResponse>('/api/counts.php');
-    setUnreadMessages(answer.unread_messages);
-    setNewLikes(answer.new_likes);
+    const answer = await api('GET /api/counts.php');
+    if (!answer.ok) return;
+    setUnreadMessages(answer.data.unread_messages);
+    setNewLikes(answer.data.new_likes);
+    const credits = answer.data.credits;
+    setUser((current) => (current && current.credits !== credits ? { ...current, credits } : current));
   }, []);
   const reloadChats = reloadCounts;
   const reloadLikes = reloadCounts;
@@ -100,10 +103,8 @@ export function LiveStateProvider({
   useEffect(() => {
     if (!loggedIn) return;
     let interval: ReturnType<typeof setInterval> | undefined;
-    const poll = () => {
-      void refreshUser().catch(() => undefined);
-      void reloadCounts().catch(() => undefined);
-    };
+    // One counts call per poll (badges, title, app badge and the balance): never the lists.
+    const poll = () => void reloadCounts().catch(() => undefined);
     const start = setTimeout(() => {
       poll();
       interval = setInterval(poll, pollIntervalMs(pushSubscribed));
@@ -112,7 +113,7 @@ export function LiveStateProvider({
       clearTimeout(start);
       if (interval) clearInterval(interval);
     };
-  }, [loggedIn, pushSubscribed, refreshUser, reloadCounts]);
+  }, [loggedIn, pushSubscribed, reloadCounts]);
 
   // With push on this device, polling slows down (spec §7).
   useEffect(() => {

@@ -52,6 +52,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/bundle-prices.php": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Sets a bundle's price in one country (integer cents and currency); members see it at once (admin) */
+        put: operations["putAdminBundlePrices"];
+        post?: never;
+        /** Takes a bundle off sale in one country (admin) */
+        delete: operations["deleteAdminBundlePrices"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/bundles.php": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every credit bundle with its prices per country and paid orders (admin) */
+        get: operations["getAdminBundles"];
+        /** Changes a bundle: credits, position, badge, active (false takes it off sale) (admin) */
+        put: operations["putAdminBundles"];
+        /** Adds a credit bundle (admin); it sells in the countries it gets a price for */
+        post: operations["postAdminBundles"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/claim.php": {
         parameters: {
             query?: never;
@@ -117,6 +154,61 @@ export interface paths {
         put?: never;
         /** A credit correction through the ledger, naming the staff member and reason; never below zero (admin) */
         post: operations["postAdminCredits"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/discountcodes.php": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every discount code (spec §3 fields) with its redemptions and paid orders (admin) */
+        get: operations["getAdminDiscountcodes"];
+        /** Changes a discount code; status inactive disables it (admin) */
+        put: operations["putAdminDiscountcodes"];
+        /** Adds a discount code (admin); 422 code_taken, member_unknown */
+        post: operations["postAdminDiscountcodes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/gift-image.php": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Uploads a gift’s image (multipart field "file"; admin); re-encoded without metadata, public */
+        post: operations["postAdminGiftImage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/gifts.php": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every gift with its names per language, image, cost and how often it was sent (admin) */
+        get: operations["getAdminGifts"];
+        /** Changes a gift: names, credits (null: the site's gift_credits), position, active (admin) */
+        put: operations["putAdminGifts"];
+        /** Adds a gift (admin): names.en required; off sale until an image is uploaded. 422 slug_taken */
+        post: operations["postAdminGifts"];
         delete?: never;
         options?: never;
         head?: never;
@@ -269,6 +361,40 @@ export interface paths {
         };
         /** Replies today, median reply time, conversations waiting per site (per operator for admins) */
         get: operations["getAdminOperatorStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/order.php": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An order with the provider's payment id, the credits booked for it and its webhook history (admin) */
+        get: operations["getAdminOrder"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/orders.php": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Orders, newest first, filtered by status, method, site, member and dates; 50 a page (admin) */
+        get: operations["getAdminOrders"];
         put?: never;
         post?: never;
         delete?: never;
@@ -542,6 +668,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/stats-export.php": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One table of GET /api/admin/stats.php as a CSV file (text/csv; formula-safe: a field starting with = + - @ gets a leading apostrophe) (admin) */
+        get: operations["getAdminStatsExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/stats.php": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The numbers per UTC day (signups, activations, first purchases, orders, revenue per currency, messages, replies, median reply time, active members) and the traffic sources (visits → signups → buyers → revenue), per site or all (admin) */
+        get: operations["getAdminStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/totp.php": {
         parameters: {
             query?: never;
@@ -690,7 +850,7 @@ export interface paths {
         /** A page of a conversation (newest page by default); marks it read */
         get: operations["getChat"];
         put?: never;
-        /** Sends a text, one of the own photos or a gift; costs credits. 402 insufficient_credits */
+        /** Sends a text, one of the own photos or a gift; costs credits. 402 insufficient_credits. With client_id (an idempotency key per sender) a repeat answers the first message and charges nothing again */
         post: operations["postChat"];
         /** Deletes a conversation for the member */
         delete: operations["deleteChat"];
@@ -990,6 +1150,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/landers/map.php": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The visitor's country as an SVG map: regions in the reader's language with their singles */
+        get: operations["getLandersMap"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/landers/media.php": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The video landers' files (made once from the demo profiles' photos; null until then) */
+        get: operations["getLandersMedia"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/landers/profiles.php": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Fictional profiles with a photo for the ad landing pages, of the visitor's country only */
+        get: operations["getLandersProfiles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/like.php": {
         parameters: {
             query?: never;
@@ -1234,6 +1445,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/photo-order.php": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Puts the own photos in a new order (all their ids); the first becomes the main photo */
+        put: operations["putPhotoOrder"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/photos.php": {
         parameters: {
             query?: never;
@@ -1409,6 +1637,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/swipe-undo.php": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Takes back the member's last pass (the card returns); 409 undo_unavailable for any other pass or after a like, 404 when the profile can no longer be shown (deleted, or a block either way) */
+        post: operations["postSwipeUndo"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/swipe.php": {
         parameters: {
             query?: never;
@@ -1576,12 +1821,16 @@ export interface components {
         } | {
             conversation: number;
             message: {
+                client_id?: string | null;
                 conversation: number;
                 created_at: string;
                 credits: number;
                 gift: {
                     id: number;
                     image: string;
+                    names: {
+                        [key: string]: string;
+                    };
                     slug: string;
                 } | null;
                 id: number;
@@ -1620,12 +1869,16 @@ export interface components {
         } | {
             conversation: number;
             message: {
+                client_id?: string | null;
                 conversation: number;
                 created_at: string;
                 credits: number;
                 gift: {
                     id: number;
                     image: string;
+                    names: {
+                        [key: string]: string;
+                    };
                     slug: string;
                 } | null;
                 id: number;
@@ -1644,6 +1897,7 @@ export interface components {
             conversation: number;
             /** @constant */
             type: "read";
+            up_to?: number;
         } | {
             profile: {
                 about: string | null;
@@ -1928,6 +2182,616 @@ export interface operations {
             };
             /** @description Conflict with the current state */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed with fields, or a rule of the call */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited (Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description setup_required before the first site exists, or a provider that does not answer (retry later) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    putAdminBundlePrices: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    amount: number;
+                    bundle: number;
+                    country: string;
+                    currency: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        bundle: {
+                            active: boolean;
+                            badge: ("most_popular" | "best_value") | null;
+                            credits: number;
+                            id: number;
+                            orders: number;
+                            position: number;
+                            prices: {
+                                amount: number;
+                                country: string;
+                                currency: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Not accepted (e.g. login_failed) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: authentication_required without a session, csrf_failed for a foreign Origin, or a rule of the call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed with fields, or a rule of the call */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited (Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description setup_required before the first site exists, or a provider that does not answer (retry later) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteAdminBundlePrices: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    bundle: number;
+                    country: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        bundle: {
+                            active: boolean;
+                            badge: ("most_popular" | "best_value") | null;
+                            credits: number;
+                            id: number;
+                            orders: number;
+                            position: number;
+                            prices: {
+                                amount: number;
+                                country: string;
+                                currency: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Not accepted (e.g. login_failed) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: authentication_required without a session, csrf_failed for a foreign Origin, or a rule of the call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed with fields, or a rule of the call */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited (Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description setup_required before the first site exists, or a provider that does not answer (retry later) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getAdminBundles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        bundles: {
+                            active: boolean;
+                            badge: ("most_popular" | "best_value") | null;
+                            credits: number;
+                            id: number;
+                            orders: number;
+                            position: number;
+                            prices: {
+                                amount: number;
+                                country: string;
+                                currency: string;
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            /** @description Not accepted (e.g. login_failed) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: authentication_required without a session, csrf_failed for a foreign Origin, or a rule of the call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed with fields, or a rule of the call */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited (Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description setup_required before the first site exists, or a provider that does not answer (retry later) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    putAdminBundles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    active?: boolean;
+                    badge?: ("most_popular" | "best_value") | null;
+                    credits?: number;
+                    id: number;
+                    position?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        bundle: {
+                            active: boolean;
+                            badge: ("most_popular" | "best_value") | null;
+                            credits: number;
+                            id: number;
+                            orders: number;
+                            position: number;
+                            prices: {
+                                amount: number;
+                                country: string;
+                                currency: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Not accepted (e.g. login_failed) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: authentication_required without a session, csrf_failed for a foreign Origin, or a rule of the call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed with fields, or a rule of the call */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited (Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description setup_required before the first site exists, or a provider that does not answer (retry later) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postAdminBundles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    active?: boolean;
+                    badge?: ("most_popular" | "best_value") | null;
+                    credits: number;
+                    position?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        bundle: {
+                            active: boolean;
+                            badge: ("most_popular" | "best_value") | null;
+                            credits: number;
+                            id: number;
+                            orders: number;
+                            position: number;
+                            prices: {
+                                amount: number;
+                                country: string;
+                                currency: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Not accepted (e.g. login_failed) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: authentication_required without a session, csrf_failed for a foreign Origin, or a rule of the call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2608,12 +3472,16 @@ export interface operations {
                             };
                         };
                         messages: {
+                            client_id?: string | null;
                             conversation: number;
                             created_at: string;
                             credits: number;
                             gift: {
                                 id: number;
                                 image: string;
+                                names: {
+                                    [key: string]: string;
+                                };
                                 slug: string;
                             } | null;
                             id: number;
@@ -2824,6 +3692,906 @@ export interface operations {
             };
         };
     };
+    getAdminDiscountcodes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        discountcodes: {
+                            code: string;
+                            country: string | null;
+                            created_at: string;
+                            currency: string | null;
+                            expired: boolean;
+                            expires: string | null;
+                            id: number;
+                            member: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            minimum_order_value: number;
+                            paid_orders: number;
+                            paymentmethods: string[];
+                            redemptions: number;
+                            /** @enum {string} */
+                            status: "active" | "inactive";
+                            /** @enum {string} */
+                            validity: "once_per_user" | "unlimited";
+                            value_percentage: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not accepted (e.g. login_failed) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: authentication_required without a session, csrf_failed for a foreign Origin, or a rule of the call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed with fields, or a rule of the call */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited (Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description setup_required before the first site exists, or a provider that does not answer (retry later) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    putAdminDiscountcodes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    code?: string;
+                    country?: string | null;
+                    currency?: string | null;
+                    expires?: string | null;
+                    id: number;
+                    member?: number | null;
+                    minimum_order_value?: number;
+                    paymentmethods?: ("ideal" | "bancontact" | "card" | "paypal" | "applepay" | "directdebit" | "sofort" | "giropay" | "eps" | "blik" | "banktransfer" | "paysafecard")[];
+                    /** @enum {string} */
+                    status?: "active" | "inactive";
+                    /** @enum {string} */
+                    validity?: "once_per_user" | "unlimited";
+                    value_percentage?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        discountcode: {
+                            code: string;
+                            country: string | null;
+                            created_at: string;
+                            currency: string | null;
+                            expired: boolean;
+                            expires: string | null;
+                            id: number;
+                            member: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            minimum_order_value: number;
+                            paid_orders: number;
+                            paymentmethods: string[];
+                            redemptions: number;
+                            /** @enum {string} */
+                            status: "active" | "inactive";
+                            /** @enum {string} */
+                            validity: "once_per_user" | "unlimited";
+                            value_percentage: number;
+                        };
+                    };
+                };
+            };
+            /** @description Not accepted (e.g. login_failed) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: authentication_required without a session, csrf_failed for a foreign Origin, or a rule of the call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed with fields, or a rule of the call */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited (Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description setup_required before the first site exists, or a provider that does not answer (retry later) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postAdminDiscountcodes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    code: string;
+                    country?: string | null;
+                    currency?: string | null;
+                    expires?: string | null;
+                    member?: number | null;
+                    minimum_order_value?: number;
+                    paymentmethods?: ("ideal" | "bancontact" | "card" | "paypal" | "applepay" | "directdebit" | "sofort" | "giropay" | "eps" | "blik" | "banktransfer" | "paysafecard")[];
+                    /** @enum {string} */
+                    status?: "active" | "inactive";
+                    /** @enum {string} */
+                    validity?: "once_per_user" | "unlimited";
+                    value_percentage: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        discountcode: {
+                            code: string;
+                            country: string | null;
+                            created_at: string;
+                            currency: string | null;
+                            expired: boolean;
+                            expires: string | null;
+                            id: number;
+                            member: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            minimum_order_value: number;
+                            paid_orders: number;
+                            paymentmethods: string[];
+                            redemptions: number;
+                            /** @enum {string} */
+                            status: "active" | "inactive";
+                            /** @enum {string} */
+                            validity: "once_per_user" | "unlimited";
+                            value_percentage: number;
+                        };
+                    };
+                };
+            };
+            /** @description Not accepted (e.g. login_failed) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: authentication_required without a session, csrf_failed for a foreign Origin, or a rule of the call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed with fields, or a rule of the call */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited (Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description setup_required before the first site exists, or a provider that does not answer (retry later) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postAdminGiftImage: {
+        parameters: {
+            query: {
+                gift: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description The image (JPEG, PNG or WebP)
+                     */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        gift: {
+                            active: boolean;
+                            credits: number | null;
+                            id: number;
+                            image: string | null;
+                            names: {
+                                [key: string]: string;
+                            };
+                            position: number;
+                            sent: number;
+                            slug: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not accepted (e.g. login_failed) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: authentication_required without a session, csrf_failed for a foreign Origin, or a rule of the call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed with fields, or a rule of the call */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited (Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description setup_required before the first site exists, or a provider that does not answer (retry later) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getAdminGifts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        gifts: {
+                            active: boolean;
+                            credits: number | null;
+                            id: number;
+                            image: string | null;
+                            names: {
+                                [key: string]: string;
+                            };
+                            position: number;
+                            sent: number;
+                            slug: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not accepted (e.g. login_failed) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: authentication_required without a session, csrf_failed for a foreign Origin, or a rule of the call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed with fields, or a rule of the call */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited (Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description setup_required before the first site exists, or a provider that does not answer (retry later) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    putAdminGifts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    active?: boolean;
+                    credits?: number | null;
+                    id: number;
+                    names?: {
+                        [key: string]: string;
+                    };
+                    position?: number;
+                    slug?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        gift: {
+                            active: boolean;
+                            credits: number | null;
+                            id: number;
+                            image: string | null;
+                            names: {
+                                [key: string]: string;
+                            };
+                            position: number;
+                            sent: number;
+                            slug: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not accepted (e.g. login_failed) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: authentication_required without a session, csrf_failed for a foreign Origin, or a rule of the call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed with fields, or a rule of the call */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited (Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description setup_required before the first site exists, or a provider that does not answer (retry later) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postAdminGifts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    active?: boolean;
+                    credits?: number | null;
+                    names: {
+                        [key: string]: string;
+                    };
+                    position?: number;
+                    slug: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        gift: {
+                            active: boolean;
+                            credits: number | null;
+                            id: number;
+                            image: string | null;
+                            names: {
+                                [key: string]: string;
+                            };
+                            position: number;
+                            sent: number;
+                            slug: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not accepted (e.g. login_failed) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: authentication_required without a session, csrf_failed for a foreign Origin, or a rule of the call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed with fields, or a rule of the call */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited (Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description setup_required before the first site exists, or a provider that does not answer (retry later) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     getAdminInbox: {
         parameters: {
             query?: {
@@ -2851,12 +4619,16 @@ export interface operations {
                             } | null;
                             id: number;
                             last_message: {
+                                client_id?: string | null;
                                 conversation: number;
                                 created_at: string;
                                 credits: number;
                                 gift: {
                                     id: number;
                                     image: string;
+                                    names: {
+                                        [key: string]: string;
+                                    };
                                     slug: string;
                                 } | null;
                                 id: number;
@@ -3916,6 +5688,299 @@ export interface operations {
             };
             /** @description Conflict with the current state */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed with fields, or a rule of the call */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited (Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description setup_required before the first site exists, or a provider that does not answer (retry later) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getAdminOrder: {
+        parameters: {
+            query: {
+                id: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        credits_granted: number;
+                        credits_reversed: number;
+                        events: {
+                            at: string;
+                            charged_back: number;
+                            id: number;
+                            provider_status: string;
+                            refunded: number;
+                            /** @enum {string} */
+                            source: "webhook" | "checkout" | "recheck" | "refund" | "cancel" | "recurring";
+                            /** @enum {string} */
+                            status_after: "pending" | "completed" | "failed" | "cancelled" | "refunded";
+                            /** @enum {string} */
+                            status_before: "pending" | "completed" | "failed" | "cancelled" | "refunded";
+                        }[];
+                        order: {
+                            amount: number;
+                            bundle: number;
+                            country: string;
+                            created_at: string;
+                            credits: number;
+                            currency: string;
+                            discount: {
+                                code: string;
+                                id: number;
+                                value_percentage: number;
+                            } | null;
+                            id: number;
+                            list_price: number;
+                            member: {
+                                email: string | null;
+                                id: number;
+                                name: string;
+                            };
+                            paymentmethod: string;
+                            provider: string;
+                            provider_payment_id: string | null;
+                            settled_at: string | null;
+                            site: {
+                                id: number;
+                                name: string;
+                            };
+                            /** @enum {string} */
+                            status: "pending" | "completed" | "failed" | "cancelled" | "refunded";
+                        };
+                        refundable: boolean;
+                    };
+                };
+            };
+            /** @description Not accepted (e.g. login_failed) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: authentication_required without a session, csrf_failed for a foreign Origin, or a rule of the call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed with fields, or a rule of the call */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited (Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description setup_required before the first site exists, or a provider that does not answer (retry later) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getAdminOrders: {
+        parameters: {
+            query?: {
+                from?: string;
+                member?: number;
+                method?: "ideal" | "bancontact" | "card" | "paypal" | "applepay" | "directdebit" | "sofort" | "giropay" | "eps" | "blik" | "banktransfer" | "paysafecard";
+                page?: number;
+                site?: number;
+                status?: "pending" | "completed" | "failed" | "cancelled" | "refunded";
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        orders: {
+                            amount: number;
+                            bundle: number;
+                            country: string;
+                            created_at: string;
+                            credits: number;
+                            currency: string;
+                            discount: {
+                                code: string;
+                                id: number;
+                                value_percentage: number;
+                            } | null;
+                            id: number;
+                            list_price: number;
+                            member: {
+                                email: string | null;
+                                id: number;
+                                name: string;
+                            };
+                            paymentmethod: string;
+                            provider: string;
+                            provider_payment_id: string | null;
+                            settled_at: string | null;
+                            site: {
+                                id: number;
+                                name: string;
+                            };
+                            /** @enum {string} */
+                            status: "pending" | "completed" | "failed" | "cancelled" | "refunded";
+                        }[];
+                        page: number;
+                        pages: number;
+                        total: number;
+                    };
+                };
+            };
+            /** @description Not accepted (e.g. login_failed) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: authentication_required without a session, csrf_failed for a foreign Origin, or a rule of the call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5348,12 +7413,16 @@ export interface operations {
                 content: {
                     "application/json": {
                         message: {
+                            client_id?: string | null;
                             conversation: number;
                             created_at: string;
                             credits: number;
                             gift: {
                                 id: number;
                                 image: string;
+                                names: {
+                                    [key: string]: string;
+                                };
                                 slug: string;
                             } | null;
                             id: number;
@@ -6197,6 +8266,11 @@ export interface operations {
                             name: string;
                             niche: number;
                             photo_credits: number;
+                            postbacks: {
+                                events: ("signup" | "activation" | "first_purchase")[];
+                                network: string;
+                                url: string;
+                            }[];
                             refund_days: number;
                             search_fields: string[];
                             signup_credits: number;
@@ -6353,6 +8427,11 @@ export interface operations {
                             name: string;
                             niche: number;
                             photo_credits: number;
+                            postbacks: {
+                                events: ("signup" | "activation" | "first_purchase")[];
+                                network: string;
+                                url: string;
+                            }[];
                             refund_days: number;
                             search_fields: string[];
                             signup_credits: number;
@@ -6503,6 +8582,11 @@ export interface operations {
                     name?: string;
                     niche?: number;
                     photo_credits?: number;
+                    postbacks?: {
+                        events: ("signup" | "activation" | "first_purchase")[];
+                        network: string;
+                        url: string;
+                    }[];
                     refund_days?: number;
                     search_fields?: ("gender" | "country" | "countryregion" | "age")[];
                     signup_credits?: number;
@@ -6567,6 +8651,11 @@ export interface operations {
                             name: string;
                             niche: number;
                             photo_credits: number;
+                            postbacks: {
+                                events: ("signup" | "activation" | "first_purchase")[];
+                                network: string;
+                                url: string;
+                            }[];
                             refund_days: number;
                             search_fields: string[];
                             signup_credits: number;
@@ -6716,6 +8805,11 @@ export interface operations {
                     name: string;
                     niche?: number;
                     photo_credits?: number;
+                    postbacks?: {
+                        events: ("signup" | "activation" | "first_purchase")[];
+                        network: string;
+                        url: string;
+                    }[];
                     refund_days?: number;
                     search_fields?: ("gender" | "country" | "countryregion" | "age")[];
                     signup_credits?: number;
@@ -6780,6 +8874,11 @@ export interface operations {
                             name: string;
                             niche: number;
                             photo_credits: number;
+                            postbacks: {
+                                events: ("signup" | "activation" | "first_purchase")[];
+                                network: string;
+                                url: string;
+                            }[];
                             refund_days: number;
                             search_fields: string[];
                             signup_credits: number;
@@ -7047,6 +9146,195 @@ export interface operations {
             };
             /** @description Conflict with the current state */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed with fields, or a rule of the call */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited (Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description setup_required before the first site exists, or a provider that does not answer (retry later) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getAdminStatsExport: {
+        parameters: {
+            query: {
+                breakdown?: "network" | "ref" | "sub1" | "sub2" | "sub3" | "lander";
+                from: string;
+                site?: number;
+                table?: "days" | "trafficsources";
+                to: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Not accepted (e.g. login_failed) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: authentication_required without a session, csrf_failed for a foreign Origin, or a rule of the call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed with fields, or a rule of the call */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited (Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description setup_required before the first site exists, or a provider that does not answer (retry later) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getAdminStats: {
+        parameters: {
+            query: {
+                breakdown?: "network" | "ref" | "sub1" | "sub2" | "sub3" | "lander";
+                from: string;
+                site?: number;
+                to: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        breakdown: "network" | "ref" | "sub1" | "sub2" | "sub3" | "lander";
+                        days: {
+                            activations: number;
+                            active_members: number;
+                            date: string;
+                            first_purchases: number;
+                            median_reply_seconds: number | null;
+                            messages_in: number;
+                            orders: number;
+                            replies_out: number;
+                            revenue: {
+                                [key: string]: number;
+                            };
+                            signups: number;
+                        }[];
+                        from: string;
+                        site: number | null;
+                        to: string;
+                        trafficsources: {
+                            buyers: number;
+                            network: string | null;
+                            revenue: {
+                                [key: string]: number;
+                            };
+                            signups: number;
+                            value: string | null;
+                            visits: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not accepted (e.g. login_failed) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: authentication_required without a session, csrf_failed for a foreign Origin, or a rule of the call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7801,6 +10089,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         bundles: {
+                            badge: ("most_popular" | "best_value") | null;
                             credits: number;
                             currency: string;
                             id: number;
@@ -7856,12 +10145,16 @@ export interface operations {
                             id: number;
                             last_activity: string;
                             last_message: {
+                                client_id?: string | null;
                                 conversation: number;
                                 created_at: string;
                                 credits: number;
                                 gift: {
                                     id: number;
                                     image: string;
+                                    names: {
+                                        [key: string]: string;
+                                    };
                                     slug: string;
                                 } | null;
                                 id: number;
@@ -7887,12 +10180,16 @@ export interface operations {
                         };
                         has_older: boolean;
                         messages: {
+                            client_id?: string | null;
                             conversation: number;
                             created_at: string;
                             credits: number;
                             gift: {
                                 id: number;
                                 image: string;
+                                names: {
+                                    [key: string]: string;
+                                };
                                 slug: string;
                             } | null;
                             id: number;
@@ -7933,6 +10230,7 @@ export interface operations {
                             status: "active" | "disabled";
                             tattoos: ("none" | "some" | "many") | null;
                         };
+                        read_up_to?: number;
                     };
                 };
             };
@@ -8002,6 +10300,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    client_id?: string;
                     gift?: number;
                     photo?: number;
                     profile: number;
@@ -8019,12 +10318,16 @@ export interface operations {
                     "application/json": {
                         credits: number;
                         message: {
+                            client_id?: string | null;
                             conversation: number;
                             created_at: string;
                             credits: number;
                             gift: {
                                 id: number;
                                 image: string;
+                                names: {
+                                    [key: string]: string;
+                                };
                                 slug: string;
                             } | null;
                             id: number;
@@ -8202,12 +10505,16 @@ export interface operations {
                                 id: number;
                                 last_activity: string;
                                 last_message: {
+                                    client_id?: string | null;
                                     conversation: number;
                                     created_at: string;
                                     credits: number;
                                     gift: {
                                         id: number;
                                         image: string;
+                                        names: {
+                                            [key: string]: string;
+                                        };
                                         slug: string;
                                     } | null;
                                     id: number;
@@ -9344,6 +11651,9 @@ export interface operations {
                             credits: number;
                             id: number;
                             image: string;
+                            names: {
+                                [key: string]: string;
+                            };
                             slug: string;
                         }[];
                     };
@@ -9482,6 +11792,168 @@ export interface operations {
                             id: string;
                         }[];
                     };
+                };
+            };
+            /** @description setup_required before the first site exists, or a provider that does not answer (retry later) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getLandersMap: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        country: string;
+                        country_name: string;
+                        focus: string | null;
+                        outline: string;
+                        regions: {
+                            code: string;
+                            name: string;
+                            path: string;
+                            singles: number;
+                            x: number;
+                            y: number;
+                        }[];
+                        view_box: string;
+                    };
+                };
+            };
+            /** @description setup_required before the first site exists, or a provider that does not answer (retry later) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getLandersMedia: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        transitions: {
+                            poster: string;
+                            src: string;
+                        } | null;
+                        video: {
+                            poster: string;
+                            src: string;
+                        } | null;
+                    };
+                };
+            };
+            /** @description setup_required before the first site exists, or a provider that does not answer (retry later) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getLandersProfiles: {
+        parameters: {
+            query?: {
+                gender?: "male" | "female";
+                limit?: number;
+                region?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        country: string;
+                        profiles: {
+                            about: string | null;
+                            age: number;
+                            body_type: ("slim" | "athletic" | "average" | "curvy" | "full") | null;
+                            country: string;
+                            countryregion: string | null;
+                            eye_colour: ("blue" | "brown" | "green" | "grey" | "hazel") | null;
+                            fictional: boolean;
+                            gender: ("male" | "female") | null;
+                            hair: ("blonde" | "brown" | "black" | "red" | "grey" | "bald") | null;
+                            id: number;
+                            interests: string[];
+                            last_active: string;
+                            main_image: {
+                                filename: string;
+                                match: string;
+                                thumb_filename: string;
+                            } | null;
+                            name: string;
+                            region_label: string | null;
+                            relationship_status: ("single" | "divorced" | "widowed" | "separated" | "open_relationship") | null;
+                            seeking: ("male" | "female" | "both") | null;
+                            /** @enum {string} */
+                            sexuality: "hetero" | "gay" | "lesbian" | "bi";
+                            /** @enum {string} */
+                            status: "active" | "disabled";
+                            tattoos: ("none" | "some" | "many") | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Forbidden: authentication_required without a session, csrf_failed for a foreign Origin, or a rule of the call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed with fields, or a rule of the call */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description setup_required before the first site exists, or a provider that does not answer (retry later) */
@@ -11240,6 +13712,98 @@ export interface operations {
             };
         };
     };
+    putPhotoOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    photos: number[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                    };
+                };
+            };
+            /** @description Forbidden: authentication_required without a session, csrf_failed for a foreign Origin, or a rule of the call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed with fields, or a rule of the call */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited (Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description setup_required before the first site exists, or a provider that does not answer (retry later) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     putPhotos: {
         parameters: {
             query?: never;
@@ -12359,7 +14923,8 @@ export interface operations {
             query?: {
                 country?: string;
                 countryregion?: string;
-                gender?: "male" | "female";
+                cursor?: string;
+                gender?: "male" | "female" | "any";
                 max_age?: number;
                 min_age?: number;
                 page?: number;
@@ -12377,6 +14942,12 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        applied: {
+                            country: string | null;
+                            gender: ("male" | "female") | null;
+                            mutual: boolean;
+                        };
+                        next_cursor?: string | null;
                         page: number;
                         pages: number;
                         profiles: {
@@ -12680,6 +15251,115 @@ export interface operations {
             };
             /** @description Gone (e.g. an expired link) */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed with fields, or a rule of the call */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited (Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description setup_required before the first site exists, or a provider that does not answer (retry later) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postSwipeUndo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    profile: number;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        profile: {
+                            about: string | null;
+                            age: number;
+                            body_type: ("slim" | "athletic" | "average" | "curvy" | "full") | null;
+                            country: string;
+                            countryregion: string | null;
+                            eye_colour: ("blue" | "brown" | "green" | "grey" | "hazel") | null;
+                            fictional: boolean;
+                            gender: ("male" | "female") | null;
+                            hair: ("blonde" | "brown" | "black" | "red" | "grey" | "bald") | null;
+                            id: number;
+                            interests: string[];
+                            last_active: string;
+                            main_image: {
+                                filename: string;
+                                match: string;
+                                thumb_filename: string;
+                            } | null;
+                            name: string;
+                            region_label: string | null;
+                            relationship_status: ("single" | "divorced" | "widowed" | "separated" | "open_relationship") | null;
+                            seeking: ("male" | "female" | "both") | null;
+                            /** @enum {string} */
+                            sexuality: "hetero" | "gay" | "lesbian" | "bi";
+                            /** @enum {string} */
+                            status: "active" | "disabled";
+                            tattoos: ("none" | "some" | "many") | null;
+                        };
+                    };
+                };
+            };
+            /** @description Forbidden: authentication_required without a session, csrf_failed for a foreign Origin, or a rule of the call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
