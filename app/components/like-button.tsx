@@ -1,35 +1,73 @@
-import { useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { Heart, HeartFill } from 'react-bootstrap-icons';
 import { useTranslation } from 'react-i18next';
+import { Link, useLocation } from 'react-router';
 import type { Profile } from '#contract/profiles.ts';
-import { ApiError, apiFetch } from '../lib/api-client.ts';
+import { api } from '../lib/api.ts';
+import { apiFetch } from '../lib/api-client.ts';
 import { useLiveState } from '../state/live-state.tsx';
 import { IcebreakerModal } from './icebreaker-modal.tsx';
+import { onProfileOf } from './match-modal.tsx';
 import { useSignupModal } from './signup-modal.tsx';
 
-/** Like a member; a mutual like opens the match modal. Visitors get the signup modal instead. */
+/** A like taken back is sent this much later, so "Undo" can keep it without the other member noticing. */
+export const unlikeUndoMs = 5000;
+
+/**
+ * Like a member; a mutual like is a match (the match modal elsewhere, a note right here on their
+ * profile). Tapping "Liked" takes the like back with a few seconds to undo. Visitors get the signup modal.
+ */
 export function LikeButton({ profile, liked: initiallyLiked }: { profile: Profile; liked: boolean }) {
   const { t } = useTranslation();
   const { user, showMatch } = useLiveState();
+  const { pathname } = useLocation();
   const signupModal = useSignupModal();
   const [liked, setLiked] = useState(initiallyLiked);
+  const [matched, setMatched] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [icebreaker, setIcebreaker] = useState<Profile | null>(null);
+  const [undoing, setUndoing] = useState(false);
+  const pendingUnlike = useRef<ReturnType<typeof setTimeout> | null>(null);
+
+  const commitUnlike = useCallback(() => {
+    if (pendingUnlike.current === null) return;
+    clearTimeout(pendingUnlike.current);
+    pendingUnlike.current = null;
+    setUndoing(false);
+    void apiFetch('/api/like.php', { method: 'DELETE', body: { profile: profile.id } }).catch(() =>
+      setLiked(true),
+    );
+  }, [profile.id]);
+  // Leaving the page sends a pending unlike at once.
+  useEffect(() => commitUnlike, [commitUnlike]);
 
   const like = async () => {
     if (!user) return signupModal?.open();
     setError(null);
-    try {
-      const result = await apiFetch<{ match: boolean }>('/api/like.php', {
-        method: 'POST',
-        body: { profile: profile.id },
-      });
-      setLiked(true);
-      if (result.match) showMatch(profile);
-      else setIcebreaker(profile);
-    } catch (caught) {
-      setError(caught instanceof ApiError ? caught.message : t('errors:internal_error'));
+    const result = await api('POST /api/like.php', { body: { profile: profile.id } });
+    if (!result.ok) {
+      setError(result.status === 0 ? t('errors:internal_error') : result.error.message);
+      return;
     }
+    setLiked(true);
+    if (result.data.match) {
+      if (onProfileOf(pathname, profile.id)) setMatched(true);
+      else showMatch(profile);
+    } else setIcebreaker(profile);
+  };
+
+  const unlike = () => {
+    setLiked(false);
+    setMatched(false);
+    setUndoing(true);
+    pendingUnlike.current = setTimeout(commitUnlike, unlikeUndoMs);
+  };
+
+  const undo = () => {
+    if (pendingUnlike.current !== null) clearTimeout(pendingUnlike.current);
+    pendingUnlike.current = null;
+    setUndoing(false);
+    setLiked(true);
   };
 
   return (
@@ -37,9 +75,9 @@ export function LikeButton({ profile, liked: initiallyLiked }: { profile: Profil
       <button
         type="button"
         className={`btn ${liked ? 'btn-primary' : 'btn-outline-primary'}`}
-        onClick={() => void like()}
-        disabled={liked}
+        onClick={() => (liked ? unlike() : void like())}
         aria-pressed={liked}
+        data-testid="like-button"
       >
         {liked ? (
           <HeartFill aria-hidden="true" className="me-1" />
@@ -49,6 +87,22 @@ export function LikeButton({ profile, liked: initiallyLiked }: { profile: Profil
         {liked ? t('profile:member.liked') : t('profile:member.like')}
       </button>
       <IcebreakerModal profile={icebreaker} onClose={() => setIcebreaker(null)} />
+      {matched && (
+        <div className="alert alert-success w-100 mb-0 d-flex align-items-center gap-2" role="status">
+          <strong>{t('discover:match.title')}</strong>
+          <Link to={`/members/${profile.id}/chat`} className="alert-link ms-auto">
+            {t('discover:match.message')}
+          </Link>
+        </div>
+      )}
+      {undoing && (
+        <div className="undo-toast" role="status" data-testid="unlike-toast">
+          <span>{t('discover:unlike.done', { name: profile.name })}</span>
+          <button type="button" className="btn btn-link btn-sm" onClick={undo}>
+            {t('discover:undo')}
+          </button>
+        </div>
+      )}
       {error && (
         <p className="text-danger small w-100 mb-0" role="alert">
           {error}

@@ -1,9 +1,11 @@
 import { useRef, useState } from 'react';
+import { ChevronLeft, ChevronRight, PlusLg, StarFill, Trash3Fill } from 'react-bootstrap-icons';
 import { useTranslation } from 'react-i18next';
 import { useRevalidator } from 'react-router';
 import type { OwnProfile } from '#contract/profiles.ts';
 import { photoLimits } from '#contract/profiles.ts';
 import { ApiError, apiFetch } from '../lib/api-client.ts';
+import { uploadPhoto } from '../lib/upload.ts';
 
 /** The member's photos: upload (re-encoded and EXIF-free on the server), make main, delete. */
 export function PhotoManager({ profile }: { profile: OwnProfile }) {
@@ -27,12 +29,27 @@ export function PhotoManager({ profile }: { profile: OwnProfile }) {
     }
   };
 
+  const [progress, setProgress] = useState<number | null>(null);
+  const [dragged, setDragged] = useState<number | null>(null);
+  const [target, setTarget] = useState<number | null>(null);
+  const ids = profile.photos.map((photo) => photo.id);
+  /** Moves the photo at `from` to `to` and saves the whole order (the first is the main photo). */
+  const move = (from: number, to: number) => {
+    if (from === to || to < 0 || to >= ids.length) return;
+    const order = [...ids];
+    const [moved] = order.splice(from, 1);
+    if (moved === undefined) return;
+    order.splice(to, 0, moved);
+    void run(() => apiFetch('/api/photo-order.php', { method: 'PUT', body: { photos: order } }));
+  };
   const upload = (file: File) =>
     run(async () => {
-      const body = new FormData();
-      body.append('file', file);
-      const response = await fetch('/api/photos.php', { method: 'POST', body, credentials: 'same-origin' });
-      if (!response.ok) throw new ApiError(response.status, await response.json());
+      setProgress(0);
+      try {
+        await uploadPhoto(file, setProgress);
+      } finally {
+        setProgress(null);
+      }
     });
 
   return (
@@ -50,58 +67,130 @@ export function PhotoManager({ profile }: { profile: OwnProfile }) {
             {error}
           </div>
         )}
-        <ul className="row row-cols-3 row-cols-md-5 g-2 list-unstyled" data-testid="own-photos">
+        {profile.photos.length > 1 && (
+          <p className="small text-body-secondary">{t('discover:photos.orderHint')}</p>
+        )}
+        <ul className="photo-tiles" data-testid="own-photos">
           {profile.photos.map((photo, index) => (
-            <li key={photo.id} className="col">
-              <div className="card h-100">
-                <img
-                  src={photo.thumb_filename}
-                  alt=""
-                  width={240}
-                  height={240}
-                  loading="lazy"
-                  className="card-img-top object-fit-cover"
-                />
-                <div className="card-body p-1 d-grid gap-1">
-                  {index === 0 ? (
-                    <span className="badge text-bg-primary">{t('profile:photos.main')}</span>
-                  ) : (
-                    <button
-                      type="button"
-                      className="btn btn-sm btn-outline-primary"
-                      disabled={busy}
-                      onClick={() =>
-                        void run(() =>
-                          apiFetch('/api/photos.php', {
-                            method: 'PUT',
-                            body: { photo: photo.id, main: true },
-                          }),
-                        )
-                      }
-                    >
-                      {t('profile:photos.makeMain')}
-                    </button>
-                  )}
+            <li
+              key={photo.id}
+              className={`photo-tile ${dragged === index ? 'is-dragging' : ''} ${target === index && dragged !== index ? 'is-target' : ''}`}
+              draggable={!busy}
+              onDragStart={(event) => {
+                setDragged(index);
+                event.dataTransfer.effectAllowed = 'move';
+              }}
+              onDragOver={(event) => {
+                event.preventDefault();
+                setTarget(index);
+              }}
+              onDragEnd={() => {
+                setDragged(null);
+                setTarget(null);
+              }}
+              onDrop={(event) => {
+                event.preventDefault();
+                if (dragged !== null) move(dragged, index);
+                setDragged(null);
+                setTarget(null);
+              }}
+            >
+              <img
+                src={photo.thumb_filename}
+                alt=""
+                width={240}
+                height={240}
+                loading="lazy"
+                draggable={false}
+              />
+              {index === 0 && (
+                <span className="badge text-bg-primary photo-tile-main">{t('profile:photos.main')}</span>
+              )}
+              <div className="photo-tile-tools">
+                {index === 0 ? (
+                  <span />
+                ) : (
                   <button
                     type="button"
-                    className="btn btn-sm btn-outline-danger"
+                    className="btn btn-sm btn-light"
                     disabled={busy}
+                    aria-label={`${t('profile:photos.makeMain')} (${t('profile:photos.of', { number: index + 1, total: profile.photos.length })})`}
+                    title={t('profile:photos.makeMain')}
                     onClick={() =>
                       void run(() =>
-                        apiFetch('/api/photos.php', { method: 'DELETE', body: { photo: photo.id } }),
+                        apiFetch('/api/photos.php', {
+                          method: 'PUT',
+                          body: { photo: photo.id, main: true },
+                        }),
                       )
                     }
                   >
-                    {t('profile:photos.delete')}
+                    <StarFill aria-hidden="true" />
                   </button>
-                </div>
+                )}
+                {index > 0 && (
+                  <button
+                    type="button"
+                    className="btn btn-sm btn-light"
+                    disabled={busy}
+                    aria-label={t('discover:photos.moveEarlier', { number: index + 1 })}
+                    title={t('discover:photos.moveEarlier', { number: index + 1 })}
+                    onClick={() => move(index, index - 1)}
+                  >
+                    <ChevronLeft aria-hidden="true" />
+                  </button>
+                )}
+                {index < profile.photos.length - 1 && (
+                  <button
+                    type="button"
+                    className="btn btn-sm btn-light"
+                    disabled={busy}
+                    aria-label={t('discover:photos.moveLater', { number: index + 1 })}
+                    title={t('discover:photos.moveLater', { number: index + 1 })}
+                    onClick={() => move(index, index + 1)}
+                  >
+                    <ChevronRight aria-hidden="true" />
+                  </button>
+                )}
+                <button
+                  type="button"
+                  className="btn btn-sm btn-light text-danger"
+                  disabled={busy}
+                  aria-label={`${t('profile:photos.delete')} (${t('profile:photos.of', { number: index + 1, total: profile.photos.length })})`}
+                  title={t('profile:photos.delete')}
+                  onClick={() =>
+                    void run(() =>
+                      apiFetch('/api/photos.php', { method: 'DELETE', body: { photo: photo.id } }),
+                    )
+                  }
+                >
+                  <Trash3Fill aria-hidden="true" />
+                </button>
               </div>
             </li>
           ))}
+          {!full && (
+            <li className="photo-tile">
+              <label className={`photo-add ${busy ? 'disabled' : ''}`} htmlFor="photo-upload">
+                <PlusLg aria-hidden="true" size={22} />
+                {busy ? t('profile:photos.uploading') : t('profile:photos.add')}
+              </label>
+            </li>
+          )}
         </ul>
-        <label className={`btn btn-primary ${full || busy ? 'disabled' : ''}`} htmlFor="photo-upload">
-          {busy ? t('profile:photos.uploading') : t('profile:photos.add')}
-        </label>
+        {progress !== null && (
+          <div
+            className="progress mb-3"
+            role="progressbar"
+            aria-label={t('discover:photos.progress')}
+            aria-valuenow={progress}
+            aria-valuemin={0}
+            aria-valuemax={100}
+            data-testid="upload-progress"
+          >
+            <div className="progress-bar" style={{ width: `${progress}%` }} />
+          </div>
+        )}
         <input
           ref={input}
           id="photo-upload"

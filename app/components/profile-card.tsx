@@ -1,56 +1,73 @@
+import type { ReactNode } from 'react';
 import { StarFill } from 'react-bootstrap-icons';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { Profile } from '#contract/profiles.ts';
+import { Presence } from './presence.tsx';
 
-/** A member in a result grid: photo, name, age and region; fictional profiles carry their marker. */
-export function ProfileCard({ profile, to }: { profile: Profile; to?: string }) {
+/**
+ * A member in a result grid: a tall photo with name, age, presence and region on it; fictional
+ * profiles carry their marker. `actions` (like back, chat) sit under the photo, above the link.
+ */
+export function ProfileCard({
+  profile,
+  to,
+  actions,
+  badge,
+}: {
+  profile: Profile;
+  to?: string;
+  actions?: ReactNode;
+  badge?: ReactNode;
+}) {
   const { t } = useTranslation();
   const href = to ?? `/members/${profile.id}`;
   return (
-    <article className="card h-100 profile-card" data-testid="profile-card">
-      <Link
-        to={href}
-        className="stretched-link text-decoration-none text-body"
-        aria-label={t('profile:card.view', { name: profile.name })}
-      >
+    <article className="profile-card" data-testid="profile-card">
+      <div className="profile-card-photo">
         {profile.main_image ? (
           <img
             src={profile.main_image.thumb_filename}
             alt=""
             width={240}
-            height={240}
+            height={300}
             loading="lazy"
             decoding="async"
-            className="card-img-top object-fit-cover"
           />
         ) : (
-          <div className="card-img-top ratio ratio-1x1 bg-light" aria-hidden="true" />
+          <div className="profile-card-empty" aria-hidden="true" />
         )}
-      </Link>
-      <div className="card-body p-2">
-        <h3 className="h6 mb-0 text-truncate">
-          {t('profile:card.age', { name: profile.name, age: profile.age })}
-          {profile.fictional && (
-            <span className="ms-1 text-warning" title={t('profile:member.fictional')}>
-              <StarFill aria-hidden="true" size={12} />
-              <span className="visually-hidden">{t('profile:member.fictional')}</span>
-            </span>
-          )}
-        </h3>
-        {profile.region_label && (
-          <p className="small text-body-secondary mb-0 text-truncate">{profile.region_label}</p>
-        )}
+        {badge && <div className="profile-card-badge">{badge}</div>}
+        <div className="profile-card-caption">
+          <h3 className="profile-card-name">
+            <Link
+              to={href}
+              className="stretched-link"
+              aria-label={t('profile:card.view', { name: profile.name })}
+            >
+              {t('profile:card.age', { name: profile.name, age: profile.age })}
+            </Link>
+            {profile.fictional && (
+              <span className="ms-1 text-warning" title={t('profile:member.fictional')}>
+                <StarFill aria-hidden="true" size={12} />
+                <span className="visually-hidden">{t('profile:member.fictional')}</span>
+              </span>
+            )}
+          </h3>
+          <Presence lastActive={profile.last_active} compact className="profile-card-line" />
+          {profile.region_label && <p className="profile-card-line mb-0">{profile.region_label}</p>}
+        </div>
       </div>
+      {actions && <div className="profile-card-actions">{actions}</div>}
     </article>
   );
 }
 
 export function ProfileGrid({ profiles }: { profiles: Profile[] }) {
   return (
-    <ul className="row row-cols-2 row-cols-sm-3 row-cols-lg-4 g-3 list-unstyled">
+    <ul className="profile-grid list-unstyled" data-testid="profile-grid">
       {profiles.map((profile) => (
-        <li key={profile.id} className="col">
+        <li key={profile.id}>
           <ProfileCard profile={profile} />
         </li>
       ))}

@@ -1,6 +1,8 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import { CheckCircleFill } from 'react-bootstrap-icons';
 import { useTranslation } from 'react-i18next';
 import { Form, useNavigation } from 'react-router';
+import type { Region } from '#contract/endpoints.ts';
 import {
   bodyTypeOptions,
   eyeColourOptions,
@@ -10,13 +12,12 @@ import {
   relationshipStatusOptions,
   tattooOptions,
 } from '#contract/profiles.ts';
-import { apiFetch } from '../lib/api-client.ts';
+import { api } from '../lib/api.ts';
 import { countryName } from '../lib/countries.ts';
 import type { FormErrors } from '../lib/form-errors.ts';
 import { useRootData } from '../lib/root-data.ts';
 import { FormAlert, FormField } from './forms/form-field.tsx';
 
-type Region = { code: string; name: string };
 type LocationState = 'idle' | 'finding' | 'denied' | 'unsupported' | 'failed';
 
 function OptionSelect({
@@ -72,10 +73,8 @@ export function ProfileEditor({
   const [location, setLocation] = useState<LocationState>('idle');
 
   const loadRegions = async (code: string) => {
-    const answer = await apiFetch<{ regions: Region[] }>(`/api/regions.php?country=${code}`).catch(() => ({
-      regions: [],
-    }));
-    setRegions(answer.regions);
+    const answer = await api('GET /api/regions.php', { query: { country: code } });
+    setRegions(answer.ok ? answer.data.regions : []);
   };
 
   const useMyLocation = () => {
@@ -84,9 +83,11 @@ export function ProfileEditor({
     navigator.geolocation.getCurrentPosition(
       async (position) => {
         try {
-          const found = await apiFetch<{ country: string | null; countryregion: string | null }>(
-            `/api/geocode.php?lat=${position.coords.latitude}&lon=${position.coords.longitude}`,
-          );
+          const answer = await api('GET /api/geocode.php', {
+            query: { lat: position.coords.latitude, lon: position.coords.longitude },
+          });
+          if (!answer.ok) return setLocation('failed');
+          const found = answer.data;
           if (!found.country || !settings.countries.includes(found.country)) return setLocation('failed');
           setCountry(found.country);
           await loadRegions(found.country);
@@ -105,14 +106,11 @@ export function ProfileEditor({
     <section className="card mb-4">
       <div className="card-body">
         <h2 className="h5 card-title">{t('profile:edit.heading')}</h2>
-        {saved && (
-          <div className="alert alert-success" role="status">
-            {t('profile:edit.saved')}
-          </div>
-        )}
+        {saved && <SavedToast text={t('profile:edit.saved')} />}
         <FormAlert errors={errors} />
         <Form method="post" noValidate>
           <input type="hidden" name="intent" value="profile" />
+          <h3 className="h6 text-uppercase text-body-secondary mt-2 mb-3">{t('discover:editor.you')}</h3>
           <FormField
             name="name"
             label={t('profile:field.name')}
@@ -147,6 +145,9 @@ export function ProfileEditor({
                 ))}
               </select>
             </div>
+          </div>
+          <h3 className="h6 text-uppercase text-body-secondary mt-3 mb-3">{t('discover:editor.looks')}</h3>
+          <div className="row">
             <OptionSelect
               name="body_type"
               label={t('profile:field.bodyType')}
@@ -178,6 +179,7 @@ export function ProfileEditor({
               value={profile.tattoos}
             />
           </div>
+          <h3 className="h6 text-uppercase text-body-secondary mt-3 mb-3">{t('discover:editor.story')}</h3>
           <fieldset className="mb-3">
             <legend className="form-label fs-6">{t('profile:field.interests')}</legend>
             <div className="d-flex flex-wrap gap-2">
@@ -211,6 +213,7 @@ export function ProfileEditor({
               defaultValue={profile.about ?? ''}
             />
           </div>
+          <h3 className="h6 text-uppercase text-body-secondary mt-3 mb-3">{t('discover:editor.where')}</h3>
           <div className="row align-items-end">
             <div className="col-sm-5 mb-3">
               <label htmlFor="profile-country" className="form-label">
@@ -275,5 +278,21 @@ export function ProfileEditor({
         </Form>
       </div>
     </section>
+  );
+}
+
+/** "Saved" where the member is looking: a toast at the bottom that fades after a few seconds. */
+function SavedToast({ text }: { text: string }) {
+  const [shown, setShown] = useState(true);
+  useEffect(() => {
+    const timer = setTimeout(() => setShown(false), 4000);
+    return () => clearTimeout(timer);
+  }, []);
+  if (!shown) return null;
+  return (
+    <div className="undo-toast" role="status" data-testid="saved-toast">
+      <CheckCircleFill aria-hidden="true" className="text-success" />
+      <span className="pe-2">{text}</span>
+    </div>
   );
 }

@@ -1,6 +1,7 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useFetcher } from 'react-router';
+import { dateExample, parseDateInput } from '../lib/date-input.ts';
 import type { FormErrors } from '../lib/form-errors.ts';
 import { useRootData } from '../lib/root-data.ts';
 import { FormAlert, FormField } from './forms/form-field.tsx';
@@ -22,9 +23,15 @@ export function SignupForm({
 }) {
   const { t } = useTranslation();
   const { settings } = useRootData();
+  const { locale } = useRootData();
   const fetcher = useFetcher<{ errors?: FormErrors }>();
   const busy = fetcher.state !== 'idle';
-  const errors = fetcher.data?.errors;
+  // Empty required fields say "required" here, before the API can answer "too short".
+  const [local, setLocal] = useState<FormErrors | undefined>(undefined);
+  const errors = local ?? fetcher.data?.errors;
+  useEffect(() => {
+    if (fetcher.state === 'submitting') setLocal(undefined);
+  }, [fetcher.state]);
 
   useEffect(() => {
     onBusyChange?.(busy);
@@ -35,7 +42,29 @@ export function SignupForm({
   }
 
   return (
-    <fetcher.Form method="post" action="/signup" noValidate aria-busy={busy}>
+    <fetcher.Form
+      method="post"
+      action="/signup"
+      noValidate
+      aria-busy={busy}
+      onSubmit={(event) => {
+        const form = new FormData(event.currentTarget);
+        const fields: Record<string, string> = {};
+        for (const name of ['email', 'name', 'password', 'date_of_birth']) {
+          if (String(form.get(name) ?? '').trim() === '') fields[name] = 'required';
+        }
+        const birth = String(form.get('date_of_birth') ?? '');
+        if (!fields.date_of_birth && !parseDateInput(birth, locale)) fields.date_of_birth = 'invalid_date';
+        if (Object.keys(fields).length === 0) return;
+        event.preventDefault();
+        setLocal({
+          status: 422,
+          body: { error: 'validation_failed', message: t('errors:field.invalid'), fields },
+        });
+        const first = Object.keys(fields)[0];
+        event.currentTarget.querySelector<HTMLInputElement>(`[name="${first}"]`)?.focus();
+      }}
+    >
       {next && <input type="hidden" name="next" value={next} />}
       {contact && <input type="hidden" name="profile" value={contact.profile} />}
       <FormAlert errors={errors} />
@@ -84,11 +113,13 @@ export function SignupForm({
       />
       <FormField
         name="date_of_birth"
-        type="date"
+        type="text"
+        inputMode="numeric"
         required
         autoComplete="bday"
+        placeholder={dateExample(locale)}
         label={t('auth:field.dateOfBirth')}
-        hint={t('auth:hint.dateOfBirth', { min_age: settings.min_age })}
+        hint={`${t('discover:signup.dateFormat', { example: dateExample(locale) })} ${t('auth:hint.dateOfBirth', { min_age: settings.min_age })}`}
         errors={errors}
       />
       <p className="small text-body-secondary">

@@ -1,9 +1,12 @@
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Form, Link, redirect, useNavigation } from 'react-router';
-import type { UserResponse } from '#contract/users.ts';
+import { Form, Link, redirect, useNavigate, useNavigation, useSearchParams } from 'react-router';
 import { FormAlert } from '../components/forms/form-field.tsx';
 import { formError, formText } from '../lib/actions.server.ts';
+import { serverApi } from '../lib/api.ts';
+import { ApiError } from '../lib/api-client.ts';
 import { pageMeta } from '../lib/meta.ts';
+import { uploadPhoto } from '../lib/upload.ts';
 import type { Route } from './+types/complete-signup';
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -11,7 +14,7 @@ export function meta({ matches }: Route.MetaArgs) {
 }
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const me = await context.api<UserResponse>('/api/user.php');
+  const me = await serverApi(context.api)('GET /api/user.php');
   if (!me.ok || !me.data.user) throw redirect('/signup');
   return null;
 }
@@ -23,7 +26,86 @@ export async function action({ context, request }: Route.ActionArgs) {
     body: { gender: formText(form, 'gender'), seeking: formText(form, 'seeking') },
   });
   if (!result.ok) return formError(result);
-  throw redirect('/members');
+  throw redirect('/complete-signup?step=photo');
+}
+
+/** Onboarding step 2: a first photo, with progress; then the people who match. */
+function PhotoStep() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [progress, setProgress] = useState<number | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [done, setDone] = useState(false);
+  return (
+    <div className="container py-4" style={{ maxWidth: 520 }}>
+      <p className="small text-body-secondary mb-1">{t('discover:onboarding.step', { step: 2, steps: 2 })}</p>
+      <h1 className="h3">{t('discover:onboarding.photoTitle')}</h1>
+      <p className="text-body-secondary">{t('discover:onboarding.photoLead')}</p>
+      {error && (
+        <div className="alert alert-danger" role="alert">
+          {error}
+        </div>
+      )}
+      {progress !== null && (
+        <div
+          className="progress mb-3"
+          role="progressbar"
+          aria-label={t('discover:photos.progress')}
+          aria-valuenow={progress}
+          aria-valuemin={0}
+          aria-valuemax={100}
+          data-testid="upload-progress"
+        >
+          <div className="progress-bar" style={{ width: `${progress}%` }} />
+        </div>
+      )}
+      {done ? (
+        <div className="alert alert-success" role="status">
+          {t('discover:onboarding.photoDone')}
+        </div>
+      ) : (
+        <>
+          <label
+            className={`btn btn-primary btn-lg mb-3 ${progress !== null ? 'disabled' : ''}`}
+            htmlFor="onboarding-photo"
+          >
+            {progress !== null ? t('profile:photos.uploading') : t('profile:photos.add')}
+          </label>
+          <input
+            id="onboarding-photo"
+            type="file"
+            accept="image/jpeg,image/png,image/webp,image/heic,image/heif"
+            className="visually-hidden"
+            disabled={progress !== null}
+            onChange={(event) => {
+              const file = event.target.files?.[0];
+              event.target.value = '';
+              if (!file) return;
+              setError(null);
+              setProgress(0);
+              uploadPhoto(file, setProgress)
+                .then(() => setDone(true))
+                .catch((caught: unknown) => {
+                  setProgress(null);
+                  setError(caught instanceof ApiError ? caught.message : t('errors:internal_error'));
+                });
+            }}
+          />
+          <p className="small text-body-secondary">{t('profile:photos.formats')}</p>
+        </>
+      )}
+      <div className="d-flex gap-3 align-items-center">
+        <button
+          type="button"
+          className={`btn btn-lg ${done ? 'btn-primary' : 'btn-outline-primary'}`}
+          onClick={() => void navigate('/members')}
+          data-testid="show-matches"
+        >
+          {t('discover:onboarding.showMatches')}
+        </button>
+      </div>
+    </div>
+  );
 }
 
 function Choice({ name, value, label }: { name: string; value: string; label: string }) {
@@ -41,8 +123,11 @@ function Choice({ name, value, label }: { name: string; value: string; label: st
 export default function CompleteSignup({ actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const navigation = useNavigation();
+  const [params] = useSearchParams();
+  if (params.get('step') === 'photo') return <PhotoStep />;
   return (
     <div className="container py-4" style={{ maxWidth: 520 }}>
+      <p className="small text-body-secondary mb-1">{t('discover:onboarding.step', { step: 1, steps: 2 })}</p>
       <h1 className="h3">{t('page.completeSignup')}</h1>
       <p className="text-body-secondary">{t('auth:completeSignup.lead')}</p>
       <FormAlert errors={actionData?.errors} />

@@ -1,9 +1,13 @@
+import { useState } from 'react';
+import { ChatHeartFill, HeartFill } from 'react-bootstrap-icons';
 import { useTranslation } from 'react-i18next';
-import { NavLink, redirect, useParams } from 'react-router';
-import type { LikesResponse } from '#contract/likes.ts';
+import { data, Link, NavLink, redirect, useParams } from 'react-router';
 import type { Profile } from '#contract/profiles.ts';
 import { ProfileCard } from '../components/profile-card.tsx';
+import { api, serverApi } from '../lib/api.ts';
 import { pageMeta } from '../lib/meta.ts';
+import { useRootData } from '../lib/root-data.ts';
+import { useLiveState } from '../state/live-state.tsx';
 import type { Route } from './+types/likes';
 
 export const handle = { membersArea: true };
@@ -16,17 +20,90 @@ const types = ['received', 'given', 'matches'] as const;
 type LikesType = (typeof types)[number];
 
 export async function loader({ context, params }: Route.LoaderArgs) {
-  if (params.type && !types.includes(params.type as LikesType)) throw redirect('/likes');
-  const answer = await context.api<LikesResponse>('/api/likes.php');
+  if (params.type && !types.includes(params.type as LikesType)) throw data(null, { status: 404 });
+  const answer = await serverApi(context.api)('GET /api/likes.php');
   if (!answer.ok) throw redirect('/login?redirect=%2Flikes');
   return answer.data;
 }
 
-/** Likes (spec §2): who liked you (new first, opening a profile clears its flag), whom you liked, matches. */
+function LikeBackButton({ profile }: { profile: Profile }) {
+  const { t } = useTranslation();
+  const { showMatch } = useLiveState();
+  const [state, setState] = useState<'idle' | 'busy' | 'done'>('idle');
+  return (
+    <button
+      type="button"
+      className="btn btn-primary btn-sm"
+      disabled={state !== 'idle'}
+      onClick={async () => {
+        setState('busy');
+        const result = await api('POST /api/like.php', { body: { profile: profile.id } });
+        setState(result.ok ? 'done' : 'idle');
+        if (result.ok && result.data.match) showMatch(profile);
+      }}
+      aria-label={t('discover:likes.likeBackName', { name: profile.name })}
+    >
+      <HeartFill aria-hidden="true" className="me-1" />
+      {state === 'done' ? t('profile:member.liked') : t('discover:likes.likeBack')}
+    </button>
+  );
+}
+
+function ChatLink({ profile }: { profile: Profile }) {
+  const { t } = useTranslation();
+  return (
+    <Link
+      to={`/members/${profile.id}/chat`}
+      className="btn btn-outline-primary btn-sm"
+      aria-label={t('discover:likes.chatName', { name: profile.name })}
+    >
+      <ChatHeartFill aria-hidden="true" className="me-1" />
+      {t('profile:member.chat')}
+    </Link>
+  );
+}
+
+/** The situation decides the empty text: no photo yet, an unfinished profile, or simply nothing yet. */
+function EmptyLikes({ type }: { type: LikesType }) {
+  const { t } = useTranslation();
+  const { user } = useRootData();
+  const noPhoto = user !== null && !user.profile.main_image;
+  const incomplete = user !== null && !user.profile.complete;
+  if (type === 'received' && (noPhoto || incomplete)) {
+    return (
+      <div className="empty-state" data-testid="likes-empty">
+        <p className="mb-3">
+          {t(noPhoto ? 'discover:likes.emptyNoPhoto' : 'discover:likes.emptyIncomplete')}
+        </p>
+        <Link to="/profile" className="btn btn-primary">
+          {t(noPhoto ? 'discover:likes.addPhoto' : 'discover:likes.completeProfile')}
+        </Link>
+      </div>
+    );
+  }
+  const action =
+    type === 'matches'
+      ? { to: '/swipe-game', label: t('discover:likes.toSwipe') }
+      : type === 'given'
+        ? { to: '/swipe-game', label: t('discover:likes.toSwipe') }
+        : { to: '/members', label: t('discover:likes.toSearch') };
+  return (
+    <div className="empty-state" data-testid="likes-empty">
+      <p className="mb-3">{t(`likes:empty.${type}`)}</p>
+      <Link to={action.to} className="btn btn-primary">
+        {action.label}
+      </Link>
+    </div>
+  );
+}
+
+/** Likes (spec §2): new matches on top, who liked you (new first), whom you liked, matches. */
 export default function Likes({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const type = (useParams().type as LikesType | undefined) ?? 'received';
   const isNew = new Map(loaderData.liked_by.map((entry) => [entry.id, entry.like_new]));
+  const givenIds = new Set(loaderData.profiles.map((profile) => profile.id));
+  const matchIds = new Set(loaderData.matches.map((profile) => profile.id));
   const lists: Record<LikesType, Profile[]> = {
     received: loaderData.received,
     given: loaderData.profiles,
@@ -34,9 +111,33 @@ export default function Likes({ loaderData }: Route.ComponentProps) {
   };
   const shown = lists[type];
   return (
-    <div className="container py-4">
+    <div className="container py-3">
       <h1 className="h3 mb-3">{t('page.likes')}</h1>
-      <nav className="nav nav-pills mb-4" aria-label={t('page.likes')}>
+      {loaderData.matches.length > 0 && (
+        <section aria-labelledby="new-matches">
+          <h2 id="new-matches" className="h6 text-body-secondary">
+            {t('discover:likes.newMatches')}
+          </h2>
+          <ul className="matches-row" data-testid="matches-row">
+            {loaderData.matches.map((profile) => (
+              <li key={profile.id}>
+                <Link
+                  to={`/members/${profile.id}/chat`}
+                  aria-label={t('discover:likes.chatName', { name: profile.name })}
+                >
+                  {profile.main_image ? (
+                    <img src={profile.main_image.thumb_filename} alt="" width={64} height={64} />
+                  ) : (
+                    <span className="match-photo-empty" />
+                  )}
+                  <span>{profile.name}</span>
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+      <nav className="nav nav-pills mb-3" aria-label={t('page.likes')}>
         {types.map((tab) => (
           <NavLink
             key={tab}
@@ -47,30 +148,37 @@ export default function Likes({ loaderData }: Route.ComponentProps) {
             }
           >
             {t(`likes:tab.${tab}`)}
+            {tab !== 'given' && lists[tab].length > 0 && (
+              <span className="badge rounded-pill text-bg-light ms-1">{lists[tab].length}</span>
+            )}
           </NavLink>
         ))}
       </nav>
       {shown.length === 0 ? (
-        <p className="text-body-secondary">{t(`likes:empty.${type}`)}</p>
+        <EmptyLikes type={type} />
       ) : (
-        <ul
-          className="row row-cols-2 row-cols-sm-3 row-cols-lg-4 g-3 list-unstyled"
-          data-testid={`likes-${type}`}
-        >
+        <ul className="profile-grid list-unstyled" data-testid={`likes-${type}`}>
           {shown.map((profile) => (
-            <li key={profile.id} className="col position-relative">
+            <li key={profile.id}>
               <ProfileCard
                 profile={profile}
                 to={type === 'received' ? `/likes/m/${profile.id}` : `/members/${profile.id}`}
+                badge={
+                  type === 'received' && isNew.get(profile.id) ? (
+                    <span className="badge text-bg-primary">{t('likes:new')}</span>
+                  ) : undefined
+                }
+                actions={
+                  type === 'given' ? undefined : (
+                    <>
+                      {type === 'received' && !givenIds.has(profile.id) && !matchIds.has(profile.id) && (
+                        <LikeBackButton profile={profile} />
+                      )}
+                      <ChatLink profile={profile} />
+                    </>
+                  )
+                }
               />
-              {type === 'received' && isNew.get(profile.id) && (
-                <span
-                  className="badge text-bg-primary position-absolute top-0 start-0 m-3"
-                  style={{ zIndex: 2 }}
-                >
-                  {t('likes:new')}
-                </span>
-              )}
             </li>
           ))}
         </ul>

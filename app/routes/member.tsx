@@ -1,12 +1,14 @@
 import { useState } from 'react';
-import { LockFill, StarFill } from 'react-bootstrap-icons';
+import { ChatHeartFill, LockFill, StarFill } from 'react-bootstrap-icons';
 import { useTranslation } from 'react-i18next';
 import { data, Form, Link, redirect, useNavigation } from 'react-router';
-import type { ErrorBody } from '#contract/common.ts';
 import type { Photo, Profile } from '#contract/profiles.ts';
 import { FormAlert } from '../components/forms/form-field.tsx';
 import { LikeButton } from '../components/like-button.tsx';
+import { PhotoLightbox } from '../components/photo-lightbox.tsx';
+import { Presence } from '../components/presence.tsx';
 import { formError, formText } from '../lib/actions.server.ts';
+import { serverApi } from '../lib/api.ts';
 import { countryName } from '../lib/countries.ts';
 import { pageMeta } from '../lib/meta.ts';
 import { useRootData } from '../lib/root-data.ts';
@@ -14,8 +16,6 @@ import { useLiveState } from '../state/live-state.tsx';
 import type { Route } from './+types/member';
 
 export const handle = { membersArea: true };
-
-type MemberAnswer = { profile: Profile; photos: Photo[]; liked: boolean; blocked: boolean };
 
 export function meta({ matches, data: loaded }: Route.MetaArgs) {
   const base = pageMeta(matches, 'page.member');
@@ -28,9 +28,11 @@ export function meta({ matches, data: loaded }: Route.MetaArgs) {
 }
 
 export async function loader({ context, params, request }: Route.LoaderArgs) {
-  const answer = await context.api<MemberAnswer | ErrorBody>(`/api/member.php?id=${Number(params.id) || 0}`);
-  if (answer.ok) return { member: answer.data as MemberAnswer };
-  const body = answer.data as ErrorBody;
+  const answer = await serverApi(context.api)('GET /api/member.php', {
+    query: { id: Number(params.id) || 0 },
+  });
+  if (answer.ok) return { member: answer.data };
+  const body = answer.error;
   if (body.error === 'blocked') return { blockedBy: String(body.name ?? '') };
   if (body.error === 'authentication_required') {
     throw redirect(`/login?redirect=${encodeURIComponent(new URL(request.url).pathname)}`);
@@ -59,52 +61,56 @@ export async function action({ context, params, request }: Route.ActionArgs) {
 function Gallery({ profile, photos }: { profile: Profile; photos: Photo[] }) {
   const { t } = useTranslation();
   const [current, setCurrent] = useState(0);
+  const [open, setOpen] = useState(false);
   const shown = photos[current];
-  if (!shown) return <div className="ratio ratio-1x1 bg-light rounded" aria-hidden="true" />;
+  if (!shown) return <div className="profile-card-empty ratio ratio-1x1 rounded-4" aria-hidden="true" />;
   return (
     <div>
       <div className="position-relative">
-        <img
-          src={shown.filename}
-          alt={t('profile:photos.of', { number: current + 1, total: photos.length })}
-          width={720}
-          height={720}
-          className="img-fluid rounded w-100 object-fit-cover"
-          data-testid="member-photo"
-        />
+        <button
+          type="button"
+          className="member-photo-button"
+          onClick={() => setOpen(true)}
+          aria-label={t('discover:lightbox.open', { number: current + 1, total: photos.length })}
+          data-testid="open-lightbox"
+        >
+          <img
+            src={shown.filename}
+            alt={t('profile:photos.of', { number: current + 1, total: photos.length })}
+            width={720}
+            height={900}
+            data-testid="member-photo"
+          />
+        </button>
         {shown.locked && (
-          <div className="position-absolute top-50 start-50 translate-middle text-center text-white bg-dark bg-opacity-75 rounded p-3">
+          <div className="photo-locked">
             <LockFill aria-hidden="true" size={28} />
             <p className="mb-0 fw-semibold">{t('profile:photos.premiumLocked')}</p>
-            <p className="small mb-0">{t('profile:photos.premiumHint')}</p>
+            <Link to="/premium" className="btn btn-light btn-sm" data-testid="unlock-photos">
+              {t('discover:photos.unlock')}
+            </Link>
           </div>
         )}
       </div>
       {photos.length > 1 && (
-        <ul className="list-inline mt-2 mb-0">
+        <ul className="member-thumbs">
           {photos.map((photo, index) => (
-            <li key={photo.id} className="list-inline-item mb-2">
+            <li key={photo.id}>
               <button
                 type="button"
-                className={`btn p-0 border ${index === current ? 'border-primary border-2' : ''}`}
                 onClick={() => setCurrent(index)}
                 aria-label={t('profile:photos.of', { number: index + 1, total: photos.length })}
-                aria-pressed={index === current}
+                aria-current={index === current}
               >
-                <img
-                  src={photo.thumb_filename}
-                  alt=""
-                  width={64}
-                  height={64}
-                  loading="lazy"
-                  className="rounded object-fit-cover"
-                />
+                <img src={photo.thumb_filename} alt="" width={64} height={64} loading="lazy" />
               </button>
             </li>
           ))}
         </ul>
       )}
-      <span className="visually-hidden">{profile.name}</span>
+      {open && (
+        <PhotoLightbox photos={photos} start={current} name={profile.name} onClose={() => setOpen(false)} />
+      )}
     </div>
   );
 }
@@ -139,7 +145,7 @@ export default function Member({ loaderData, actionData }: Route.ComponentProps)
   const errors = actionData && 'errors' in actionData ? actionData.errors : undefined;
   const visibleFields = settings.visible_profile_fields;
   return (
-    <div className="container py-4">
+    <div className="container py-4 member-page">
       <div className="row g-4">
         <div className="col-md-5">
           <Gallery profile={profile} photos={photos} />
@@ -154,8 +160,11 @@ export default function Member({ loaderData, actionData }: Route.ComponentProps)
               </span>
             )}
           </h1>
-          <p className="text-body-secondary">
-            {[profile.region_label, countryName(profile.country, locale)].filter(Boolean).join(', ')}
+          <p className="text-body-secondary mb-3">
+            <Presence
+              lastActive={profile.last_active}
+              region={[profile.region_label, countryName(profile.country, locale)].filter(Boolean).join(', ')}
+            />
           </p>
           {profile.fictional && settings.fictional_warning && (
             <p className="small">{settings.fictional_warning}</p>
@@ -207,13 +216,16 @@ export default function Member({ loaderData, actionData }: Route.ComponentProps)
               {t('profile:member.blocked', { name: profile.name })}
             </div>
           )}
-          <div className="d-flex flex-wrap gap-2">
-            {!own && !blocked && <LikeButton profile={profile} liked={liked} />}
-            {!own && !blocked && (
+          {!own && !blocked && (
+            <div className="member-actions mb-3" data-testid="member-actions">
+              <LikeButton profile={profile} liked={liked} />
               <Link to={`/members/${profile.id}/chat`} className="btn btn-primary">
+                <ChatHeartFill aria-hidden="true" className="me-1" />
                 {t('profile:member.chat')}
               </Link>
-            )}
+            </div>
+          )}
+          <div className="d-flex flex-wrap gap-2">
             {!own && (
               <Form method="post">
                 <input type="hidden" name="intent" value={blocked ? 'unblock' : 'block'} />

@@ -1,8 +1,12 @@
+import { useEffect, useState } from 'react';
+import Offcanvas from 'react-bootstrap/Offcanvas';
+import { Sliders, XLg } from 'react-bootstrap-icons';
 import { useTranslation } from 'react-i18next';
-import { Form, Link, useSearchParams, useSubmit } from 'react-router';
-import type { SearchResponse } from '#contract/profiles.ts';
+import { Form, Link, useNavigation, useSearchParams } from 'react-router';
+import type { Profile } from '#contract/profiles.ts';
 import { ProfileGrid } from '../components/profile-card.tsx';
 import { useSignupModal } from '../components/signup-modal.tsx';
+import { serverApi } from '../lib/api.ts';
 import { countryName } from '../lib/countries.ts';
 import { pageMeta } from '../lib/meta.ts';
 import { useRootData } from '../lib/root-data.ts';
@@ -14,7 +18,9 @@ export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, 'page.members');
 }
 
-const filterNames = ['gender', 'country', 'countryregion', 'min_age', 'max_age', 'page'] as const;
+const filterNames = ['gender', 'country', 'countryregion', 'min_age', 'max_age'] as const;
+/** "Load more" keeps its pages in the URL (?page=3 shows pages 1 to 3), so back returns to the same spot. */
+const maxPagesShown = 10;
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const url = new URL(request.url);
@@ -23,36 +29,209 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     const value = url.searchParams.get(name);
     if (value) query.set(name, value);
   }
+  const shownPages = Math.min(maxPagesShown, Math.max(1, Number(url.searchParams.get('page')) || 1));
   const country = url.searchParams.get('country');
-  const [result, regions] = await Promise.all([
-    context.api<SearchResponse>(`/api/search.php?${query}`),
-    country && /^[A-Z]{2}$/.test(country)
-      ? context.api<{ regions: { code: string; name: string }[] }>(`/api/regions.php?country=${country}`)
-      : null,
+  const pageQuery = (page: number) => {
+    const next = new URLSearchParams(query);
+    if (page > 1) next.set('page', String(page));
+    return next;
+  };
+  const api = serverApi(context.api);
+  const [answers, regionsAnswer] = await Promise.all([
+    Promise.all(
+      Array.from({ length: shownPages }, (_, index) =>
+        api('GET /api/search.php', { query: Object.fromEntries(pageQuery(index + 1)) }),
+      ),
+    ),
+    country && /^[A-Z]{2}$/.test(country) ? api('GET /api/regions.php', { query: { country } }) : null,
   ]);
+  const first = answers[0];
+  const pages = answers.filter((answer) => answer?.ok).map((answer) => answer.data);
+  const last = pages.at(-1);
+  const result =
+    first?.ok && last
+      ? {
+          ...first.data,
+          profiles: pages.flatMap((page) => page.profiles),
+          page: last.page,
+          pages: last.pages,
+        }
+      : null;
+  // The regions of the country searched, also when it came from the member's profile.
+  const appliedCountry = result?.applied.country;
+  const regions =
+    regionsAnswer ??
+    (appliedCountry ? await api('GET /api/regions.php', { query: { country: appliedCountry } }) : null);
   return {
-    result: result.ok ? result.data : null,
-    visitorMustSignUp: result.status === 403,
+    result,
+    visitorMustSignUp: first?.status === 403,
     regions: regions?.ok ? regions.data.regions : [],
   };
 }
 
-/** Search, and the home of the members area (spec §2). The filters live in the URL. */
-export default function Members({ loaderData }: Route.ComponentProps) {
+type Filters = { gender: string; country: string; countryregion: string; min_age: string; max_age: string };
+
+/** Ages as typed: each 18–99, and "from" not above "to". Null when fine, else the message key. */
+function ageProblem(min: string, max: string): 'range' | 'order' | null {
+  const inRange = (value: string) =>
+    value === '' || (/^\d+$/.test(value) && Number(value) >= 18 && Number(value) <= 99);
+  if (!inRange(min) || !inRange(max)) return 'range';
+  if (min !== '' && max !== '' && Number(min) > Number(max)) return 'order';
+  return null;
+}
+
+function FilterForm({
+  filters,
+  regions,
+  onDone,
+}: {
+  filters: Filters;
+  regions: { code: string; name: string }[];
+  onDone: () => void;
+}) {
   const { t } = useTranslation();
   const { settings, locale } = useRootData();
-  const [params] = useSearchParams();
-  const submit = useSubmit();
-  const signupModal = useSignupModal();
-  const { result, visitorMustSignUp, regions } = loaderData;
-  // The site chooses which filters its search shows (settings.search_fields); none listed means all.
+  const [minAge, setMinAge] = useState(filters.min_age);
+  const [maxAge, setMaxAge] = useState(filters.max_age);
+  const [country, setCountry] = useState(filters.country);
+  const [touched, setTouched] = useState(false);
+  const problem = ageProblem(minAge, maxAge);
   const shows = (field: string) =>
     settings.search_fields.length === 0 || settings.search_fields.includes(field);
-  const pageLink = (page: number) => {
-    const next = new URLSearchParams(params);
-    next.set('page', String(page));
-    return `?${next}`;
-  };
+  return (
+    <Form
+      method="get"
+      action="/members"
+      className="search-filters"
+      aria-label={t('profile:search.filters')}
+      noValidate
+      onSubmit={(event) => {
+        setTouched(true);
+        if (problem) {
+          event.preventDefault();
+          return;
+        }
+        onDone();
+      }}
+    >
+      <div className={`mb-3 ${shows('gender') ? '' : 'd-none'}`}>
+        <label htmlFor="search-gender" className="form-label">
+          {t('discover:search.showMe')}
+        </label>
+        <select id="search-gender" name="gender" className="form-select" defaultValue={filters.gender}>
+          <option value="any">{t('profile:search.genderAny')}</option>
+          <option value="female">{t('profile:seeking.female')}</option>
+          <option value="male">{t('profile:seeking.male')}</option>
+        </select>
+      </div>
+      <div className={`mb-3 ${shows('country') ? '' : 'd-none'}`}>
+        <label htmlFor="search-country" className="form-label">
+          {t('profile:field.country')}
+        </label>
+        <select
+          id="search-country"
+          name="country"
+          className="form-select"
+          value={country}
+          onChange={(event) => setCountry(event.target.value)}
+        >
+          <option value="any">{t('discover:search.allCountries')}</option>
+          {settings.countries.map((code) => (
+            <option key={code} value={code}>
+              {countryName(code, locale)}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className={`mb-3 ${shows('countryregion') ? '' : 'd-none'}`}>
+        <label htmlFor="search-region" className="form-label">
+          {t('profile:field.region')}
+        </label>
+        <select
+          id="search-region"
+          name="countryregion"
+          className="form-select"
+          defaultValue={filters.countryregion}
+          disabled={regions.length === 0 || country !== filters.country}
+        >
+          <option value="">{t('profile:search.anyRegion')}</option>
+          {regions.map((region) => (
+            <option key={region.code} value={region.code}>
+              {region.name}
+            </option>
+          ))}
+        </select>
+      </div>
+      <fieldset className={`mb-3 ${shows('age') ? '' : 'd-none'}`}>
+        <legend className="form-label fs-6">{t('discover:search.age')}</legend>
+        <div className="d-flex gap-2 align-items-center">
+          <label htmlFor="search-min-age" className="visually-hidden">
+            {t('profile:search.minAge')}
+          </label>
+          <input
+            id="search-min-age"
+            name="min_age"
+            type="number"
+            inputMode="numeric"
+            min={18}
+            max={99}
+            placeholder="18"
+            className={`form-control ${touched && problem ? 'is-invalid' : ''}`}
+            value={minAge}
+            onChange={(event) => setMinAge(event.target.value)}
+            aria-invalid={touched && problem !== null}
+            aria-describedby={touched && problem ? 'search-age-error' : undefined}
+          />
+          <span aria-hidden="true">–</span>
+          <label htmlFor="search-max-age" className="visually-hidden">
+            {t('profile:search.maxAge')}
+          </label>
+          <input
+            id="search-max-age"
+            name="max_age"
+            type="number"
+            inputMode="numeric"
+            min={18}
+            max={99}
+            placeholder="99"
+            className={`form-control ${touched && problem ? 'is-invalid' : ''}`}
+            value={maxAge}
+            onChange={(event) => setMaxAge(event.target.value)}
+            aria-invalid={touched && problem !== null}
+            aria-describedby={touched && problem ? 'search-age-error' : undefined}
+          />
+        </div>
+        {touched && problem && (
+          <div id="search-age-error" className="invalid-feedback d-block" role="alert">
+            {t(`discover:search.ageError.${problem}`)}
+          </div>
+        )}
+      </fieldset>
+      <div className="d-grid gap-2">
+        <button type="submit" className="btn btn-primary" data-testid="apply-filters">
+          {t('discover:search.apply')}
+        </button>
+        <Link to="/members" className="btn btn-link" onClick={onDone}>
+          {t('discover:search.reset')}
+        </Link>
+      </div>
+    </Form>
+  );
+}
+
+/** Search, and the home of the members area (spec §2): people first, filters in a sheet. */
+export default function Members({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const { locale } = useRootData();
+  const [params] = useSearchParams();
+  const navigation = useNavigation();
+  const signupModal = useSignupModal();
+  const [sheetOpen, setSheetOpen] = useState(false);
+  const { result, visitorMustSignUp, regions } = loaderData;
+  const loadingMore = navigation.state === 'loading' && navigation.location.pathname === '/members';
+  useEffect(() => {
+    if (navigation.state === 'idle') setSheetOpen(false);
+  }, [navigation.state]);
 
   if (visitorMustSignUp) {
     return (
@@ -74,138 +253,129 @@ export default function Members({ loaderData }: Route.ComponentProps) {
     );
   }
 
+  const applied = result?.applied ?? { gender: null, country: null, mutual: false };
+  const filters: Filters = {
+    gender: params.get('gender') ?? applied.gender ?? 'any',
+    country: params.get('country') ?? applied.country ?? 'any',
+    countryregion: params.get('countryregion') ?? '',
+    min_age: params.get('min_age') ?? '',
+    max_age: params.get('max_age') ?? '',
+  };
+  const chips = [
+    filters.gender !== 'any' ? t(`profile:seeking.${filters.gender}`) : t('profile:search.genderAny'),
+    filters.country !== 'any' ? countryName(filters.country, locale) : t('discover:search.allCountries'),
+    regions.find((region) => region.code === filters.countryregion)?.name,
+    filters.min_age || filters.max_age
+      ? t('discover:search.ageRange', { min: filters.min_age || 18, max: filters.max_age || 99 })
+      : null,
+  ].filter((chip): chip is string => Boolean(chip));
+  const moreLink = () => {
+    const next = new URLSearchParams(params);
+    next.delete('reactivated');
+    next.set('page', String((result?.page ?? 1) + 1));
+    return `?${next}`;
+  };
+  const profiles: Profile[] = result?.profiles ?? [];
+  const canLoadMore = result !== null && result.page < result.pages && result.page < maxPagesShown;
+
   return (
-    <div className="container py-4">
-      <h1 className="h3 mb-3">{t('page.members')}</h1>
-      <Form
-        method="get"
-        className="row g-2 align-items-end mb-4"
-        aria-label={t('profile:search.filters')}
-        onChange={(event) => {
-          const target = event.target as HTMLElement;
-          if (target.tagName === 'SELECT') void submit(event.currentTarget);
-        }}
+    <div className="container py-3 search-page">
+      <div className="search-head">
+        <div>
+          <h1 className="h3 mb-0">{t('page.members')}</h1>
+          {result && (
+            <p className="text-body-secondary small mb-0" role="status" data-testid="result-count">
+              {result.total_capped
+                ? t('discover:search.resultsCapped', { count: result.total })
+                : t('profile:search.results', { count: result.total })}
+            </p>
+          )}
+        </div>
+        <button
+          type="button"
+          className="btn btn-outline-primary search-filter-button"
+          onClick={() => setSheetOpen(true)}
+          aria-haspopup="dialog"
+          data-testid="open-filters"
+        >
+          <Sliders aria-hidden="true" className="me-2" />
+          {t('profile:search.filters')}
+        </button>
+      </div>
+      <ul className="search-chips list-unstyled" aria-label={t('discover:search.current')}>
+        {chips.map((chip) => (
+          <li key={chip}>
+            <button type="button" className="search-chip" onClick={() => setSheetOpen(true)}>
+              {chip}
+            </button>
+          </li>
+        ))}
+      </ul>
+      {params.get('reactivated') === '1' && (
+        <div className="alert alert-success" role="status" data-testid="welcome-back">
+          {t('auth:login.reactivated')}
+        </div>
+      )}
+      {applied.mutual && <p className="small text-body-secondary mb-3">{t('discover:search.mutualHint')}</p>}
+
+      <Offcanvas
+        show={sheetOpen}
+        onHide={() => setSheetOpen(false)}
+        placement="end"
+        className="search-sheet"
+        aria-labelledby="search-sheet-title"
       >
-        <div className={`col-6 col-md-2 ${shows('gender') ? '' : 'd-none'}`}>
-          <label htmlFor="search-gender" className="form-label small">
-            {t('profile:field.gender')}
-          </label>
-          <select
-            id="search-gender"
-            name="gender"
-            className="form-select"
-            defaultValue={params.get('gender') ?? ''}
+        <Offcanvas.Header>
+          <Offcanvas.Title as="h2" id="search-sheet-title" className="h5">
+            {t('profile:search.filters')}
+          </Offcanvas.Title>
+          <button
+            type="button"
+            className="btn btn-light rounded-circle p-2 lh-1"
+            onClick={() => setSheetOpen(false)}
+            aria-label={t('discover:close')}
           >
-            <option value="">{t('profile:search.genderAny')}</option>
-            <option value="female">{t('profile:seeking.female')}</option>
-            <option value="male">{t('profile:seeking.male')}</option>
-          </select>
-        </div>
-        <div className={`col-6 col-md-3 ${shows('country') ? '' : 'd-none'}`}>
-          <label htmlFor="search-country" className="form-label small">
-            {t('profile:field.country')}
-          </label>
-          <select
-            id="search-country"
-            name="country"
-            className="form-select"
-            defaultValue={params.get('country') ?? ''}
-          >
-            <option value="">{t('profile:search.genderAny')}</option>
-            {settings.countries.map((code) => (
-              <option key={code} value={code}>
-                {countryName(code, locale)}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className={`col-12 col-md-3 ${shows('countryregion') ? '' : 'd-none'}`}>
-          <label htmlFor="search-region" className="form-label small">
-            {t('profile:field.region')}
-          </label>
-          <select
-            id="search-region"
-            name="countryregion"
-            className="form-select"
-            defaultValue={params.get('countryregion') ?? ''}
-            disabled={regions.length === 0}
-          >
-            <option value="">{t('profile:search.anyRegion')}</option>
-            {regions.map((region) => (
-              <option key={region.code} value={region.code}>
-                {region.name}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className={`col-4 col-md-1 ${shows('age') ? '' : 'd-none'}`}>
-          <label htmlFor="search-min-age" className="form-label small">
-            {t('profile:search.minAge')}
-          </label>
-          <input
-            id="search-min-age"
-            name="min_age"
-            type="number"
-            min={18}
-            max={99}
-            className="form-control"
-            defaultValue={params.get('min_age') ?? ''}
-          />
-        </div>
-        <div className={`col-4 col-md-1 ${shows('age') ? '' : 'd-none'}`}>
-          <label htmlFor="search-max-age" className="form-label small">
-            {t('profile:search.maxAge')}
-          </label>
-          <input
-            id="search-max-age"
-            name="max_age"
-            type="number"
-            min={18}
-            max={99}
-            className="form-control"
-            defaultValue={params.get('max_age') ?? ''}
-          />
-        </div>
-        <div className="col-4 col-md-2 d-grid">
-          <button type="submit" className="btn btn-primary">
-            {t('profile:search.submit')}
+            <XLg aria-hidden="true" />
           </button>
-        </div>
-      </Form>
+        </Offcanvas.Header>
+        <Offcanvas.Body>
+          <FilterForm
+            key={params.toString()}
+            filters={filters}
+            regions={regions}
+            onDone={() => setSheetOpen(false)}
+          />
+        </Offcanvas.Body>
+      </Offcanvas>
 
       {result && (
         <>
-          <p className="text-body-secondary" role="status" data-testid="result-count">
-            {t('profile:search.results', { count: result.total })}
-          </p>
-          {result.profiles.length > 0 ? (
-            <ProfileGrid profiles={result.profiles} />
+          {profiles.length > 0 ? (
+            <ProfileGrid profiles={profiles} />
           ) : (
-            <p>{t('profile:search.noResults')}</p>
+            <div className="empty-state">
+              <p className="mb-3">{t('profile:search.noResults')}</p>
+              <button type="button" className="btn btn-primary" onClick={() => setSheetOpen(true)}>
+                {t('discover:search.widen')}
+              </button>
+            </div>
           )}
-          {result.pages > 1 && (
-            <nav
-              aria-label={t('profile:search.page', { page: result.page, pages: result.pages })}
-              className="d-flex justify-content-between align-items-center my-4"
-            >
-              {result.page > 1 ? (
-                <Link to={pageLink(result.page - 1)} className="btn btn-outline-primary">
-                  {t('profile:search.previous')}
-                </Link>
-              ) : (
-                <span />
-              )}
-              <span className="small text-body-secondary">
-                {t('profile:search.page', { page: result.page, pages: result.pages })}
-              </span>
-              {result.page < result.pages ? (
-                <Link to={pageLink(result.page + 1)} className="btn btn-outline-primary">
-                  {t('profile:search.next')}
-                </Link>
-              ) : (
-                <span />
-              )}
-            </nav>
+          {canLoadMore && (
+            <div className="text-center my-4">
+              <Link
+                to={moreLink()}
+                preventScrollReset
+                replace
+                className="btn btn-outline-primary btn-lg"
+                data-testid="load-more"
+                aria-busy={loadingMore}
+              >
+                {loadingMore ? t('discover:search.loading') : t('discover:search.more')}
+              </Link>
+              <p className="small text-body-secondary mt-2 mb-0">
+                {t('discover:search.shown', { count: profiles.length, total: result.total })}
+              </p>
+            </div>
           )}
           {result.similar.length > 0 && (
             <section className="mt-5">

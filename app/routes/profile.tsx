@@ -1,11 +1,12 @@
+import { EyeFill } from 'react-bootstrap-icons';
 import { useTranslation } from 'react-i18next';
-import { Form, redirect, useNavigation } from 'react-router';
-import type { Profile as MemberProfile, OwnProfile } from '#contract/profiles.ts';
+import { Form, Link, redirect, useNavigation } from 'react-router';
 import { FormAlert, FormField } from '../components/forms/form-field.tsx';
 import { LanguageSwitcher } from '../components/language-switcher.tsx';
 import { PhotoManager } from '../components/photo-manager.tsx';
 import { ProfileEditor } from '../components/profile-editor.tsx';
 import { cookieHeaders, formError, formText } from '../lib/actions.server.ts';
+import { serverApi } from '../lib/api.ts';
 import type { FormErrors } from '../lib/form-errors.ts';
 import { pageMeta } from '../lib/meta.ts';
 import type { Route } from './+types/profile';
@@ -17,13 +18,12 @@ export function meta({ matches }: Route.MetaArgs) {
 type Intent = 'profile' | 'unblock' | 'password' | 'email' | 'delete';
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const own = await context.api<{ profile: OwnProfile }>('/api/profile.php');
+  const api = serverApi(context.api);
+  const own = await api('GET /api/profile.php');
   if (!own.ok) throw redirect('/login?redirect=%2Fprofile');
   const [regions, blocked] = await Promise.all([
-    context.api<{ regions: { code: string; name: string }[] }>(
-      `/api/regions.php?country=${own.data.profile.country}`,
-    ),
-    context.api<{ profiles: MemberProfile[] }>('/api/blocks.php'),
+    api('GET /api/regions.php', { query: { country: own.data.profile.country } }),
+    api('GET /api/blocks.php'),
   ]);
   return {
     profile: own.data.profile,
@@ -116,15 +116,25 @@ export default function Profile({ actionData, loaderData }: Route.ComponentProps
   const busy = navigation.state === 'submitting';
   return (
     <div className="container py-4" style={{ maxWidth: 640 }}>
-      <h1 className="h3 mb-4">{t('page.profile')}</h1>
+      <div className="d-flex align-items-center justify-content-between gap-2 mb-3">
+        <h1 className="h3 mb-0">{t('page.profile')}</h1>
+        <Link
+          to={`/members/${loaderData.profile.id}`}
+          className="btn btn-outline-primary btn-sm"
+          data-testid="profile-preview"
+        >
+          <EyeFill aria-hidden="true" className="me-1" />
+          {t('discover:editor.preview')}
+        </Link>
+      </div>
 
+      <PhotoManager profile={loaderData.profile} />
       <ProfileEditor
         profile={loaderData.profile}
         regions={loaderData.regions}
         errors={errorsFor('profile')}
         saved={Boolean(doneFor('profile'))}
       />
-      <PhotoManager profile={loaderData.profile} />
 
       <Section title={t('profile:blocks.heading')}>
         {loaderData.blocked.length === 0 ? (

@@ -1,8 +1,9 @@
 import { useTranslation } from 'react-i18next';
 import { Link, redirect } from 'react-router';
-import type { UserResponse } from '#contract/users.ts';
 import { SignupForm } from '../components/signup-form.tsx';
 import { formError, formText, redirectWithCookies } from '../lib/actions.server.ts';
+import { serverApi } from '../lib/api.ts';
+import { parseDateInput } from '../lib/date-input.ts';
 import { pageMeta } from '../lib/meta.ts';
 import { safeRedirectPath } from '../lib/safe-redirect.ts';
 import type { Route } from './+types/signup';
@@ -12,7 +13,7 @@ export function meta({ matches }: Route.MetaArgs) {
 }
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const me = await context.api<UserResponse>('/api/user.php');
+  const me = await serverApi(context.api)('GET /api/user.php');
   if (me.ok && me.data.user) throw redirect('/members');
   return null;
 }
@@ -27,7 +28,9 @@ export async function action({ context, request }: Route.ActionArgs) {
       email: formText(form, 'email'),
       name: formText(form, 'name'),
       password: formText(form, 'password'),
-      date_of_birth: formText(form, 'date_of_birth'),
+      // Typed the way the language writes dates; the API takes YYYY-MM-DD.
+      date_of_birth:
+        parseDateInput(formText(form, 'date_of_birth'), context.locale) ?? formText(form, 'date_of_birth'),
       ...(message ? { signup_message: message } : {}),
       ...(contact ? { profile: contact } : {}),
     },

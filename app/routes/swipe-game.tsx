@@ -1,8 +1,10 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { Heart, XLg } from 'react-bootstrap-icons';
+import { ArrowCounterclockwise, HeartFill, StarFill, XLg } from 'react-bootstrap-icons';
 import { useTranslation } from 'react-i18next';
 import { Link, redirect } from 'react-router';
 import type { Profile } from '#contract/profiles.ts';
+import { Presence } from '../components/presence.tsx';
+import { serverApi } from '../lib/api.ts';
 import { ApiError, apiFetch } from '../lib/api-client.ts';
 import { pageMeta } from '../lib/meta.ts';
 import { useLiveState } from '../state/live-state.tsx';
@@ -13,37 +15,50 @@ export function meta({ matches }: Route.MetaArgs) {
 }
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const answer = await context.api<{ profiles: Profile[]; likes_left: number }>('/api/swipe.php');
+  const answer = await serverApi(context.api)('GET /api/swipe.php');
   if (!answer.ok) throw redirect('/login?redirect=%2Fswipe-game');
   return answer.data;
 }
 
-/** How far a card must be dragged to count as a swipe. */
+/** How far a card must be dragged to count as a swipe; the stamps show from a third of it. */
 const swipeThresholdPx = 90;
 
-/** The swipe game (spec §9: 4 likes a day): buttons, arrow keys and touch gestures. */
+/**
+ * The swipe game (spec §9: 4 likes a day): a card stack dragged with pointer events (LIKE and NOPE
+ * stamps while dragging), buttons and arrow keys; the last pass can be undone.
+ */
 export default function SwipeGame({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const [cards, setCards] = useState(loaderData.profiles);
   const [likesLeft, setLikesLeft] = useState(loaderData.likes_left);
   const [limitReached, setLimitReached] = useState(loaderData.likes_left === 0);
+  const [lastPassed, setLastPassed] = useState<Profile | null>(null);
+  const [limitHit, setLimitHit] = useState(false);
   const { showMatch } = useLiveState();
   const [drag, setDrag] = useState(0);
+  const [dragging, setDragging] = useState(false);
   const start = useRef<number | null>(null);
   const busy = useRef(false);
   const card = cards[0];
+  const next = cards[1];
 
-  const refill = useCallback(async () => {
-    const next = await apiFetch<{ profiles: Profile[]; likes_left: number }>('/api/swipe.php').catch(
+  const refill = useCallback(async (keep: Profile[]) => {
+    const answer = await apiFetch<{ profiles: Profile[]; likes_left: number }>('/api/swipe.php').catch(
       () => null,
     );
-    if (next) setCards(next.profiles);
+    if (!answer) return;
+    const known = new Set(keep.map((profile) => profile.id));
+    setCards([...keep, ...answer.profiles.filter((profile) => !known.has(profile.id))]);
   }, []);
 
   const decide = useCallback(
     async (like: boolean) => {
       if (!card || busy.current) return;
-      if (like && limitReached) return;
+      if (like && limitReached) {
+        setLimitHit(true);
+        setDrag(0);
+        return;
+      }
       busy.current = true;
       try {
         const result = await apiFetch<{ likes_left: number; match: boolean }>('/api/swipe.php', {
@@ -53,13 +68,15 @@ export default function SwipeGame({ loaderData }: Route.ComponentProps) {
         setLikesLeft(result.likes_left);
         setLimitReached(result.likes_left === 0);
         if (result.match) showMatch(card);
+        setLastPassed(like ? null : card);
         const rest = cards.slice(1);
         setCards(rest);
-        if (rest.length < 3) void refill();
+        if (rest.length < 3) void refill(rest);
       } catch (error) {
         if (error instanceof ApiError && error.code === 'daily_limit') {
           setLikesLeft(0);
           setLimitReached(true);
+          setLimitHit(true);
         }
       } finally {
         busy.current = false;
@@ -69,99 +86,175 @@ export default function SwipeGame({ loaderData }: Route.ComponentProps) {
     [card, cards, limitReached, refill, showMatch],
   );
 
+  const undo = useCallback(async () => {
+    if (!lastPassed || busy.current) return;
+    busy.current = true;
+    try {
+      const answer = await apiFetch<{ profile: Profile }>('/api/swipe-undo.php', {
+        method: 'POST',
+        body: { profile: lastPassed.id },
+      });
+      setCards((current) => [
+        answer.profile,
+        ...current.filter((profile) => profile.id !== answer.profile.id),
+      ]);
+    } catch {
+      // Nothing to take back any more (a like came after it): the button goes away.
+    } finally {
+      setLastPassed(null);
+      busy.current = false;
+    }
+  }, [lastPassed]);
+
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      if (event.target instanceof HTMLInputElement || event.target instanceof HTMLTextAreaElement) return;
+      const target = event.target;
+      if (
+        target instanceof HTMLInputElement ||
+        target instanceof HTMLTextAreaElement ||
+        document.querySelector('[role="dialog"]')
+      )
+        return;
       if (event.key === 'ArrowLeft') void decide(false);
       if (event.key === 'ArrowRight') void decide(true);
+      if (event.key === 'Backspace' || (event.key === 'z' && (event.ctrlKey || event.metaKey))) void undo();
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [decide]);
+  }, [decide, undo]);
 
+  const stamp = Math.min(1, Math.abs(drag) / swipeThresholdPx);
   return (
-    <div className="container py-4" style={{ maxWidth: 480 }}>
-      <h1 className="h3">{t('likes:swipe.heading')}</h1>
-      <p className="text-body-secondary mb-2">{t('likes:swipe.lead')}</p>
-      <p className="fw-semibold" role="status" data-testid="likes-left">
-        {t('likes:swipe.likesLeft', { count: likesLeft })}
-      </p>
+    <div className="container py-3 swipe-page">
+      <div className="d-flex align-items-baseline justify-content-between gap-2 mb-2">
+        <h1 className="h4 mb-0">{t('likes:swipe.heading')}</h1>
+        <p className="small fw-semibold mb-0" role="status" data-testid="likes-left">
+          {t('likes:swipe.likesLeft', { count: likesLeft })}
+        </p>
+      </div>
       {limitReached && (
-        <div className="alert alert-warning" role="alert" data-testid="swipe-limit">
-          {t('likes:swipe.limit')}{' '}
-          <Link to="/premium" className="alert-link">
+        <div
+          className={`alert ${limitHit ? 'alert-warning' : 'alert-light'} d-flex align-items-center gap-2 py-2`}
+          role="alert"
+          data-testid="swipe-limit"
+        >
+          <span className="small">{t('likes:swipe.limit')}</span>
+          <Link to="/premium" className="btn btn-primary btn-sm ms-auto text-nowrap">
+            <StarFill aria-hidden="true" className="me-1" />
             {t('likes:swipe.getPremium')}
           </Link>
         </div>
       )}
       {card ? (
-        <div
-          className="card shadow-sm swipe-card"
-          data-testid="swipe-card"
-          style={{ transform: `translateX(${drag}px) rotate(${drag / 20}deg)`, touchAction: 'pan-y' }}
-          onPointerDown={(event) => {
-            start.current = event.clientX;
-          }}
-          onPointerMove={(event) => {
-            if (start.current !== null) setDrag(event.clientX - start.current);
-          }}
-          onPointerUp={() => {
-            start.current = null;
-            if (drag > swipeThresholdPx) void decide(true);
-            else if (drag < -swipeThresholdPx) void decide(false);
-            else setDrag(0);
-          }}
-          onPointerCancel={() => {
-            start.current = null;
-            setDrag(0);
-          }}
-        >
-          {card.main_image ? (
-            <img
-              src={card.main_image.filename}
-              alt=""
-              width={480}
-              height={480}
-              className="card-img-top object-fit-cover"
-              draggable={false}
-            />
-          ) : (
-            <div className="ratio ratio-1x1 bg-light" />
+        <div className="swipe-stack">
+          {next && (
+            <div className="swipe-card is-behind" aria-hidden="true">
+              {next.main_image && <img src={next.main_image.filename} alt="" width={440} height={480} />}
+            </div>
           )}
-          <div className="card-body">
-            <h2 className="h5 mb-0">
-              <Link to={`/members/${card.id}`}>
-                {t('profile:card.age', { name: card.name, age: card.age })}
-              </Link>
-            </h2>
-            {card.region_label && <p className="text-body-secondary mb-0">{card.region_label}</p>}
+          <div
+            key={card.id}
+            className={`swipe-card ${dragging ? '' : 'is-settling'}`}
+            data-testid="swipe-card"
+            style={{ transform: `translateX(${drag}px) rotate(${drag / 18}deg)` }}
+            onPointerDown={(event) => {
+              if ((event.target as HTMLElement).closest('a')) return;
+              start.current = event.clientX;
+              setDragging(true);
+              event.currentTarget.setPointerCapture(event.pointerId);
+            }}
+            onPointerMove={(event) => {
+              if (start.current !== null) setDrag(event.clientX - start.current);
+            }}
+            onPointerUp={() => {
+              start.current = null;
+              setDragging(false);
+              if (drag > swipeThresholdPx) void decide(true);
+              else if (drag < -swipeThresholdPx) void decide(false);
+              else setDrag(0);
+            }}
+            onPointerCancel={() => {
+              start.current = null;
+              setDragging(false);
+              setDrag(0);
+            }}
+          >
+            {card.main_image ? (
+              <img src={card.main_image.filename} alt="" width={440} height={480} draggable={false} />
+            ) : (
+              <div className="profile-card-empty" />
+            )}
+            {drag > swipeThresholdPx / 3 && (
+              <span
+                className="swipe-stamp swipe-stamp-like"
+                style={{ opacity: stamp }}
+                data-testid="stamp-like"
+              >
+                {t('discover:swipe.stampLike')}
+              </span>
+            )}
+            {drag < -swipeThresholdPx / 3 && (
+              <span
+                className="swipe-stamp swipe-stamp-nope"
+                style={{ opacity: stamp }}
+                data-testid="stamp-nope"
+              >
+                {t('discover:swipe.stampNope')}
+              </span>
+            )}
+            <div className="swipe-card-caption">
+              <h2 className="h4 mb-1">
+                <Link to={`/members/${card.id}`}>
+                  {t('profile:card.age', { name: card.name, age: card.age })}
+                </Link>
+              </h2>
+              <Presence lastActive={card.last_active} region={card.region_label} />
+            </div>
           </div>
         </div>
       ) : (
-        <p>{t('likes:swipe.empty')}</p>
-      )}
-      {card && (
-        <div className="d-flex justify-content-center gap-4 mt-3">
-          <button
-            type="button"
-            className="btn btn-lg btn-outline-secondary rounded-circle p-3"
-            onClick={() => void decide(false)}
-            aria-label={t('likes:swipe.pass')}
-          >
-            <XLg aria-hidden="true" size={28} />
-          </button>
-          <button
-            type="button"
-            className="btn btn-lg btn-primary rounded-circle p-3"
-            onClick={() => void decide(true)}
-            disabled={limitReached}
-            aria-label={t('likes:swipe.like')}
-          >
-            <Heart aria-hidden="true" size={28} />
-          </button>
+        <div className="empty-state my-3">
+          <p className="mb-3">{t('likes:swipe.empty')}</p>
+          <Link to="/members" className="btn btn-primary">
+            {t('discover:swipe.toSearch')}
+          </Link>
         </div>
       )}
-      <p className="small text-body-secondary text-center mt-3">{t('likes:swipe.keyboardHint')}</p>
+      <div className="swipe-buttons">
+        <button
+          type="button"
+          className="btn btn-light swipe-button is-small"
+          onClick={() => void undo()}
+          disabled={!lastPassed}
+          aria-label={
+            lastPassed ? t('discover:swipe.undoName', { name: lastPassed.name }) : t('discover:swipe.undo')
+          }
+          data-testid="swipe-undo"
+        >
+          <ArrowCounterclockwise aria-hidden="true" size={22} />
+        </button>
+        <button
+          type="button"
+          className="btn btn-light swipe-button text-danger"
+          onClick={() => void decide(false)}
+          disabled={!card}
+          aria-label={t('likes:swipe.pass')}
+        >
+          <XLg aria-hidden="true" size={28} />
+        </button>
+        <button
+          type="button"
+          className="btn btn-primary swipe-button"
+          onClick={() => void decide(true)}
+          disabled={!card || limitReached}
+          aria-label={t('likes:swipe.like')}
+        >
+          <HeartFill aria-hidden="true" size={28} />
+        </button>
+      </div>
+      <p className="small text-body-secondary text-center mt-3 keyboard-hint" data-testid="keyboard-hint">
+        {t('discover:swipe.keyboardHint')}
+      </p>
     </div>
   );
 }

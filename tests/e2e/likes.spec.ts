@@ -1,6 +1,9 @@
 import { activeMember, e2eEmail, expect, gotoHydrated, test } from './fixtures.ts';
 
-test('two members like each other and the second sees the match modal', async ({ browser, baseURL }) => {
+test('two members like each other and the second sees the match on the profile', async ({
+  browser,
+  baseURL,
+}) => {
   const anna = await activeMember(browser, baseURL, 'Anna');
   const bert = await activeMember(browser, baseURL, 'Bert');
 
@@ -21,10 +24,9 @@ test('two members like each other and the second sees the match modal', async ({
   await expect(bert.page.getByTestId('likes-received')).toContainText('Anna');
   await gotoHydrated(bert.page, `/likes/m/${anna.profileId}`);
   await bert.page.getByRole('button', { name: 'Like' }).click();
-  const modal = bert.page.getByRole('dialog');
-  await expect(modal).toContainText('New like!');
-  await modal.click();
-  await expect(bert.page.getByRole('dialog')).toHaveCount(0);
+  // Already on Anna's profile: the match shows right there, never as a modal over it (issue 18).
+  await expect(bert.page.getByRole('status').filter({ hasText: "It's a match!" })).toBeVisible();
+  await expect(bert.page.getByTestId('match-modal')).toHaveCount(0);
   await bert.page.goto('/likes/matches');
   await expect(bert.page.getByTestId('likes-matches')).toContainText('Anna');
 });
@@ -44,7 +46,7 @@ test('the swipe game allows four likes a day, then shows the limit', async ({ pa
     page.waitForResponse(
       (response) => response.url().endsWith('/api/swipe.php') && response.request().method() === 'POST',
     ),
-    page.getByRole('button', { name: 'Pass' }).click(),
+    page.getByRole('button', { name: 'Pass', exact: true }).click(),
   ]);
   await expect(page.getByTestId('likes-left')).toHaveText('Likes left today: 4');
   for (let left = 3; left >= 0; left--) {

@@ -44,13 +44,18 @@ test('edit the profile, upload a photo and see it on the member view', async ({ 
 test('search with filters and open a member', async ({ page }) => {
   await signUp(page);
   await gotoHydrated(page, '/members');
-  await page.getByLabel('Gender').selectOption('female');
-  await expect(page).toHaveURL(/gender=female/);
+  // The filters sit in a sheet behind the Filters button (issue 18).
+  await page.getByTestId('open-filters').click();
+  await page.getByLabel('Show me').selectOption('female');
   await page.getByLabel('Country').selectOption('DE');
+  await page.getByTestId('apply-filters').click();
+  await expect(page).toHaveURL(/gender=female/);
   await expect(page).toHaveURL(/country=DE/);
   // The filters live in the URL: the same address gives the same results.
   await gotoHydrated(page, '/members?gender=female&country=DE');
+  await page.getByTestId('open-filters').click();
   await expect(page.getByLabel('Country')).toHaveValue('DE');
+  await page.getByRole('button', { name: 'Close' }).click();
   const cards = page.getByTestId('profile-card');
   await expect(cards.first()).toBeVisible();
   const name = (await cards.first().getByRole('heading').textContent())?.split(',')[0] ?? '';

@@ -35,15 +35,70 @@ const maleTops = [
   'shaggy',
 ] as const;
 
-/** A cartoon portrait rendered to PNG: made here, nothing is downloaded. */
-async function renderAvatar(seed: string, gender: 'male' | 'female', variant: number): Promise<Buffer> {
+/** Avataaars hair colours for the profile's hair field, so the photo matches the details. */
+const hairColours: Record<string, string[]> = {
+  blonde: ['d6b370', 'b58143', 'ecdcbf'],
+  brown: ['724133', '4a312c', 'a55728'],
+  black: ['2c1b18'],
+  red: ['c93305', 'a55728'],
+  grey: ['e8e1e1'],
+  bald: ['4a312c'],
+};
+const skinColours = ['614335', 'd08b5b', 'ae5d29', 'edb98a', 'ffdbb4'];
+const facialHairs = ['beardLight', 'beardMedium', 'beardMajestic', 'moustacheFancy'] as const;
+const glasses = ['prescription01', 'prescription02', 'round', 'kurt'] as const;
+const clothesColours = [
+  '262e33',
+  '65c9ff',
+  '5199e4',
+  '25557c',
+  'e6e6e6',
+  '929598',
+  'a7ffc4',
+  'ffafb9',
+  'ff488e',
+  'ff5c5c',
+  'ffffff',
+];
+
+type Person = { id: number; name: string; gender: 'male' | 'female' | null; hair: string | null };
+
+/**
+ * One fictional person's look: face, hair, skin, beard and glasses stay the same on every photo;
+ * what changes from photo to photo is the expression, the clothes and the background.
+ */
+export function demoLook(person: Person) {
+  const random = seededRandom(person.id * 7919 + 17);
+  const pickOne = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+  const gender = person.gender ?? 'female';
+  const bald = person.hair === 'bald' && gender === 'male';
+  return {
+    gender,
+    top: pickOne(gender === 'female' ? femaleTops : maleTops),
+    topProbability: bald ? 0 : 100,
+    hairColor: pickOne(hairColours[person.hair ?? 'brown'] ?? hairColours.brown!),
+    skinColor: pickOne(skinColours),
+    facialHair: gender === 'male' && random() < 0.45 ? pickOne(facialHairs) : null,
+    glasses: random() < 0.2 ? pickOne(glasses) : null,
+  };
+}
+
+/** A cartoon portrait rendered to PNG: made here, nothing is downloaded. The same person on every photo. */
+export async function renderAvatar(person: Person, variant: number): Promise<Buffer> {
+  const look = demoLook(person);
   const svg = createAvatar(avataaars, {
-    seed: `${seed}-${variant}`,
+    seed: `${person.id}-${person.name}-${variant}`,
     size: 512,
     backgroundColor: backgrounds,
-    top: gender === 'female' ? [...femaleTops] : [...maleTops],
-    facialHairProbability: gender === 'female' ? 0 : 35,
-    accessoriesProbability: 15,
+    top: [look.top],
+    topProbability: look.topProbability,
+    hairColor: [look.hairColor],
+    facialHairColor: [look.hairColor],
+    skinColor: [look.skinColor],
+    facialHair: look.facialHair ? [look.facialHair] : [],
+    facialHairProbability: look.facialHair ? 100 : 0,
+    accessories: look.glasses ? [look.glasses] : [],
+    accessoriesProbability: look.glasses ? 100 : 0,
     mouth: ['smile', 'default', 'twinkle'],
     eyes: ['default', 'happy', 'wink', 'squint'],
     eyebrows: ['default', 'defaultNatural', 'raisedExcited', 'raisedExcitedNatural'],
@@ -56,6 +111,7 @@ async function renderAvatar(seed: string, gender: 'male' | 'female', variant: nu
       'shirtScoopNeck',
       'shirtVNeck',
     ],
+    clothesColor: clothesColours,
   }).toString();
   return sharp(Buffer.from(svg)).png().toBuffer();
 }
@@ -113,9 +169,7 @@ export async function generateDemoMedia(
         const count = 1 + Math.floor(random() * 4);
         return Promise.all(
           Array.from({ length: count }, async (_, position) => {
-            const processed = await processPhoto(
-              await renderAvatar(`${profile.id}-${profile.name}`, profile.gender ?? 'female', position),
-            );
+            const processed = await processPhoto(await renderAvatar(profile, position));
             // Random keys like an upload's: originals private, blurred copies public.
             const keys = await storePhotoVariants(storage, processed);
             return {

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Executor, Transaction } from '#server/db/client.ts';
 import { bundlePrices, bundles, gifts } from '#server/db/schema/catalog.ts';
 import { profiles, users } from '#server/db/schema/members.ts';
@@ -76,7 +76,7 @@ export async function listGifts(db: Executor) {
 /** Fictional profiles that have no photo yet, oldest first. */
 export async function fictionalProfilesWithoutPhotos(db: Executor, limit: number) {
   return db
-    .select({ id: profiles.id, name: profiles.name, gender: profiles.gender })
+    .select({ id: profiles.id, name: profiles.name, gender: profiles.gender, hair: profiles.hair })
     .from(profiles)
     .leftJoin(photos, eq(photos.profileId, profiles.id))
     .where(and(eq(profiles.fictional, true), isNull(photos.id)))
@@ -86,4 +86,29 @@ export async function fictionalProfilesWithoutPhotos(db: Executor, limit: number
 
 export async function insertPhotos(db: Executor, rows: NewPhoto[]): Promise<void> {
   if (rows.length > 0) await db.insert(photos).values(rows);
+}
+
+/**
+ * Moves the fictional members' dates forward by `ms`: a demo restored from a snapshot made days ago
+ * (server/db/snapshot.ts) is as recently active, and its members as old, as a demo seeded today.
+ */
+export async function shiftFictionalDates(db: Executor, ms: number): Promise<void> {
+  const interval = `${Math.round(ms)} milliseconds`;
+  const days = Math.round(ms / 86_400_000);
+  const fictionalUsers = db
+    .select({ userId: profiles.userId })
+    .from(profiles)
+    .where(eq(profiles.fictional, true));
+  await db
+    .update(users)
+    .set({ signupDate: sql`${users.signupDate} + ${interval}::interval` })
+    .where(inArray(users.id, fictionalUsers));
+  await db
+    .update(profiles)
+    .set({
+      lastActiveAt: sql`${profiles.lastActiveAt} + ${interval}::interval`,
+      createdAt: sql`${profiles.createdAt} + ${interval}::interval`,
+      birthdate: sql`${profiles.birthdate} + ${days}::integer`,
+    })
+    .where(eq(profiles.fictional, true));
 }

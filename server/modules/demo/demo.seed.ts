@@ -17,8 +17,10 @@ import {
   insertGifts,
   insertSites,
   lockDemoSeeding,
+  shiftFictionalDates,
   siteIdsByDomain,
 } from './demo.repository.ts';
+import { demoAbout, demoSeeking } from './demo-about.ts';
 import { demoNames, languageAreaOf } from './demo-names.ts';
 import { demoSiteTexts } from './demo-site-texts.ts';
 
@@ -190,6 +192,15 @@ export async function seedDemo(
   });
 }
 
+/**
+ * A demo restored from a database snapshot made at `seededAt` (server/db/snapshot.ts): its members'
+ * dates move forward to `today`, as if seeded now. Nothing changes for a snapshot under a minute old.
+ */
+export async function refreshRestoredDemo(db: Database, seededAt: Date, today: Date): Promise<void> {
+  const age = today.getTime() - seededAt.getTime();
+  if (age > 60_000) await shiftFictionalDates(db, age);
+}
+
 async function seedUnderLock(
   db: Transaction,
   options: { profiles: number; today?: Date },
@@ -249,6 +260,13 @@ async function seedUnderLock(
     const regions = regionsOf(country);
     const interests = interestOptions.filter(() => random() < 0.25);
     const lastActive = new Date(today.getTime() - Math.floor(random() * 14 * 24 * 3600 * 1000));
+    const shownInterests = interests.length > 0 ? interests : [pick(random, interestOptions)];
+    // Its own generator, so the members' other fields stay what they were.
+    const about = demoAbout(
+      languageAreaOf[country] ?? 'en',
+      shownInterests,
+      seededRandom(9000 + existing + index),
+    );
     return {
       user: {
         siteId: siteIds.get(site.domain)!,
@@ -268,7 +286,9 @@ async function seedUnderLock(
         eyeColour: pick(random, eyeColourOptions),
         relationshipStatus: pick(random, relationshipStatusOptions),
         tattoos: pick(random, tattooOptions),
-        interests: interests.length > 0 ? interests : [pick(random, interestOptions)],
+        seeking: demoSeeking(gender, sexuality),
+        interests: shownInterests,
+        about,
         fictional: true,
         lastActiveAt: lastActive,
         createdAt: lastActive,

@@ -82,6 +82,34 @@ export async function insertPass(db: Executor, passer: number, passed: number, a
     .onConflictDoNothing();
 }
 
+/** The member's newest pass and newest swipe like (undo applies to a pass that came last). */
+export async function lastSwipes(
+  db: Executor,
+  member: number,
+): Promise<{ pass: { profileId: number; at: Date } | undefined; likeAt: Date | undefined }> {
+  const [pass] = await db
+    .select({ profileId: passes.passedProfileId, at: passes.createdAt })
+    .from(passes)
+    .where(eq(passes.passerProfileId, member))
+    .orderBy(desc(passes.createdAt))
+    .limit(1);
+  const [like] = await db
+    .select({ at: likes.createdAt })
+    .from(likes)
+    .where(and(eq(likes.likerProfileId, member), eq(likes.source, 'swipe')))
+    .orderBy(desc(likes.createdAt))
+    .limit(1);
+  return { pass, likeAt: like?.at };
+}
+
+export async function deletePass(db: Executor, passer: number, passed: number): Promise<boolean> {
+  const deleted = await db
+    .delete(passes)
+    .where(and(eq(passes.passerProfileId, passer), eq(passes.passedProfileId, passed)))
+    .returning({ passed: passes.passedProfileId });
+  return deleted.length > 0;
+}
+
 /**
  * The swipe stack: active profiles of the site's countries, of the gender the member looks for,
  * that the member has not liked or passed, with no block either way.
@@ -116,10 +144,15 @@ export async function swipeCandidates(
   return rows.map((row) => row.profile);
 }
 
-/** The newest like the member has not seen yet. */
+/** The newest like the member has not seen yet, from someone the member has not passed on. */
 export async function newestNewLike(db: Executor, liked: number): Promise<ProfileRow | undefined> {
   const rows = await receivedLikes(db, liked);
-  return rows.find((row) => row.isNew)?.profile;
+  const passed = new Set(
+    (
+      await db.select({ id: passes.passedProfileId }).from(passes).where(eq(passes.passerProfileId, liked))
+    ).map((row) => row.id),
+  );
+  return rows.find((row) => row.isNew && !passed.has(row.profile.id))?.profile;
 }
 
 export async function autoLikesSince(db: Executor, liked: number, since: Date): Promise<number> {
@@ -145,6 +178,7 @@ export async function fictionalLikerFor(
         inArray(profiles.country, filter.countries.length > 0 ? filter.countries : ['--']),
         filter.genders ? inArray(profiles.gender, filter.genders) : undefined,
         sql`not exists (select 1 from ${likes} where ${likes.likerProfileId} = ${profiles.id} and ${likes.likedProfileId} = ${member.id})`,
+        sql`not exists (select 1 from ${passes} where ${passes.passerProfileId} = ${member.id} and ${passes.passedProfileId} = ${profiles.id})`,
         sql`not exists (select 1 from ${blocks} where (${blocks.blockerProfileId} = ${member.id} and ${blocks.blockedProfileId} = ${profiles.id}) or (${blocks.blockerProfileId} = ${profiles.id} and ${blocks.blockedProfileId} = ${member.id}))`,
       ),
     )

@@ -7,6 +7,7 @@ import {
   swipeBodySchema,
   swipeResultSchema,
   swipeStackSchema,
+  swipeUndoResponseSchema,
 } from '#contract/likes.ts';
 import type { ZodApp } from '#server/lib/zod-app.ts';
 import { requireMember } from '#server/modules/accounts/sessions.ts';
@@ -94,6 +95,21 @@ export async function likesRoutes(app: ZodApp): Promise<void> {
     },
     async (request) =>
       likes.swipe(requireMember(request), request.site, request.body.profile, request.body.like),
+  );
+
+  app.post(
+    '/api/swipe-undo.php',
+    {
+      config: perMember(60),
+      schema: {
+        tags: ['likes'],
+        summary:
+          "Takes back the member's last pass (the card returns); 409 undo_unavailable for any other pass or after a like, 404 when the profile can no longer be shown (deleted, or a block either way)",
+        body: profileRefSchema,
+        response: { 200: swipeUndoResponseSchema, 409: errorBodySchema, ...errors },
+      },
+    },
+    async (request) => likes.undoPass(requireMember(request), request.site, request.body.profile),
   );
 
   app.get(

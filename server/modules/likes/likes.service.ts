@@ -27,6 +27,14 @@ export class DailyLimitError extends AppError {
   }
 }
 
+/** Only the member's last pass can be taken back (not an older one, not after a like). */
+export class UndoUnavailableError extends AppError {
+  override name = 'UndoUnavailableError';
+  constructor() {
+    super(409, 'undo_unavailable');
+  }
+}
+
 const swipeStackSize = 10;
 
 /** The genders a member looks for, from the profile (null: everyone). */
@@ -96,8 +104,8 @@ export class LikesService {
     const match = await repo.likeExists(this.db, profileId, me.id);
     if (created) {
       const [mine, theirs] = await this.present([me, target.profile], site);
-      await publishToMember(this.bus, target.owner.id, { type: 'like', profile: mine });
-      if (match) {
+      if (mine) await publishToMember(this.bus, target.owner.id, { type: 'like', profile: mine });
+      if (match && mine && theirs) {
         await publishToMember(this.bus, target.owner.id, { type: 'match', profile: mine });
         await publishToMember(this.bus, member.id, { type: 'match', profile: theirs });
       }
@@ -166,12 +174,45 @@ export class LikesService {
     const me = await this.own(member);
     if (!like) {
       if (!(await findProfileWithOwner(this.db, profileId))) throw new NotFoundError();
-      await repo.insertPass(this.db, me.id, profileId, this.clock.now());
+      // Under the same row lock as undoPass, so an undo never takes back an older pass.
+      await this.db.transaction(async (tx) => {
+        await repo.lockLiker(tx, me.id);
+        await repo.insertPass(tx, me.id, profileId, this.clock.now());
+      });
       return { likes_left: await this.likesLeftToday(me, site), match: false };
     }
     if ((await this.likesLeftToday(me, site)) <= 0) throw new DailyLimitError();
     const { match } = await this.like(member, site, profileId, 'swipe');
     return { likes_left: await this.likesLeftToday(me, site), match };
+  }
+
+  /**
+   * Takes back the member's last pass, so the card comes back: only that pass, only while no swipe
+   * like came after it, and once (parallel requests: one wins, under the member's row lock).
+   */
+  async undoPass(member: UserRow, site: SiteRow, profileId: number): Promise<{ profile: Profile }> {
+    const me = await this.own(member);
+    // A card that can no longer be shown (its owner left, or a block either way) never comes back.
+    const target = await findProfileWithOwner(this.db, profileId);
+    if (
+      target?.profile.status !== 'active' ||
+      target.owner.status === 'deleted' ||
+      target.owner.status === 'pending_deletion'
+    ) {
+      throw new NotFoundError();
+    }
+    const between = await blockBetween(this.db, me.id, profileId);
+    if (between.aBlockedB || between.bBlockedA) throw new NotFoundError();
+    await this.db.transaction(async (tx) => {
+      await repo.lockLiker(tx, me.id);
+      const last = await repo.lastSwipes(tx, me.id);
+      if (last.pass?.profileId !== profileId) throw new UndoUnavailableError();
+      if (last.likeAt && last.likeAt > last.pass.at) throw new UndoUnavailableError();
+      if (!(await repo.deletePass(tx, me.id, profileId))) throw new UndoUnavailableError();
+    });
+    const [profile] = await this.present([target.profile], site);
+    if (!profile) throw new NotFoundError();
+    return { profile };
   }
 
   /**

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { errorBodySchema, idField, okSchema } from '#contract/common.ts';
-import { photoSchema } from '#contract/profiles.ts';
+import { photoOrderBodySchema, photoSchema } from '#contract/profiles.ts';
 import { AppError } from '#server/lib/errors.ts';
 import type { ZodApp } from '#server/lib/zod-app.ts';
 import { requireMember } from '#server/modules/accounts/sessions.ts';
@@ -107,6 +107,22 @@ export async function photosRoutes(app: ZodApp): Promise<void> {
     },
     async (request) => {
       await app.deps.photos.makeMain(requireMember(request), request.body.photo);
+      return { ok: true as const };
+    },
+  );
+
+  app.put(
+    '/api/photo-order.php',
+    {
+      schema: {
+        tags: ['photos'],
+        summary: 'Puts the own photos in a new order (all their ids); the first becomes the main photo',
+        body: photoOrderBodySchema,
+        response: { 200: okSchema, ...errors },
+      },
+    },
+    async (request) => {
+      await app.deps.photos.reorder(requireMember(request), request.body.photos);
       return { ok: true as const };
     },
   );

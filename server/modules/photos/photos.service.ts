@@ -2,7 +2,7 @@ import { photoLimits } from '#contract/profiles.ts';
 import type { Database } from '#server/db/client.ts';
 import type { UserRow } from '#server/db/schema/members.ts';
 import type { Clock } from '#server/lib/clock.ts';
-import { AppError, NotFoundError } from '#server/lib/errors.ts';
+import { AppError, NotFoundError, ValidationFailedError } from '#server/lib/errors.ts';
 import { type MediaStorage, newMediaKey, privateKeyPrefix, publicKeyPrefix } from '#server/lib/storage.ts';
 import { PremiumRequiredError } from '#server/modules/profiles/profiles.errors.ts';
 import { findProfileByUserId } from '#server/modules/profiles/profiles.repository.ts';
@@ -131,6 +131,24 @@ export class PhotosService {
       const order = [chosen, ...rows.filter((row) => row.id !== photoId)];
       for (const [position, row] of order.entries()) {
         if (row.position !== position) await repo.setPosition(tx, row.id, position);
+      }
+    });
+  }
+
+  /** Puts the own photos in the given order (every one of them, once); the first becomes the main photo. */
+  async reorder(member: UserRow, photoIds: number[]): Promise<void> {
+    const profileId = await this.profileId(member);
+    await this.db.transaction(async (tx) => {
+      await repo.lockProfile(tx, profileId);
+      const rows = await repo.orderedPhotos(tx, profileId);
+      const byId = new Map(rows.map((row) => [row.id, row]));
+      if (photoIds.length !== rows.length || new Set(photoIds).size !== rows.length) {
+        throw new ValidationFailedError({ photos: 'invalid' });
+      }
+      const order = photoIds.map((id) => byId.get(id));
+      if (order.some((row) => row === undefined)) throw new ValidationFailedError({ photos: 'invalid' });
+      for (const [position, row] of order.entries()) {
+        if (row && row.position !== position) await repo.setPosition(tx, row.id, position);
       }
     });
   }

@@ -1,11 +1,12 @@
 import { z } from 'zod';
-import { errorBodySchema, idField, idParam, okSchema } from '#contract/common.ts';
+import { errorBodySchema, idField, okSchema } from '#contract/common.ts';
 import {
-  memberResponseSchema,
-  ownProfileSchema,
-  profileSchema,
-  profileUpdateSchema,
-} from '#contract/profiles.ts';
+  memberQuerySchema,
+  ownProfileResponseSchema,
+  profilesResponseSchema,
+  reportBodySchema,
+} from '#contract/endpoints.ts';
+import { memberResponseSchema, profileUpdateSchema } from '#contract/profiles.ts';
 import { AuthenticationRequiredError } from '#server/lib/errors.ts';
 import type { ZodApp } from '#server/lib/zod-app.ts';
 import { requireMember } from '#server/modules/accounts/sessions.ts';
@@ -29,7 +30,7 @@ export async function profilesRoutes(app: ZodApp): Promise<void> {
       schema: {
         tags: ['profiles'],
         summary: "The member's own profile with every editable field and the photos",
-        response: { 200: z.object({ profile: ownProfileSchema }), ...errors },
+        response: { 200: ownProfileResponseSchema, ...errors },
       },
     },
     async (request) => ({ profile: await profiles.own(requireMember(request), request.site) }),
@@ -42,7 +43,7 @@ export async function profilesRoutes(app: ZodApp): Promise<void> {
         tags: ['profiles'],
         summary: 'Changes any editable fields of the own profile',
         body: profileUpdateSchema,
-        response: { 200: z.object({ profile: ownProfileSchema }), ...errors },
+        response: { 200: ownProfileResponseSchema, ...errors },
       },
     },
     async (request) => ({
@@ -57,7 +58,7 @@ export async function profilesRoutes(app: ZodApp): Promise<void> {
         tags: ['profiles'],
         summary:
           "Another member's profile and photos; premium photos are blurred copies for non-premium viewers. 403 blocked",
-        querystring: z.object({ id: idParam }),
+        querystring: memberQuerySchema,
         response: { 200: memberResponseSchema, ...errors },
       },
     },
@@ -108,7 +109,7 @@ export async function profilesRoutes(app: ZodApp): Promise<void> {
       schema: {
         tags: ['profiles'],
         summary: 'The members the member blocked',
-        response: { 200: z.object({ profiles: z.array(profileSchema) }), ...errors },
+        response: { 200: profilesResponseSchema, ...errors },
       },
     },
     async (request) => ({ profiles: await profiles.blockedList(requireMember(request), request.site) }),
@@ -128,17 +129,7 @@ export async function profilesRoutes(app: ZodApp): Promise<void> {
         tags: ['profiles'],
         summary:
           'Reports a profile, or a message of a conversation the member takes part in, to the operators',
-        body: z
-          .object({
-            profile: idField.optional(),
-            message: idField.optional(),
-            reason: z.enum(['spam', 'scam', 'offensive', 'underage', 'other'], { error: 'required' }),
-            text: z.string().max(2000, { error: 'too_long' }).optional(),
-          })
-          .refine((body) => (body.profile === undefined) !== (body.message === undefined), {
-            message: 'required',
-            path: ['profile'],
-          }),
+        body: reportBodySchema,
         response: { 200: okSchema, ...errors },
       },
     },

@@ -1,0 +1,58 @@
+import { useTranslation } from 'react-i18next';
+import type { Locale } from '#contract/locales.ts';
+import { intlLocale } from '../lib/format.ts';
+import { useOptionalRootData } from '../lib/root-data.ts';
+
+/** Active within this long counts as online (the API's last_active is refreshed on every visit). */
+export const onlineWindowMs = 5 * 60 * 1000;
+
+export type PresenceState = { online: boolean; ago: string | null };
+
+/** Online, or how long ago someone was active ("2 hours ago"), in the member's language. */
+export function presenceOf(lastActive: string, locale: Locale | undefined, now = Date.now()): PresenceState {
+  const elapsed = now - new Date(lastActive).getTime();
+  if (!Number.isFinite(elapsed)) return { online: false, ago: null };
+  if (elapsed < onlineWindowMs) return { online: true, ago: null };
+  const format = new Intl.RelativeTimeFormat(intlLocale(locale), { numeric: 'auto', style: 'long' });
+  const minutes = Math.floor(elapsed / 60_000);
+  if (minutes < 60) return { online: false, ago: format.format(-minutes, 'minute') };
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24) return { online: false, ago: format.format(-hours, 'hour') };
+  const days = Math.floor(hours / 24);
+  if (days < 14) return { online: false, ago: format.format(-days, 'day') };
+  return { online: false, ago: null };
+}
+
+/**
+ * A green dot and "Online", or "Active 2 hours ago", and the region: for cards, the profile and the
+ * chat header. Long absences show nothing. `compact` leaves out the word "Online" next to the dot.
+ */
+export function Presence({
+  lastActive,
+  region,
+  compact = false,
+  className = '',
+}: {
+  lastActive: string;
+  region?: string | null | undefined;
+  compact?: boolean;
+  className?: string;
+}) {
+  const { t } = useTranslation();
+  const locale = useOptionalRootData()?.locale;
+  const state = presenceOf(lastActive, locale);
+  const status = state.online
+    ? t('discover:presence.online')
+    : state.ago
+      ? t('discover:presence.active', { ago: state.ago })
+      : null;
+  return (
+    <span className={`presence ${className}`} data-testid="presence" suppressHydrationWarning>
+      {state.online && <span className="presence-dot" aria-hidden="true" />}
+      {status && (!compact || !state.online) && <span suppressHydrationWarning>{status}</span>}
+      {status && compact && state.online && <span className="visually-hidden">{status}</span>}
+      {region && status && <span aria-hidden="true"> · </span>}
+      {region && <span>{region}</span>}
+    </span>
+  );
+}

@@ -1,0 +1,225 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import sharp from 'sharp';
+import { activeMember, e2eEmail, expect, gotoHydrated, test } from './fixtures.ts';
+
+const sizes = [
+  { name: 'phone', viewport: { width: 390, height: 844 } },
+  { name: 'desktop', viewport: { width: 1366, height: 900 } },
+] as const;
+
+async function seriousViolations(page: Page, label: string): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations
+    .filter((violation) => ['serious', 'critical'].includes(violation.impact ?? ''))
+    .map((violation) => `${label}: ${violation.id} ${violation.nodes.map((node) => node.target).join(', ')}`);
+}
+
+/** Signs up and answers onboarding: a man looking for women, no photo yet. */
+async function onboardedMan(page: Page, name: string): Promise<void> {
+  await page.goto('/signup');
+  await page.getByLabel('E-mail address').fill(e2eEmail());
+  await page.getByLabel('Username').fill(name);
+  await page.getByLabel('Password', { exact: true }).fill('Juniper-comet-47');
+  await page.getByLabel('Date of birth').fill('1988-04-09');
+  await page.getByRole('button', { name: 'Create my account' }).click();
+  await expect(page).toHaveURL(/\/complete-signup$/);
+  await page.getByText('Man', { exact: true }).click();
+  await page.getByText('Women', { exact: true }).click();
+  await page.getByRole('button', { name: 'Show me singles' }).click();
+  await expect(page).toHaveURL(/\/complete-signup\?step=photo$/);
+}
+
+/** A fictional profile with at least two photos (the demo's photos are made after the server starts). */
+async function profileWithPhotos(page: Page): Promise<number> {
+  let found = 0;
+  await expect
+    .poll(
+      async () => {
+        const search = await (await page.request.get('/api/search.php?gender=any&country=any')).json();
+        for (const profile of search.profiles as { id: number; fictional: boolean }[]) {
+          if (!profile.fictional) continue;
+          const member = await (await page.request.get(`/api/member.php?id=${profile.id}`)).json();
+          if (member.photos?.length >= 2) {
+            found = profile.id;
+            return found;
+          }
+        }
+        return 0;
+      },
+      { timeout: 30_000 },
+    )
+    .toBeGreaterThan(0);
+  return found;
+}
+
+for (const size of sizes) {
+  test.describe(`discover at ${size.name} size`, () => {
+    test.use({ viewport: size.viewport });
+
+    test('onboarding leads to search defaults: women who seek men, people first, filters in a sheet', async ({
+      page,
+    }) => {
+      await onboardedMan(page, `Max${size.name}`);
+      await page.getByTestId('show-matches').click();
+      await expect(page).toHaveURL(/\/members$/);
+      await expect(page.getByTestId('profile-card').first()).toBeVisible();
+      const search = await (await page.request.get('/api/search.php')).json();
+      expect(search.applied).toMatchObject({ gender: 'female', mutual: true });
+      expect(search.profiles.every((p: { gender: string; seeking: string }) => p.gender === 'female')).toBe(
+        true,
+      );
+      expect(search.profiles.some((p: { seeking: string }) => p.seeking === 'female')).toBe(false);
+      await expect(page.getByRole('button', { name: 'Women', exact: true })).toBeVisible();
+      await expect(page.getByTestId('presence').first()).toBeVisible();
+      await page.screenshot({ path: `test-results/discover-search-${size.name}.png` });
+
+      // The filter sheet: an age range the wrong way round is refused with a message.
+      await page.getByTestId('open-filters').click();
+      const sheet = page.getByRole('dialog');
+      await expect(sheet).toBeVisible();
+      await sheet.getByLabel('From age').fill('40');
+      await sheet.getByLabel('To age').fill('30');
+      await sheet.getByTestId('apply-filters').click();
+      await expect(sheet.getByRole('alert')).toHaveText('"From" cannot be higher than "to".');
+      await sheet.getByLabel('To age').fill('50');
+      await sheet.getByTestId('apply-filters').click();
+      await expect(page).toHaveURL(/min_age=40&max_age=50/);
+      await expect(page.getByRole('dialog')).toHaveCount(0);
+      expect(await seriousViolations(page, 'search')).toEqual([]);
+    });
+
+    test('a profile photo opens full screen: arrow to the next, Escape closes', async ({ page }) => {
+      await onboardedMan(page, `Leo${size.name}`);
+      const id = await profileWithPhotos(page);
+      await gotoHydrated(page, `/members/${id}`);
+      await expect(page.getByTestId('member-actions')).toBeVisible();
+      await page.getByTestId('open-lightbox').click();
+      const lightbox = page.getByTestId('lightbox');
+      await expect(lightbox).toBeVisible();
+      await expect(page.getByTestId('lightbox-count')).toHaveText(/^Photo 1 of \d+$/);
+      await expect(lightbox.getByRole('button', { name: 'Close' })).toBeFocused();
+      await page.keyboard.press('ArrowRight');
+      await expect(page.getByTestId('lightbox-count')).toHaveText(/^Photo 2 of \d+$/);
+      await page.screenshot({ path: `test-results/discover-lightbox-${size.name}.png` });
+      await page.keyboard.press('Escape');
+      await expect(lightbox).toHaveCount(0);
+      await expect(page.getByTestId('open-lightbox')).toBeFocused();
+      await page.screenshot({ path: `test-results/discover-profile-${size.name}.png`, fullPage: true });
+      expect(await seriousViolations(page, 'profile')).toEqual([]);
+    });
+
+    test('a match: "Send a message" opens the chat; likes page with like back', async ({
+      browser,
+      baseURL,
+    }) => {
+      const anna = await activeMember(browser, baseURL, `Anna${size.name}`);
+      const bert = await activeMember(browser, baseURL, `Bert${size.name}`);
+      await bert.page.setViewportSize(size.viewport);
+      await anna.page.request.post('/api/like.php', { data: { profile: bert.profileId } });
+
+      await gotoHydrated(bert.page, '/likes');
+      const card = bert.page.getByTestId('likes-received').getByTestId('profile-card').first();
+      await expect(card).toContainText(`Anna${size.name}`);
+      await bert.page.screenshot({ path: `test-results/discover-likes-${size.name}.png` });
+      expect(await seriousViolations(bert.page, 'likes')).toEqual([]);
+      await card.getByRole('button', { name: `Like Anna${size.name} back` }).click();
+      const modal = bert.page.getByTestId('match-modal');
+      await expect(modal).toContainText("It's a match!");
+      await bert.page.screenshot({ path: `test-results/discover-match-${size.name}.png` });
+      await modal.getByRole('link', { name: 'Send a message' }).click();
+      await expect(bert.page).toHaveURL(/\/chats\/\d+$/);
+
+      // On the other member's own profile the match shows there, never as a modal.
+      await gotoHydrated(bert.page, '/likes/matches');
+      await expect(bert.page.getByTestId('matches-row')).toContainText(`Anna${size.name}`);
+      await anna.page.context().close();
+      await bert.page.context().close();
+    });
+
+    test('swipe: stamps while dragging, undo of the last pass, keyboard hint only with a keyboard', async ({
+      page,
+    }) => {
+      await onboardedMan(page, `Sam${size.name}`);
+      await gotoHydrated(page, '/swipe-game');
+      const card = page.getByTestId('swipe-card');
+      await expect(card).toBeVisible();
+      // Buttons above the fold.
+      const like = page.getByRole('button', { name: 'Like', exact: true });
+      const box = await like.boundingBox();
+      const tabBar = page.getByTestId('tab-bar');
+      const fold = (await tabBar.isVisible()) ? ((await tabBar.boundingBox())?.y ?? 0) : size.viewport.height;
+      expect(box && box.y + box.height).toBeLessThanOrEqual(fold);
+      const first = await card.getByRole('heading').textContent();
+
+      const start = await card.boundingBox();
+      if (!start) throw new Error('no card');
+      const x = start.x + start.width / 2;
+      const y = start.y + start.height / 2;
+      await page.mouse.move(x, y);
+      await page.mouse.down();
+      await page.mouse.move(x + 70, y, { steps: 5 });
+      await expect(page.getByTestId('stamp-like')).toBeVisible();
+      await page.mouse.move(x - 70, y, { steps: 8 });
+      await expect(page.getByTestId('stamp-nope')).toBeVisible();
+      await page.screenshot({ path: `test-results/discover-swipe-${size.name}.png` });
+      await page.mouse.move(x - 160, y, { steps: 5 });
+      await Promise.all([
+        page.waitForResponse((r) => r.url().endsWith('/api/swipe.php') && r.request().method() === 'POST'),
+        page.mouse.up(),
+      ]);
+      await expect(card.getByRole('heading')).not.toHaveText(first ?? '');
+      await page.getByTestId('swipe-undo').click();
+      await expect(page.getByTestId('swipe-card').getByRole('heading')).toHaveText(first ?? '');
+      await expect(page.getByTestId('swipe-undo')).toBeDisabled();
+      await expect(page.getByTestId('keyboard-hint')).toBeVisible();
+      expect(await seriousViolations(page, 'swipe')).toEqual([]);
+    });
+
+    test('my profile: photos first, preview link, saved toast; accessible', async ({ page }) => {
+      await onboardedMan(page, `Ian${size.name}`);
+      await gotoHydrated(page, '/profile');
+      await expect(page.getByTestId('own-photos')).toBeVisible();
+      await expect(page.getByTestId('profile-preview')).toHaveAttribute('href', /\/members\/\d+$/);
+      // Two photos, then the second moved to the front with the keyboard alternative to dragging.
+      for (const colour of ['#3a7bd5', '#d53a7b']) {
+        const photo = await sharp({ create: { width: 300, height: 300, channels: 3, background: colour } })
+          .png()
+          .toBuffer();
+        const count = await page.getByTestId('own-photos').locator('img').count();
+        await page
+          .locator('#photo-upload')
+          .setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: photo });
+        await expect(page.getByTestId('own-photos').locator('img')).toHaveCount(count + 1);
+      }
+      const before = (await (await page.request.get('/api/profile.php')).json()).profile.photos.map(
+        (photo: { id: number }) => photo.id,
+      );
+      await page.getByRole('button', { name: 'Move photo 2 earlier' }).click();
+      await expect
+        .poll(async () =>
+          (await (await page.request.get('/api/profile.php')).json()).profile.photos.map(
+            (photo: { id: number }) => photo.id,
+          ),
+        )
+        .toEqual([before[1], before[0]]);
+      await page.getByLabel('About me').fill('Weekend hiker and amateur cook.');
+      await page.getByRole('button', { name: 'Save profile' }).click();
+      await expect(page.getByTestId('saved-toast')).toHaveText(/Your profile has been saved\./);
+      await page.screenshot({ path: `test-results/discover-my-profile-${size.name}.png`, fullPage: true });
+      expect(await seriousViolations(page, 'my profile')).toEqual([]);
+    });
+  });
+}
+
+test('signup says "required" for empty fields and shows the password on request', async ({ page }) => {
+  await gotoHydrated(page, '/signup');
+  await page.getByRole('button', { name: 'Create my account' }).click();
+  await expect(page.getByText('Please fill in this field.')).toHaveCount(4);
+  await expect(page.getByText('This is too short.')).toHaveCount(0);
+  const password = page.getByLabel('Password', { exact: true });
+  await password.fill('Secret-words-11');
+  await expect(password).toHaveAttribute('type', 'password');
+  await page.getByRole('button', { name: 'Show password' }).click();
+  await expect(password).toHaveAttribute('type', 'text');
+});
