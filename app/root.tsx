@@ -1,4 +1,4 @@
-import { Component, type ReactNode, useEffect, useMemo } from 'react';
+import { Component, type ReactNode, useContext, useEffect, useMemo } from 'react';
 import { I18nextProvider, useTranslation } from 'react-i18next';
 import {
   isRouteErrorResponse,
@@ -8,36 +8,46 @@ import {
   Scripts,
   ScrollRestoration,
   useLocation,
+  useMatches,
+  useRouteError,
   useRouteLoaderData,
 } from 'react-router';
-import type { CountsResponse } from '#contract/counts.ts';
 import { defaultLocale } from '#contract/locales.ts';
-import type { CompanyInfo, Settings } from '#contract/sites.ts';
-import type { UserResponse } from '#contract/users.ts';
 import type { Route } from './+types/root';
 import { ErrorScreen } from './components/error-screen.tsx';
 import { ProgressBar } from './components/progress-bar.tsx';
+import { Shell } from './layouts/default-layout.tsx';
+import { serverApi } from './lib/api.ts';
+import { brandVariables } from './lib/brand.ts';
 import { parseCookies } from './lib/cookies.ts';
+import { CspNonceContext, zodJitlessScript } from './lib/csp-nonce.ts';
 import { createI18n } from './lib/i18n.ts';
+import { isBareRoute, isScriptlessRoute } from './lib/layout-handle.ts';
 import { languageAlternates } from './lib/meta.ts';
 import { isChunkLoadError, shouldReloadForChunk, siteEntrySkipCookie } from './lib/shell-rules.ts';
 import { LiveStateProvider } from './state/live-state.tsx';
-import './styles/app.scss';
+// The shell's stylesheets as URLs, not side-effect imports: the root decides per page which are
+// render-blocking (public.css ≤ 15 KB gzip), which load late (members.css for visitors) and which a
+// bare page (a lander) skips altogether.
+import membersCss from './styles/members.scss?url';
+import publicCss from './styles/public.scss?url';
 
 export const trackingCookie = 'tracking';
 /** The landing URL's parameters that mark ad traffic (kept by the server in the tracking cookie). */
 const trackingParams = ['network', 'ref', 'sub1', 'sub2', 'sub3'];
 
 export async function loader({ context, request }: Route.LoaderArgs) {
+  const api = serverApi(context.api);
   const [settings, company, me] = await Promise.all([
-    context.api<Settings>('/api/settings.php'),
-    context.api<CompanyInfo>('/api/companyinfo.php'),
-    context.api<UserResponse>('/api/user.php'),
+    api('GET /api/settings.php'),
+    api('GET /api/companyinfo.php'),
+    api('GET /api/user.php'),
   ]);
+  if (!settings.ok) throw new Response(null, { status: settings.status || 500 });
   const cookies = parseCookies(request.headers.get('cookie'));
   const user = me.ok ? me.data.user : null;
   // Badge counts in one call: the chats and likes lists load only on the pages that show them.
-  const counts = user ? await context.api<CountsResponse>('/api/counts.php') : null;
+  const counts = user ? await api('GET /api/counts.php') : null;
   const url = new URL(request.url);
   return {
     locale: context.locale,
@@ -82,21 +92,41 @@ export function Layout({ children }: { children: ReactNode }) {
   const data = useRouteLoaderData<typeof loader>('root');
   const locale = data?.locale ?? defaultLocale;
   const i18n = useMemo(() => createI18n(locale, data?.resources ?? {}), [locale, data?.resources]);
+  const matches = useMatches();
+  const error = useRouteError();
+  // An error page always gets the shell, even when the route that failed was a bare one.
+  const bare = !error && isBareRoute(matches);
+  const scriptless = !error && isScriptlessRoute(matches);
+  const member = Boolean(data?.user);
+  const nonce = useContext(CspNonceContext);
+  const brand = brandVariables(data?.settings.theme_color);
+  const brandCss = `html:root{${Object.entries(brand)
+    .map(([name, value]) => `${name}:${value}`)
+    .join(';')}}`;
   return (
     <html lang={locale}>
       <head>
         <meta charSet="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover" />
         <meta name="theme-color" content={data?.settings.theme_color ?? '#c2185b'} />
         <Meta />
         {/* Scripts carry the CSP nonce (entry.server); styles need none under our CSP, and an empty
             one keeps the hydrated markup equal, since browsers hide nonce attributes from the DOM. */}
+        {!bare && <link rel="stylesheet" href={publicCss} />}
+        {!bare && member && <link rel="stylesheet" href={membersCss} />}
         <Links nonce="" />
+        <style>{brandCss}</style>
+        {!scriptless && (
+          // biome-ignore lint/security/noDangerouslySetInnerHtml: a constant of ours, carrying the CSP nonce
+          <script nonce={nonce} dangerouslySetInnerHTML={{ __html: zodJitlessScript }} />
+        )}
       </head>
-      <body className="d-flex flex-column min-vh-100">
+      <body className={bare ? undefined : 'd-flex flex-column min-vh-100'}>
         <I18nextProvider i18n={i18n}>{children}</I18nextProvider>
-        <ScrollRestoration />
-        <Scripts />
+        {!scriptless && <ScrollRestoration />}
+        {!scriptless && <Scripts />}
+        {/* Visitors: the members' components load after the page has painted (not render-blocking). */}
+        {!bare && !member && <link rel="stylesheet" href={membersCss} />}
       </body>
     </html>
   );
@@ -186,9 +216,20 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const status = isRouteErrorResponse(error) ? error.status : 500;
   const message =
     isRouteErrorResponse(error) && typeof error.data === 'string' && error.data ? error.data : undefined;
+  const data = useRouteLoaderData<typeof loader>('root');
+  const screen = <ErrorScreen status={status} {...(message ? { message } : {})} />;
   return (
     <ErrorPageGuard fallback={<ErrorPageFallback />}>
-      <ErrorScreen status={status} {...(message ? { message } : {})} />
+      {data ? (
+        // Outside the default layout (chat, landers) the error page still gets the whole shell.
+        <LiveStateProvider initialUser={data.user} initialCounts={data.counts}>
+          <Shell modals={false}>{screen}</Shell>
+        </LiveStateProvider>
+      ) : (
+        <main className="flex-grow-1" id="main">
+          {screen}
+        </main>
+      )}
     </ErrorPageGuard>
   );
 }

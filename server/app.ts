@@ -15,6 +15,7 @@ import type { Locale } from '#contract/locales.ts';
 import type { Config } from './config.ts';
 import { type Database, type DatabaseHandle, openDatabase } from './db/client.ts';
 import type { SiteRow } from './db/schema/sites.ts';
+import { defaultSnapshotDir } from './db/snapshot.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { loggableError, registerErrorHandler } from './lib/error-handler.ts';
 import { NotFoundError, RateLimitedError } from './lib/errors.ts';
@@ -42,8 +43,10 @@ import { trustProxyOption, trustProxyTrueWarning } from './lib/trust-proxy.ts';
 import type { ZodApp } from './lib/zod-app.ts';
 import { accountsRoutes } from './modules/accounts/accounts.routes.ts';
 import { AccountsService } from './modules/accounts/accounts.service.ts';
+import { SessionCache } from './modules/accounts/session-cache.ts';
 import { registerSessions } from './modules/accounts/sessions.ts';
 import { assetsRoutes } from './modules/assets/assets.routes.ts';
+import { moneyAdminRoutes } from './modules/backoffice/money-admin.routes.ts';
 import { profilesAdminRoutes } from './modules/backoffice/profiles-admin.routes.ts';
 import { sitesAdminRoutes } from './modules/backoffice/sites-admin.routes.ts';
 import { chatsRoutes } from './modules/chats/chats.routes.ts';
@@ -51,8 +54,9 @@ import { ChatsService } from './modules/chats/chats.service.ts';
 import { complaintsRoutes } from './modules/content/complaints.routes.ts';
 import { contentRoutes } from './modules/content/content.routes.ts';
 import { countsRoutes } from './modules/counts/counts.routes.ts';
-import { seedDemo } from './modules/demo/demo.seed.ts';
+import { refreshRestoredDemo, seedDemo } from './modules/demo/demo.seed.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
+import { landersRoutes } from './modules/landers/landers.routes.ts';
 import { likesRoutes } from './modules/likes/likes.routes.ts';
 import { LikesService } from './modules/likes/likes.service.ts';
 import { closeSocketsGoingAway, liveRoutes } from './modules/live/live.routes.ts';
@@ -66,6 +70,7 @@ import {
 import { moderationRoutes } from './modules/moderation/moderation.routes.ts';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
 import { NotificationsService, type PushSender } from './modules/notifications/notifications.service.ts';
+import { localPresenceStore, Presence, redisPresenceStore } from './modules/notifications/presence.ts';
 import { pwaRoutes } from './modules/notifications/pwa.routes.ts';
 import { operatorLiveRoutes, operatorRoutes } from './modules/operator/operator.routes.ts';
 import { OperatorService } from './modules/operator/operator.service.ts';
@@ -93,6 +98,11 @@ import { ensureStaffAtStart, type StaffStart } from './modules/staff/staff.boots
 import { staffRoutes } from './modules/staff/staff.routes.ts';
 import { StaffService } from './modules/staff/staff.service.ts';
 import { registerStaffSessions } from './modules/staff/staff.sessions.ts';
+import { statsRoutes } from './modules/stats/stats.routes.ts';
+import { StatsService } from './modules/stats/stats.service.ts';
+import { httpPostbackSender, PostbackQueue, type PostbackSender } from './modules/tracking/postbacks.ts';
+import { TrackingService } from './modules/tracking/tracking.service.ts';
+import { answerFrameworkError } from './web/malformed-url.ts';
 import { registerWeb, type WebMode } from './web/ssr.ts';
 
 export type AppDeps = {
@@ -119,6 +129,10 @@ export type AppDeps = {
   directDebit: DirectDebitService;
   staff: StaffService;
   operator: OperatorService;
+  /** Landing clicks (visits) and the postbacks of what they led to (issue 19). */
+  tracking: TrackingService;
+  postbacks: PostbackQueue;
+  stats: StatsService;
   /** What the start did about staff accounts (main.ts prints a demo admin's password once). */
   staffStart: StaffStart;
 };
@@ -151,6 +165,8 @@ export type BuildOptions = {
   smsSender?: SmsSender;
   /** The payment provider; tests hand in Mollie's client pointed at a fake endpoint. */
   paymentProvider?: PaymentProvider;
+  /** How postbacks to ad networks are sent; tests hand in their own. */
+  postbackSender?: PostbackSender;
   /** Where log lines go (tests read them); stdout by default. */
   logStream?: DestinationStream;
 };
@@ -177,8 +193,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // X-Request-Id: a trusted proxy's, else a new one; in every log line and every answer (request-id.ts).
     requestIdHeader: false,
     genReqId: requestIdGenerator(config.TRUST_PROXY),
+    // An address that cannot be decoded gets the 404 page (or the API's error body), never raw JSON.
+    frameworkErrors: answerFrameworkError,
   });
   if (config.TRUST_PROXY === true) app.log.warn(trustProxyTrueWarning);
+  if (config.RATE_LIMITS_OFF) {
+    app.log.warn('RATE_LIMITS_OFF is set: no rate limit applies. For load tests only, never in production.');
+  }
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   collectRoutes(app);
@@ -190,6 +211,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       databaseUrl: config.DATABASE_URL,
       dataDir: config.DATA_DIR,
       poolSize: config.DATABASE_POOL_SIZE,
+      // A fresh embedded database starts from a migrated and seeded snapshot (docs/decisions/012).
+      snapshot: {
+        dir: config.PGLITE_SNAPSHOT_DIR ? path.resolve(config.PGLITE_SNAPSHOT_DIR) : defaultSnapshotDir,
+        demoProfiles: config.SEED_DEMO ? config.DEMO_PROFILES : null,
+      },
     }));
   await database.migrate();
   // Two deployments on one Redis never share keys or channels (pub/sub ignores the db number).
@@ -207,7 +233,19 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     ? new Redis(config.REDIS_URL, { keyPrefix: redisPrefix, maxRetriesPerRequest: 3 })
     : null;
 
-  if (config.SEED_DEMO) await seedDemo(database.db, { profiles: config.DEMO_PROFILES });
+  const seededAt = new Date();
+  if (config.SEED_DEMO) {
+    if (database.snapshot?.kind === 'restored') {
+      await refreshRestoredDemo(database.db, database.snapshot.seededAt, seededAt);
+    }
+    await seedDemo(database.db, { profiles: config.DEMO_PROFILES, today: seededAt });
+  }
+  // Kept before anything of this installation (its secrets, its admin) is written.
+  if (database.snapshot?.kind === 'missing') {
+    await database.snapshot
+      .save(seededAt)
+      .catch((error: unknown) => app.log.warn({ err: error }, 'could not keep a database snapshot'));
+  }
 
   const clock = options.clock ?? systemClock;
   const translator = options.translator ?? createTranslator();
@@ -220,6 +258,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const secrets = await loadSecrets(database.db, config.SESSION_SECRET);
   // Photo originals are private objects behind signed links (docs/decisions/008-private-media.md).
   const storage = createMediaStorage(config, createMediaSigner(secrets.mediaSecret, clock), clock);
+  // Presence in Redis (or this process), copied to the database in batches (decision 007).
+  const presence = new Presence(
+    database.db,
+    clock,
+    redis ? redisPresenceStore(redis) : localPresenceStore(clock),
+    (error) => app.log.warn({ err: error }, 'presence: store or database copy failed'),
+  );
+  presence.start();
   const notifications = new NotificationsService(
     database.db,
     clock,
@@ -228,6 +274,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     secrets,
     config,
     options.pushSender,
+    presence,
   );
   const provider = options.paymentProvider ?? paymentProvider(config, database.db);
   const directDebit = new DirectDebitService(
@@ -287,6 +334,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       staffService,
       notifications,
     ),
+    tracking: new TrackingService(database.db, clock),
+    postbacks: new PostbackQueue(
+      database.db,
+      clock,
+      options.postbackSender ?? httpPostbackSender(config.NODE_ENV !== 'production'),
+      app.log,
+      () => metrics.jobFailures.inc({ queue: 'postbacks' }),
+    ),
+    stats: new StatsService(database.db),
     staffStart: { adminCreated: false, demoAdmin: null },
   };
   await deps.payments.ensureTimeBonusCode();
@@ -301,13 +357,21 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       'pending order re-check failed, will retry',
     );
   };
+  // Sessions resolved in the last seconds, dropped over the event bus when they change (decision 014).
+  const sessionCache = new SessionCache(config.SESSION_CACHE_MS ?? (config.NODE_ENV === 'test' ? 0 : 2000));
+  deps.accounts.cacheSessions(sessionCache, bus);
+  const stopSessionCache = sessionCache.listen(bus);
   metrics.queue('payments', () => deps.payments.pendingCount());
+  metrics.queue('postbacks', () => deps.postbacks.pending());
   deps.staffStart = await ensureStaffAtStart(config, deps.staff);
   app.decorate('deps', deps);
   app.addHook('onClose', async () => {
     deps.sites.close();
     await mail.stop();
+    await deps.postbacks.stop();
     await bus.close();
+    stopSessionCache();
+    await presence.stop();
     await redis?.quit().catch(() => undefined);
     await database.close();
   });
@@ -315,14 +379,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(fastifyCookie, { secret: deps.secrets.sessionSecret });
   await registerSecurityHeaders(app, config);
   await app.register(fastifyWebsocket, {
-    options: { maxPayload: 64 * 1024 },
+    // Frames are small JSON: per-message compression would cost memory per socket and CPU per frame.
+    options: { maxPayload: 64 * 1024, perMessageDeflate: false },
     preClose: closeSocketsGoingAway,
   });
   await app.register(fastifyMultipart, { limits: { fileSize: maxUploadBytes, files: 1, fields: 5 } });
   await app.register(fastifyCompress, { global: true, threshold: 1024 });
   await app.register(fastifyRateLimit, {
     global: false,
-    allowList: config.RATE_LIMIT_ALLOWLIST,
+    allowList: config.RATE_LIMITS_OFF ? () => true : config.RATE_LIMIT_ALLOWLIST,
     // While Redis is away, limits are counted per instance (logged), never skipped and never a 500.
     ...(redis ? { store: failoverRateLimitStore(redis, app.log, 'rate-limit:') } : {}),
     errorResponseBuilder: (_request, context) => new RateLimitedError(Math.ceil(context.ttl / 1000)),
@@ -360,6 +425,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await api.register(privateMediaRoutes);
   await api.register(searchRoutes);
   await api.register(regionsRoutes);
+  await api.register(landersRoutes);
   await api.register(likesRoutes);
   await api.register(chatsRoutes);
   await api.register(countsRoutes);
@@ -375,6 +441,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await api.register(moderationRoutes);
   await api.register(sitesAdminRoutes);
   await api.register(profilesAdminRoutes);
+  await api.register(statsRoutes);
+  await api.register(moneyAdminRoutes);
   await app.register(operatorLiveRoutes);
   if (config.NODE_ENV === 'development') await api.register(devOutboxRoutes);
   // Unknown API paths answer JSON 404 and never fall through to the page renderer.

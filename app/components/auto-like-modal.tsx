@@ -3,7 +3,7 @@ import Modal from 'react-bootstrap/Modal';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import type { Profile } from '#contract/profiles.ts';
-import { apiFetch } from '../lib/api-client.ts';
+import { api } from '../lib/api.ts';
 import { useLiveState } from '../state/live-state.tsx';
 
 /** After an auto-like returns a profile, the likes are reloaded this much later (spec §4, §9). */
@@ -17,7 +17,7 @@ export function AutoLikeModal() {
   const { t } = useTranslation();
   const [params, setParams] = useSearchParams();
   const navigate = useNavigate();
-  const { user, reloadLikes } = useLiveState();
+  const { user, reloadLikes, showMatch } = useLiveState();
   const [profile, setProfile] = useState<Profile | null>(null);
   const [arrivals, setArrivals] = useState(0);
   const seconds = Number(params.get('t'));
@@ -34,11 +34,9 @@ export function AutoLikeModal() {
         },
         { replace: true },
       );
-      const answer = await apiFetch<{ profile: Profile | null }>('/api/auto-like.php').catch(() => ({
-        profile: null,
-      }));
-      if (!answer.profile) return;
-      setProfile(answer.profile);
+      const answer = await api('GET /api/auto-like.php');
+      if (!answer.ok || !answer.data.profile) return;
+      setProfile(answer.data.profile);
       setArrivals((count) => count + 1);
     }, seconds * 1000);
     return () => clearTimeout(timer);
@@ -50,6 +48,12 @@ export function AutoLikeModal() {
     const reload = setTimeout(() => void reloadLikes().catch(() => undefined), likesReloadDelayMs);
     return () => clearTimeout(reload);
   }, [arrivals, reloadLikes]);
+
+  const likeBack = async (liked: Profile) => {
+    setProfile(null);
+    const result = await api('POST /api/like.php', { body: { profile: liked.id } });
+    if (result.ok && result.data.match) showMatch(liked);
+  };
 
   return (
     <Modal
@@ -64,25 +68,35 @@ export function AutoLikeModal() {
           <h2 id="like-modal-title" className="h4">
             {t('likes:likeModal.title', { name: profile.name })}
           </h2>
-          <button
-            type="button"
-            className="btn p-0 border-0 my-3"
-            onClick={() => {
-              setProfile(null);
-              void navigate(`/members/${profile.id}`);
-            }}
-          >
-            {profile.main_image && (
-              <img
-                src={profile.main_image.match}
-                alt={profile.name}
-                width={220}
-                height={220}
-                className="rounded object-fit-cover"
-              />
-            )}
-            <span className="d-block mt-2 btn btn-primary">{t('likes:likeModal.action')}</span>
-          </button>
+          {profile.main_image && (
+            <img
+              src={profile.main_image.match}
+              alt={profile.name}
+              width={220}
+              height={220}
+              className="rounded-4 object-fit-cover my-3"
+            />
+          )}
+          <div className="d-grid gap-2">
+            <button
+              type="button"
+              className="btn btn-primary btn-lg"
+              onClick={() => void likeBack(profile)}
+              data-testid="like-back"
+            >
+              {t('discover:likes.likeBack')}
+            </button>
+            <button
+              type="button"
+              className="btn btn-outline-primary"
+              onClick={() => {
+                setProfile(null);
+                void navigate(`/members/${profile.id}`);
+              }}
+            >
+              {t('likes:likeModal.action')}
+            </button>
+          </div>
         </Modal.Body>
       )}
     </Modal>

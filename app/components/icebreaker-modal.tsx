@@ -2,9 +2,9 @@ import { useEffect, useState } from 'react';
 import Modal from 'react-bootstrap/Modal';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import type { Costs, Message } from '#contract/chats.ts';
+import type { Costs } from '#contract/chats.ts';
 import type { Profile } from '#contract/profiles.ts';
-import { ApiError, apiFetch } from '../lib/api-client.ts';
+import { api } from '../lib/api.ts';
 import { useRootData } from '../lib/root-data.ts';
 import { SpendChoice } from './spend-choice.tsx';
 
@@ -22,11 +22,9 @@ export function IcebreakerModal({ profile, onClose }: { profile: Profile | null;
   useEffect(() => {
     if (!open) return;
     let cancelled = false;
-    void apiFetch<Costs>('/api/message-costs.php')
-      .then((answer) => {
-        if (!cancelled) setCosts(answer);
-      })
-      .catch(() => undefined);
+    void api('GET /api/message-costs.php').then((answer) => {
+      if (!cancelled && answer.ok) setCosts(answer.data);
+    });
     return () => {
       cancelled = true;
     };
@@ -40,18 +38,14 @@ export function IcebreakerModal({ profile, onClose }: { profile: Profile | null;
   const send = async (text: string) => {
     setBusy(true);
     setProblem(null);
-    try {
-      const result = await apiFetch<{ message: Message }>('/api/chat.php', {
-        method: 'POST',
-        body: { profile: profile.id, text },
-      });
-      onClose();
-      await navigate(`/chats/${result.message.conversation}`);
-    } catch (error) {
-      if (error instanceof ApiError) setProblem({ code: error.code, message: error.message });
-    } finally {
-      setBusy(false);
+    const result = await api('POST /api/chat.php', { body: { profile: profile.id, text } });
+    setBusy(false);
+    if (!result.ok) {
+      setProblem({ code: result.code, message: result.error.message });
+      return;
     }
+    onClose();
+    await navigate(`/chats/${result.data.message.conversation}`);
   };
 
   return (

@@ -1,7 +1,4 @@
 import { type FormEvent, useEffect, useId, useState } from 'react';
-import Dropdown from 'react-bootstrap/Dropdown';
-import Modal from 'react-bootstrap/Modal';
-import { Translate } from 'react-bootstrap-icons';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate, useRevalidator } from 'react-router';
 import {
@@ -91,30 +88,5 @@ export function LanguageSwitcher({ compact = false }: { compact?: boolean }) {
         {announce ? t('language.changed') : ''}
       </span>
     </form>
-  );
-}
-
-/** The account menu's entry: the current language; choosing it opens the switcher in a dialog. */
-export function LanguageMenuItem() {
-  const { t } = useTranslation();
-  const { locale } = useRootData();
-  const [open, setOpen] = useState(false);
-  return (
-    <>
-      <Dropdown.Item as="button" onClick={() => setOpen(true)} data-testid="language-menu-item">
-        <Translate aria-hidden="true" className="me-2" />
-        {t('footer.language')}: <span lang={locale}>{localeNames[locale]}</span>
-      </Dropdown.Item>
-      <Modal show={open} onHide={() => setOpen(false)} centered size="sm">
-        <Modal.Header closeButton closeLabel={t('close')}>
-          <Modal.Title as="h2" className="h5">
-            {t('footer.language')}
-          </Modal.Title>
-        </Modal.Header>
-        <Modal.Body>
-          <LanguageSwitcher compact />
-        </Modal.Body>
-      </Modal>
-    </>
   );
 }

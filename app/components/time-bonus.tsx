@@ -3,7 +3,7 @@ import Modal from 'react-bootstrap/Modal';
 import { useTranslation } from 'react-i18next';
 import { Link, useMatches } from 'react-router';
 import type { DiscountCode } from '#contract/payments.ts';
-import { apiFetch } from '../lib/api-client.ts';
+import { api } from '../lib/api.ts';
 import { membersAreaRoutes } from '../lib/shell-rules.ts';
 import { readDismissal, storeDismissal } from '../lib/use-dismissal.ts';
 import { useLiveState } from '../state/live-state.tsx';
@@ -71,7 +71,8 @@ export function TimeBonusModal() {
     if (!eligible || readDismissal('hide-time-bonus-modal') !== null) return;
     let cancelled = false;
     const timer = setTimeout(async () => {
-      const welcome = await apiFetch<DiscountCode>('/api/discountcode.php?welcome=true').catch(() => null);
+      const answer = await api('GET /api/discountcode.php', { query: { welcome: 'true' } });
+      const welcome = answer.ok ? answer.data : null;
       if (!cancelled && welcome && !welcome.expired) {
         setCode(welcome);
         setOpen(true);

@@ -3,7 +3,8 @@ import { cleanup, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { renderShell, testUser } from '../../tests/setup/render-shell.tsx';
 import { SiteEntryWarning } from './site-entry-warning.tsx';
-import { TopBar } from './top-bar.tsx';
+import { TabBar, TopBar } from './top-bar.tsx';
+import { WarningBanners } from './warning-banners.tsx';
 
 afterEach(cleanup);
 
@@ -23,26 +24,44 @@ describe('top bar', () => {
     expect(chats.querySelector('.badge')).toBeNull();
   });
 
-  it('shows the credits badge at 10 credits (warning), not at 11, and as danger at 0', async () => {
+  it('always shows the balance as a number, marked low at 10 credits or fewer', async () => {
     const { unmount } = renderShell(<TopBar />, { user: testUser({ credits: 11 }) });
-    await screen.findByRole('link', { name: /Credits/ });
-    expect(screen.queryByTestId('credits-badge')).toBeNull();
+    const balance = await screen.findByTestId('balance');
+    expect(screen.getByTestId('balance-amount').textContent).toBe('11');
+    expect(balance.getAttribute('aria-label')).toBe('Your balance: 11 credits. Buy credits');
+    expect(balance.className).not.toContain('is-low');
+    expect(balance.textContent).not.toMatch(/[$€]/);
     unmount();
 
     const ten = renderShell(<TopBar />, { user: testUser({ credits: 10 }) });
-    expect((await screen.findByTestId('credits-badge')).className).toContain('text-bg-warning');
+    expect((await screen.findByTestId('balance')).className).toContain('is-low');
     ten.unmount();
 
     renderShell(<TopBar />, { user: testUser({ credits: 0 }) });
-    const zero = await screen.findByTestId('credits-badge');
-    expect(zero.className).toContain('text-bg-danger');
+    const zero = await screen.findByTestId('balance');
+    expect(zero.dataset.variant).toBe('danger');
     expect(zero.textContent).toContain('0');
   });
 
-  it('offers Get Premium instead of credits to a member who never paid', async () => {
+  it('offers Get Premium next to the balance to a member who never paid', async () => {
     renderShell(<TopBar />, { user: testUser({ paid_user: false, credits: 3 }) });
     expect(await screen.findByRole('link', { name: 'Get Premium' })).toBeTruthy();
-    expect(screen.queryByRole('link', { name: /Credits/ })).toBeNull();
+    expect(screen.getByTestId('balance-amount').textContent).toBe('3');
+  });
+
+  it('gives members a tab bar with Search, Swipe, Likes, Chats and Profile, with badges', async () => {
+    renderShell(
+      <>
+        <TopBar />
+        <TabBar />
+      </>,
+      { user: testUser(), unreadMessages: 4, newLikes: 2 },
+    );
+    const tabs = await screen.findByTestId('tab-bar');
+    const names = [...tabs.querySelectorAll('a')].map((link) => link.getAttribute('href'));
+    expect(names).toEqual(['/members', '/swipe-game', '/likes', '/chats', '/profile']);
+    expect(tabs.querySelector('a[href="/chats"]')?.textContent).toContain('Unread messages: 4');
+    expect(tabs.querySelector('a[href="/likes"]')?.textContent).toContain('New likes: 2');
   });
 
   it('offers log in and sign up to visitors', async () => {
@@ -50,6 +69,33 @@ describe('top bar', () => {
     expect(await screen.findByRole('link', { name: 'Log in' })).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Sign up' })).toBeTruthy();
     expect(screen.queryByRole('link', { name: /Chats/ })).toBeNull();
+  });
+});
+
+describe('banners', () => {
+  it('shows one banner at a time, the most important first', async () => {
+    const { unmount } = renderShell(
+      <>
+        <WarningBanners />
+        <p>page</p>
+      </>,
+      { user: testUser({ notifications_disabled: ['bounce'] }) },
+    );
+    await screen.findByText('page');
+    expect(screen.getByTestId('notifications-alert')).toBeTruthy();
+    expect(screen.queryByTestId('profile-photo-alert')).toBeNull();
+    expect(screen.getAllByRole('status')).toHaveLength(1);
+    unmount();
+
+    renderShell(
+      <>
+        <WarningBanners />
+        <p>page</p>
+      </>,
+      { user: testUser() },
+    );
+    await screen.findByText('page');
+    expect(screen.getByTestId('profile-photo-alert')).toBeTruthy();
   });
 });
 

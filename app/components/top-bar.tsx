@@ -1,5 +1,5 @@
-import Dropdown from 'react-bootstrap/Dropdown';
-import { ArrowLeft, ChatDots, Coin, Heart, PersonCircle, Search } from 'react-bootstrap-icons';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { ArrowLeft, ChatHeartFill, HeartFill, PersonFill, Search, Stack } from 'react-bootstrap-icons';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink, useMatches, useNavigate, useRevalidator } from 'react-router';
 import { apiFetch } from '../lib/api-client.ts';
@@ -7,63 +7,113 @@ import { useRootData } from '../lib/root-data.ts';
 import { backButtonVisible, badgeLabel, creditsBadge } from '../lib/shell-rules.ts';
 import { useStandalone } from '../lib/use-standalone.ts';
 import { useLiveState } from '../state/live-state.tsx';
-import { LanguageMenuItem } from './language-switcher.tsx';
+import { CreditsIcon } from './credits-icon.tsx';
 import { useSignupModal } from './signup-modal.tsx';
 
-function CountBadge({
-  count,
-  label,
-  className = 'bg-unread',
-}: {
-  count: number;
-  label: string;
-  className?: string;
-}) {
+// Members only: the menu's dropdown code stays out of the visitors' pages.
+const AccountMenu = lazy(() => import('./account-menu.tsx'));
+
+function AccountMenuPlaceholder() {
+  return (
+    <span className="account-toggle" aria-hidden="true">
+      <PersonFill size={20} />
+    </span>
+  );
+}
+
+export function CountBadge({ count, label }: { count: number; label: string }) {
   const text = badgeLabel(count);
   if (!text) return null;
   return (
-    <span className={`badge rounded-pill ${className} top-bar-badge`}>
+    <span className="count-badge badge" data-testid="count-badge">
       <span aria-hidden="true">{text}</span>
       <span className="visually-hidden">{label}</span>
     </span>
   );
 }
 
-function NavItem({
-  to,
-  icon,
-  label,
-  children,
-}: {
-  to: string;
-  icon: React.ReactNode;
-  label: string;
-  children?: React.ReactNode;
-}) {
+/** The sections of the members' area: the phone's tab bar and the desktop navigation. */
+export function useMemberSections() {
+  const { t } = useTranslation();
+  const { unreadMessages, newLikes } = useLiveState();
+  return [
+    {
+      to: '/members',
+      key: 'search',
+      label: t('nav.search'),
+      icon: <Search size={22} />,
+      count: 0,
+      countLabel: '',
+    },
+    {
+      to: '/swipe-game',
+      key: 'swipe',
+      label: t('nav.swipe'),
+      icon: <Stack size={22} />,
+      count: 0,
+      countLabel: '',
+    },
+    {
+      to: '/likes',
+      key: 'likes',
+      label: t('nav.likes'),
+      icon: <HeartFill size={22} />,
+      count: newLikes,
+      countLabel: t('nav.newLikes', { count: newLikes }),
+    },
+    {
+      to: '/chats',
+      key: 'chats',
+      label: t('nav.chats'),
+      icon: <ChatHeartFill size={22} />,
+      count: unreadMessages,
+      countLabel: t('nav.unreadMessages', { count: unreadMessages }),
+    },
+  ];
+}
+
+/** The balance as a number, always in sight; it pops when a live event changes it. */
+function BalanceChip({ credits }: { credits: number }) {
+  const { t } = useTranslation();
+  const low = creditsBadge(credits);
+  const previous = useRef(credits);
+  const [changed, setChanged] = useState(false);
+  useEffect(() => {
+    if (previous.current === credits) return;
+    previous.current = credits;
+    setChanged(true);
+    const timer = setTimeout(() => setChanged(false), 700);
+    return () => clearTimeout(timer);
+  }, [credits]);
   return (
-    <li className="nav-item">
-      <NavLink to={to} className="nav-link top-bar-link" prefetch="intent">
-        <span className="position-relative d-inline-block" aria-hidden="true">
-          {icon}
-        </span>
-        <span className="top-bar-label">{label}</span>
-        {children}
-      </NavLink>
-    </li>
+    <Link
+      to="/credits"
+      className={`balance-chip${low ? ' is-low' : ''}${changed ? ' is-changed' : ''}`}
+      data-testid="balance"
+      data-variant={low?.variant}
+      aria-label={t('nav.balance', { count: credits })}
+      prefetch="intent"
+    >
+      <CreditsIcon />
+      <span data-testid="balance-amount">{credits}</span>
+    </Link>
   );
 }
 
-/** Top navigation (spec §2): search, chats, likes and credits — or Get Premium — for members. */
+/**
+ * Top bar (spec §2): brand, the members' sections on desktop, the credit balance as a number and
+ * the account menu (language switcher included); on a phone the sections move to the tab bar.
+ */
 export function TopBar() {
   const { t } = useTranslation();
   const { settings } = useRootData();
-  const { user, unreadMessages, newLikes, setUser } = useLiveState();
+  const { user, setUser } = useLiveState();
+  const sections = useMemberSections();
   const standalone = useStandalone();
   const matches = useMatches();
   const navigate = useNavigate();
   const revalidator = useRevalidator();
   const leafId = matches.at(-1)?.id;
-  const credits = user ? creditsBadge(user.credits) : null;
   const signupModal = useSignupModal();
 
   const logout = async () => {
@@ -74,90 +124,61 @@ export function TopBar() {
   };
 
   return (
-    <header
-      className="top-bar border-bottom bg-white sticky-top"
-      style={{ borderTop: `3px solid ${settings.theme_color}` }}
-    >
-      <nav className="navbar navbar-expand container" aria-label={t('nav.main')}>
+    <header className="top-bar" data-testid="top-bar">
+      <nav className="top-bar-inner" aria-label={t('nav.main')}>
         {backButtonVisible(standalone, leafId) && (
-          <button type="button" className="btn btn-link text-body me-1 px-1" onClick={() => navigate(-1)}>
+          <button type="button" className="btn btn-link text-body px-1" onClick={() => navigate(-1)}>
             <ArrowLeft aria-hidden="true" size={22} />
             <span className="visually-hidden">{t('nav.back')}</span>
           </button>
         )}
         <Link
           to={user ? '/members' : '/'}
-          className="navbar-brand fw-bold me-auto"
+          className="brand-logo"
           style={{ color: settings.theme_color }}
           data-testid="site-brand"
         >
           <span aria-hidden="true">{settings.name}</span>
           <span className="visually-hidden">{t('nav.home', { site: settings.name })}</span>
         </Link>
-        {user ? (
-          <ul className="navbar-nav align-items-center gap-1 gap-sm-2">
-            <NavItem to="/members" icon={<Search size={20} />} label={t('nav.search')} />
-            <NavItem to="/chats" icon={<ChatDots size={20} />} label={t('nav.chats')}>
-              <CountBadge count={unreadMessages} label={t('nav.unreadMessages', { count: unreadMessages })} />
-            </NavItem>
-            <NavItem to="/likes" icon={<Heart size={20} />} label={t('nav.likes')}>
-              <CountBadge count={newLikes} label={t('nav.newLikes', { count: newLikes })} />
-            </NavItem>
-            {user.paid_user ? (
-              <NavItem to="/credits" icon={<Coin size={20} />} label={t('nav.credits')}>
-                {credits && (
-                  <span
-                    className={`badge rounded-pill text-bg-${credits.variant} top-bar-badge`}
-                    data-testid="credits-badge"
-                  >
-                    <span aria-hidden="true">{credits.label}</span>
-                    <span className="visually-hidden">{t('nav.creditsLeft', { count: user.credits })}</span>
+        {user && (
+          <ul className="top-nav" data-testid="top-nav">
+            {sections.map((section) => (
+              <li key={section.key}>
+                <NavLink to={section.to} className="top-nav-link" prefetch="intent">
+                  <span aria-hidden="true" className="d-inline-flex">
+                    {section.icon}
                   </span>
-                )}
-              </NavItem>
-            ) : (
-              <li className="nav-item">
-                <Link to="/premium" className="btn btn-sm btn-warning fw-semibold">
-                  {t('nav.getPremium')}
-                </Link>
+                  {section.label}
+                  <CountBadge count={section.count} label={section.countLabel} />
+                </NavLink>
               </li>
-            )}
-            <li className="nav-item">
-              <Dropdown align="end">
-                <Dropdown.Toggle variant="link" className="nav-link top-bar-link" id="account-menu">
-                  <PersonCircle aria-hidden="true" size={22} />
-                  <span className="top-bar-label">{t('nav.account')}</span>
-                </Dropdown.Toggle>
-                <Dropdown.Menu>
-                  <Dropdown.Item as={Link} to="/profile">
-                    {t('nav.profile')}
-                  </Dropdown.Item>
-                  <Dropdown.Item as={Link} to="/swipe-game">
-                    {t('nav.swipeGame')}
-                  </Dropdown.Item>
-                  <Dropdown.Item as={Link} to="/notifications">
-                    {t('nav.notifications')}
-                  </Dropdown.Item>
-                  <Dropdown.Item as={Link} to="/transactions">
-                    {t('nav.transactions')}
-                  </Dropdown.Item>
-                  <LanguageMenuItem />
-                  <Dropdown.Divider />
-                  <Dropdown.Item as="button" onClick={() => void logout()}>
-                    {t('nav.logout')}
-                  </Dropdown.Item>
-                </Dropdown.Menu>
-              </Dropdown>
-            </li>
+            ))}
           </ul>
+        )}
+        {user ? (
+          <div className="top-bar-actions">
+            {!user.paid_user && (
+              <Link to="/premium" className="btn btn-sm btn-cta">
+                {t('nav.getPremium')}
+              </Link>
+            )}
+            <BalanceChip credits={user.credits} />
+            <Suspense fallback={<AccountMenuPlaceholder />}>
+              <AccountMenu
+                photo={user.profile.main_image?.thumb_filename ?? null}
+                onLogout={() => void logout()}
+              />
+            </Suspense>
+          </div>
         ) : (
-          <div className="d-flex gap-2">
+          <div className="top-bar-actions">
             <Link to="/login" className="btn btn-outline-primary btn-sm">
               {t('nav.login')}
             </Link>
             <Link
               to="/signup"
-              className="btn btn-primary btn-sm"
+              className="btn btn-cta btn-sm"
               onClick={(event) => {
                 if (!signupModal) return;
                 event.preventDefault();
@@ -170,5 +191,36 @@ export function TopBar() {
         )}
       </nav>
     </header>
+  );
+}
+
+/** Phone: the members' sections at the thumb (hidden from md up, where the top bar has them). */
+export function TabBar() {
+  const { t } = useTranslation();
+  const sections = useMemberSections();
+  return (
+    <nav className="tab-bar" aria-label={t('nav.tabs')} data-testid="tab-bar">
+      {[
+        ...sections,
+        {
+          to: '/profile',
+          key: 'profile',
+          label: t('nav.me'),
+          icon: <PersonFill size={22} />,
+          count: 0,
+          countLabel: '',
+        },
+      ].map((section) => (
+        <NavLink key={section.key} to={section.to} className="tab-bar-link" prefetch="intent">
+          <span className="tab-bar-icon">
+            <span aria-hidden="true" className="d-inline-flex">
+              {section.icon}
+            </span>
+            <CountBadge count={section.count} label={section.countLabel} />
+          </span>
+          {section.label}
+        </NavLink>
+      ))}
+    </nav>
   );
 }

@@ -21,7 +21,7 @@ function Banner({
   const { t } = useTranslation();
   return (
     <div
-      className={`alert alert-${variant} d-flex align-items-center gap-2 mb-2`}
+      className={`shell-banner${variant === 'warning' ? ' is-warning' : ''}`}
       role="status"
       data-testid={testId}
     >
@@ -33,7 +33,11 @@ function Banner({
   );
 }
 
-/** The members' alerts (spec §3, §8): activation, missing photo, disabled notifications. */
+/**
+ * The members' alerts (spec §3, §8): at most one at a time, the most important first — activation,
+ * disabled e-mail notifications, missing photo, push, a fuller profile. Dismissing one shows the next
+ * on a later page.
+ */
 export function WarningBanners() {
   const { t } = useTranslation();
   const { user } = useLiveState();
@@ -47,7 +51,23 @@ export function WarningBanners() {
   }, [user]);
   if (!user) return null;
   const banners: React.ReactNode[] = [];
-  if (user.status === 'not_confirmed') banners.push(<ActivationReminder key="activation" />);
+  if (user.status === 'not_confirmed' && user.profile.status === 'disabled')
+    banners.push(<ActivationReminder key="activation" />);
+  if (user.notifications_disabled.length > 0 && !notifications.dismissed) {
+    banners.push(
+      <Banner
+        key="notifications"
+        variant="warning"
+        onDismiss={notifications.dismiss}
+        testId="notifications-alert"
+      >
+        {t('alert.notificationsDisabled')}{' '}
+        <Link to="/notifications" className="alert-link">
+          {t('alert.notificationsDisabledAction')}
+        </Link>
+      </Banner>,
+    );
+  }
   if (!user.profile.main_image) {
     banners.push(
       <Banner key="photo" variant="info" testId="profile-photo-alert">
@@ -82,21 +102,6 @@ export function WarningBanners() {
       </Banner>,
     );
   }
-  if (user.notifications_disabled.length > 0 && !notifications.dismissed) {
-    banners.push(
-      <Banner
-        key="notifications"
-        variant="warning"
-        onDismiss={notifications.dismiss}
-        testId="notifications-alert"
-      >
-        {t('alert.notificationsDisabled')}{' '}
-        <Link to="/notifications" className="alert-link">
-          {t('alert.notificationsDisabledAction')}
-        </Link>
-      </Banner>,
-    );
-  }
   if (banners.length === 0) return null;
-  return <div className="container mt-3">{banners}</div>;
+  return <div className="container">{banners[0]}</div>;
 }

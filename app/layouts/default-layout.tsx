@@ -1,28 +1,61 @@
-import { Outlet } from 'react-router';
+import type { ReactNode } from 'react';
+import { isRouteErrorResponse, Outlet } from 'react-router';
 import { AutoLikeModal } from '../components/auto-like-modal.tsx';
+import { ErrorScreen } from '../components/error-screen.tsx';
 import { SignupModalProvider } from '../components/signup-modal.tsx';
 import { SiteEntryWarning } from '../components/site-entry-warning.tsx';
 import { Disclaimer, SiteFooter } from '../components/site-footer.tsx';
 import { SkipLink } from '../components/skip-link.tsx';
 import { TimeBonusModal } from '../components/time-bonus.tsx';
-import { TopBar } from '../components/top-bar.tsx';
+import { TabBar, TopBar } from '../components/top-bar.tsx';
 import { WarningBanners } from '../components/warning-banners.tsx';
+import { useLiveState } from '../state/live-state.tsx';
+import type { Route } from './+types/default-layout';
 
-/** Default layout (spec §2): top navigation, warning banners, footer, disclaimer. */
-export default function DefaultLayout() {
+/** The frame: top bar, one banner, the page, footer and disclaimer; on a phone the members' tab bar. */
+export function Shell({ children, modals = true }: { children: ReactNode; modals?: boolean }) {
+  const { user } = useLiveState();
   return (
     <SignupModalProvider>
-      <SkipLink />
-      <TopBar />
-      <WarningBanners />
-      <main id="main" tabIndex={-1} className="flex-grow-1">
-        <Outlet />
-      </main>
-      <SiteFooter />
-      <Disclaimer />
-      <SiteEntryWarning layout="default" />
-      <AutoLikeModal />
-      <TimeBonusModal />
+      <div className={`d-flex flex-column flex-grow-1${user ? ' has-tab-bar' : ''}`}>
+        <SkipLink />
+        <TopBar />
+        <WarningBanners />
+        <main id="main" tabIndex={-1} className="flex-grow-1">
+          {children}
+        </main>
+        <SiteFooter />
+        <Disclaimer />
+      </div>
+      {user && <TabBar />}
+      {modals && (
+        <>
+          <SiteEntryWarning layout="default" />
+          <AutoLikeModal />
+          <TimeBonusModal />
+        </>
+      )}
     </SignupModalProvider>
+  );
+}
+
+/** Default layout (spec §2). */
+export default function DefaultLayout() {
+  return (
+    <Shell>
+      <Outlet />
+    </Shell>
+  );
+}
+
+/** A 404 or 500 below this layout (wrong id, unknown address) still shows the navigation. */
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  const message =
+    isRouteErrorResponse(error) && typeof error.data === 'string' && error.data ? error.data : undefined;
+  return (
+    <Shell modals={false}>
+      <ErrorScreen status={status} {...(message ? { message } : {})} />
+    </Shell>
   );
 }

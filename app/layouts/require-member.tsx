@@ -1,10 +1,10 @@
 import { Outlet, redirect } from 'react-router';
-import type { UserResponse } from '#contract/users.ts';
+import { serverApi } from '../lib/api.ts';
 import type { Route } from './+types/require-member';
 
 /** Screens behind login: a visitor is sent to the login page and comes back after. */
 export async function loader({ context, request }: Route.LoaderArgs) {
-  const answer = await context.api<UserResponse>('/api/user.php');
+  const answer = await serverApi(context.api)('GET /api/user.php');
   if (!answer.ok || !answer.data.user) {
     const url = new URL(request.url);
     throw redirect(`/login?redirect=${encodeURIComponent(url.pathname + url.search)}`);

@@ -1,23 +1,27 @@
 import { data, redirect } from 'react-router';
-import type { ErrorBody } from '#contract/common.ts';
+import { type ErrorBody, errorBodySchema } from '#contract/common.ts';
+import type { ApiFailure } from './api.ts';
 import type { ApiResult } from './load-context.ts';
 
 /** Hands the API's Set-Cookie headers (the session) on to the browser. */
-export function cookieHeaders(result: ApiResult): Headers {
+export function cookieHeaders(result: { setCookies: string[] }): Headers {
   const headers = new Headers();
   for (const cookie of result.setCookies) headers.append('Set-Cookie', cookie);
   return headers;
 }
 
-/** An action's answer when the API refused: the form shows the error. */
-export function formError(result: ApiResult) {
-  return data(
-    { errors: { status: result.status, body: result.data as ErrorBody } },
-    { status: result.status },
-  );
+function errorOf(result: ApiResult | ApiFailure): ErrorBody {
+  if ('error' in result) return result.error;
+  const body = errorBodySchema.safeParse(result.data);
+  return body.success ? body.data : { error: 'internal_error', message: `HTTP ${result.status}` };
 }
 
-export function redirectWithCookies(to: string, result: ApiResult) {
+/** An action's answer when the API refused (a typed failure of app/lib/api.ts): the form shows the error. */
+export function formError(result: ApiResult | ApiFailure) {
+  return data({ errors: { status: result.status, body: errorOf(result) } }, { status: result.status });
+}
+
+export function redirectWithCookies(to: string, result: { setCookies: string[] }) {
   return redirect(to, { headers: cookieHeaders(result) });
 }
 

@@ -68,6 +68,28 @@ export function formatRecent(
   return options.withTime ? `${day} ${time}` : day;
 }
 
+/** A chat's day separator: "Today", "Yesterday", the weekday within the last week, else the date. */
+export function formatDay(
+  value: Date | string,
+  locale: Locale | undefined,
+  options: { now: Date; timeZone?: string | undefined },
+): string {
+  const date = typeof value === 'string' ? new Date(value) : value;
+  const daysAgo = dayNumber(options.now, options.timeZone) - dayNumber(date, options.timeZone);
+  if (daysAgo <= 1) {
+    return capitalize(
+      new Intl.RelativeTimeFormat(intlLocale(locale), { numeric: 'auto' }).format(
+        -Math.max(0, daysAgo),
+        'day',
+      ),
+      locale,
+    );
+  }
+  if (daysAgo < 7)
+    return capitalize(formatDate(date, locale, { weekday: 'long', timeZone: options.timeZone }), locale);
+  return formatDate(date, locale, { dateStyle: 'medium', timeZone: options.timeZone });
+}
+
 /**
  * The page's date formatting: the reader's language and the site's time zone, so the server and the
  * browser write the same dates. Every screen formats dates through this hook.
@@ -81,6 +103,8 @@ export function useDates() {
       formatDate(value, locale, { timeZone, ...options }),
     recent: (value: Date | string, now: Date = new Date(), withTime = false) =>
       formatRecent(value, locale, { now, timeZone, withTime }),
+    day: (value: Date | string, now: Date = new Date()) => formatDay(value, locale, { now, timeZone }),
+    time: (value: Date | string) => formatDate(value, locale, { timeStyle: 'short', timeZone }),
   };
 }
 

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { Form, Link, useMatches } from 'react-router';
+import { Form, Link, useLocation, useMatches } from 'react-router';
 import { FormAlert } from '../components/forms/form-field.tsx';
 import { formError } from '../lib/actions.server.ts';
 import { pageMeta } from '../lib/meta.ts';
@@ -27,6 +27,19 @@ export default function Activation({ actionData }: Route.ComponentProps) {
   const { user } = useLiveState();
   const errors = actionData && 'errors' in actionData ? actionData.errors : undefined;
   const resent = actionData && 'resent' in actionData;
+  const reactivation = new URLSearchParams(useLocation().search).get('reason') === 'reactivation';
+  // A link used again by a member whose address is already confirmed: nothing is wrong.
+  if (!done && !reactivation && user?.status === 'active') {
+    return (
+      <div className="container py-4" style={{ maxWidth: 560 }}>
+        <h1 className="h3">{t('discover:activation.alreadyTitle')}</h1>
+        <p data-testid="already-confirmed">{t('discover:activation.already')}</p>
+        <Link to="/members" className="btn btn-primary">
+          {t('auth:activate.doneAction')}
+        </Link>
+      </div>
+    );
+  }
   return (
     <div className="container py-4" style={{ maxWidth: 560 }}>
       <h1 className="h3">{t(done ? 'page.activateDone' : 'page.activateError')}</h1>

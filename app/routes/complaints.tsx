@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { Form, useNavigation } from 'react-router';
 import { FormAlert, FormField } from '../components/forms/form-field.tsx';
 import { formError, formText } from '../lib/actions.server.ts';
+import { serverApi } from '../lib/api.ts';
 import { pageMeta } from '../lib/meta.ts';
 import { useLiveState } from '../state/live-state.tsx';
 import type { Route } from './+types/complaints';
@@ -11,7 +12,9 @@ export function meta({ matches }: Route.MetaArgs) {
 }
 
 export async function loader({ context }: Route.LoaderArgs) {
-  return (await context.api<{ title: string; html: string }>('/api/page.php?page=complaints')).data;
+  const page = await serverApi(context.api)('GET /api/page.php', { query: { page: 'complaints' } });
+  if (!page.ok) throw new Response(null, { status: page.status || 500 });
+  return page.data;
 }
 
 export async function action({ context, request }: Route.ActionArgs) {

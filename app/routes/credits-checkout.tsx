@@ -1,10 +1,12 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Form, redirect, useFetcher, useLocation, useNavigation } from 'react-router';
+import { data, Form, redirect, useFetcher, useLocation, useNavigation } from 'react-router';
 import type { ErrorBody } from '#contract/common.ts';
-import type { BundlesResponse, DiscountCode, Quote } from '#contract/payments.ts';
+import type { Quote } from '#contract/payments.ts';
 import { FormAlert } from '../components/forms/form-field.tsx';
+import { PaymentLogo } from '../components/payment-logo.tsx';
 import { formError, formText } from '../lib/actions.server.ts';
+import { serverApi } from '../lib/api.ts';
 import { formatMoney } from '../lib/format.ts';
 import { pageMeta } from '../lib/meta.ts';
 import { useRootData } from '../lib/root-data.ts';
@@ -22,26 +24,25 @@ type QuoteAnswer = { quote: Quote | null; quoteError: ErrorBody | null; code: st
  */
 export async function loader({ context, params, request }: Route.LoaderArgs) {
   const search = new URL(request.url).searchParams;
+  const api = serverApi(context.api);
   const [bundles, welcome] = await Promise.all([
-    context.api<BundlesResponse>('/api/bundles.php'),
-    context.api<DiscountCode>('/api/discountcode.php?welcome=true'),
+    api('GET /api/bundles.php'),
+    api('GET /api/discountcode.php', { query: { welcome: 'true' } }),
   ]);
+  if (!bundles.ok) throw data(null, { status: bundles.status || 500 });
   const bundle = bundles.data.bundles.find((candidate) => candidate.id === Number(params.id));
-  if (!bundle) throw redirect('/credits');
+  // An unknown bundle id is a 404 inside the layout, like any wrong address.
+  if (!bundle) throw data(null, { status: 404 });
   const methods = bundles.data.paymentmethods;
   const asked = search.get('paymentmethod') ?? params.paymentmethod ?? '';
   const method = methods.includes(asked) ? asked : (methods[0] ?? '');
   const code = (search.get('discountcode') ?? (welcome.ok ? welcome.data.code : '')).trim().slice(0, 40);
-  const quote = await context.api<Quote | ErrorBody>(
-    `/api/quote.php?${new URLSearchParams({
-      bundle: String(bundle.id),
-      paymentmethod: method,
-      ...(code ? { discountcode: code } : {}),
-    })}`,
-  );
+  const quote = await api('GET /api/quote.php', {
+    query: { bundle: bundle.id, paymentmethod: method, ...(code ? { discountcode: code } : {}) },
+  });
   const answer: QuoteAnswer = {
-    quote: quote.ok ? (quote.data as Quote) : null,
-    quoteError: quote.ok ? null : (quote.data as ErrorBody),
+    quote: quote.ok ? quote.data : null,
+    quoteError: quote.ok ? null : quote.error,
     code,
     method,
   };
@@ -52,8 +53,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   const form = await request.formData();
   const code = formText(form, 'discountcode').trim();
   const amount = Number(formText(form, 'amount'));
-  const result = await context.api<{ checkout_url: string } | ErrorBody>('/api/order.php', {
-    method: 'POST',
+  const result = await serverApi(context.api)('POST /api/order.php', {
     body: {
       bundle: Number(params.id),
       paymentmethod: formText(form, 'paymentmethod'),
@@ -63,7 +63,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
     },
   });
   if (!result.ok) return formError(result);
-  throw redirect((result.data as { checkout_url: string }).checkout_url);
+  throw redirect(result.data.checkout_url);
 }
 
 /** A chosen bundle: payment method (credits-id-paymentmethod), discount code, pay. */
@@ -124,6 +124,7 @@ export default function CreditsCheckout({ loaderData, actionData }: Route.Compon
                   checked={method === candidate}
                   onChange={() => setMethod(candidate)}
                 />
+                <PaymentLogo method={candidate} decorative />
                 {t(`credits:method.${candidate}`)}
               </label>
             ))}
@@ -155,7 +156,7 @@ export default function CreditsCheckout({ loaderData, actionData }: Route.Compon
         {quote && <input type="hidden" name="amount" value={quote.amount} />}
         <button
           type="submit"
-          className="btn btn-primary btn-lg w-100"
+          className="btn btn-cta btn-lg w-100"
           data-testid="pay"
           disabled={navigation.state === 'submitting' || !quote}
         >

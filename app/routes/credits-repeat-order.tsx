@@ -1,9 +1,9 @@
 import { useTranslation } from 'react-i18next';
 import { Form, Link, redirect, useNavigation } from 'react-router';
-import type { ErrorBody } from '#contract/common.ts';
-import type { RepeatQuote } from '#contract/payments.ts';
 import { FormAlert } from '../components/forms/form-field.tsx';
+import { PaymentLogo } from '../components/payment-logo.tsx';
 import { formError, formText } from '../lib/actions.server.ts';
+import { serverApi } from '../lib/api.ts';
 import { formatMoney } from '../lib/format.ts';
 import { pageMeta } from '../lib/meta.ts';
 import { useRootData } from '../lib/root-data.ts';
@@ -15,19 +15,18 @@ export function meta({ matches }: Route.MetaArgs) {
 
 /** What a repeat order would buy and charge, from the server (GET /api/repeat-order.php). */
 export async function loader({ context }: Route.LoaderArgs) {
-  const answer = await context.api<RepeatQuote>('/api/repeat-order.php');
+  const answer = await serverApi(context.api)('GET /api/repeat-order.php');
   return { quote: answer.ok ? answer.data : null };
 }
 
 export async function action({ context, request }: Route.ActionArgs) {
   const amount = Number(formText(await request.formData(), 'amount'));
-  const result = await context.api<{ checkout_url: string } | ErrorBody>('/api/repeat-order.php', {
-    method: 'POST',
+  const result = await serverApi(context.api)('POST /api/repeat-order.php', {
     // The amount the member confirmed: the order is refused (price_changed) if it would charge another.
     body: Number.isInteger(amount) && amount >= 0 ? { amount } : {},
   });
   if (!result.ok) return formError(result);
-  throw redirect((result.data as { checkout_url: string }).checkout_url);
+  throw redirect(result.data.checkout_url);
 }
 
 /** Buy the last bundle again with the last method: bundle, price and method first, then one confirming tap. */
@@ -38,10 +37,10 @@ export default function RepeatOrder({ loaderData, actionData }: Route.ComponentP
   const { quote } = loaderData;
   return (
     <div className="container py-4" style={{ maxWidth: 560 }}>
-      <h1 className="h3">{t('page.credits')}</h1>
+      <h1 className="h3">{t('credits:repeat.heading')}</h1>
       <FormAlert errors={actionData?.errors} />
       {quote ? (
-        <Form method="post" data-testid="repeat-order">
+        <Form method="post" data-testid="repeat-order" className="surface p-4">
           <dl className="row mb-3">
             <dt className="col-5">{t('credits:repeat.bundle')}</dt>
             <dd className="col-7">{t('credits:bundle.credits', { count: quote.credits })}</dd>
@@ -50,13 +49,16 @@ export default function RepeatOrder({ loaderData, actionData }: Route.ComponentP
               {formatMoney(quote.amount, quote.currency, locale)}
             </dd>
             <dt className="col-5">{t('credits:transactions.method')}</dt>
-            <dd className="col-7">{t(`credits:method.${quote.paymentmethod}`)}</dd>
+            <dd className="col-7 d-flex align-items-center gap-2" data-testid="repeat-method">
+              <PaymentLogo method={quote.paymentmethod} decorative />
+              {t(`credits:method.${quote.paymentmethod}`)}
+            </dd>
           </dl>
           <p className="text-body-secondary small">
             {quote.stored_mandate ? t('credits:repeat.chargedAtOnce') : t('credits:repeat.viaCheckout')}
           </p>
           <input type="hidden" name="amount" value={quote.amount} />
-          <button type="submit" className="btn btn-primary" disabled={navigation.state === 'submitting'}>
+          <button type="submit" className="btn btn-cta" disabled={navigation.state === 'submitting'}>
             {t('credits:repeat.confirm', { price: formatMoney(quote.amount, quote.currency, locale) })}
           </button>{' '}
           <Link to="/credits" className="btn btn-link">

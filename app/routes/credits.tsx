@@ -1,11 +1,16 @@
+import { CheckCircleFill } from 'react-bootstrap-icons';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import type { BundlesResponse, DiscountCode } from '#contract/payments.ts';
+import { CreditsIcon } from '../components/credits-icon.tsx';
+import { PaymentLogo } from '../components/payment-logo.tsx';
 import { TimeBonusBanner } from '../components/time-bonus.tsx';
+import { serverApi } from '../lib/api.ts';
+import { anchorBundleId, pricePerMessage } from '../lib/bundles.ts';
 import { discounted } from '../lib/discounts.ts';
 import { formatMoney } from '../lib/format.ts';
 import { pageMeta } from '../lib/meta.ts';
 import { useRootData } from '../lib/root-data.ts';
+import { useLiveState } from '../state/live-state.tsx';
 import type { Route } from './+types/credits';
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -13,48 +18,109 @@ export function meta({ matches }: Route.MetaArgs) {
 }
 
 export async function loader({ context }: Route.LoaderArgs) {
+  const api = serverApi(context.api);
   const [bundles, welcome] = await Promise.all([
-    context.api<BundlesResponse>('/api/bundles.php'),
-    context.api<DiscountCode>('/api/discountcode.php?welcome=true'),
+    api('GET /api/bundles.php'),
+    api('GET /api/discountcode.php', { query: { welcome: 'true' } }),
   ]);
   // A failing welcome call is ignored (spec §8): the page works without the offer.
   // renderedAt: the countdown's first render counts from it on the server and when hydrating.
+  if (!bundles.ok) throw new Response(null, { status: bundles.status || 500 });
   return { bundles: bundles.data, welcome: welcome.ok ? welcome.data : null, renderedAt: Date.now() };
 }
 
-/** The credit bundles; the first one bought makes the member Premium. */
+/** The credit bundles: per-message price, a "most popular" anchor, the payment methods; the first makes Premium. */
 export default function Credits({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const { locale } = useRootData();
+  const { locale, settings } = useRootData();
+  const { user } = useLiveState();
   const { bundles, welcome, renderedAt } = loaderData;
+  const anchor = anchorBundleId(bundles.bundles);
+  const price = (cents: number) => (welcome ? discounted(cents, welcome.value_percentage) : cents);
   return (
-    <div className="container py-4">
-      <h1 className="h3">{t('credits:heading')}</h1>
-      <p className="text-body-secondary">{t('credits:lead')}</p>
+    <div className="container py-4" style={{ maxWidth: 1040 }}>
+      <div className="d-flex flex-wrap align-items-center justify-content-between gap-3 mb-3">
+        <div>
+          <h1 className="h2 mb-1">{t('credits:heading')}</h1>
+          <p className="text-body-secondary mb-0">{t('credits:lead')}</p>
+        </div>
+        {user && (
+          <p className="balance-chip mb-0 fs-5" data-testid="credits-balance">
+            <CreditsIcon size={22} />
+            {t('credits:balance.current', { count: user.credits })}
+          </p>
+        )}
+      </div>
       {welcome && <TimeBonusBanner code={welcome} renderedAt={renderedAt} />}
-      <ul className="row row-cols-1 row-cols-sm-2 row-cols-lg-4 g-3 list-unstyled" data-testid="bundles">
-        {bundles.bundles.map((bundle) => (
-          <li key={bundle.id} className="col">
-            <div className="card h-100 text-center">
-              <div className="card-body d-flex flex-column">
-                <h2 className="h4">{t('credits:bundle.credits', { count: bundle.credits })}</h2>
-                <p className="fs-5 fw-semibold mb-1">
-                  {formatMoney(
-                    welcome ? discounted(bundle.price, welcome.value_percentage) : bundle.price,
-                    bundle.currency,
-                    locale,
-                  )}
+      <ul className="row row-cols-2 row-cols-lg-4 g-3 list-unstyled pt-3" data-testid="bundles">
+        {bundles.bundles.map((bundle) => {
+          const popular = bundle.id === anchor;
+          const ribbon = popular ? 'most_popular' : bundle.badge;
+          return (
+            <li key={bundle.id} className="col">
+              <div
+                className={`bundle-card h-100 px-2 py-4 p-sm-4 text-center d-flex flex-column${popular ? ' is-popular' : ''}`}
+                data-testid={popular ? 'bundle-popular' : undefined}
+              >
+                {ribbon && <span className="bundle-ribbon">{t(`credits:badge.${ribbon}`)}</span>}
+                <h2 className="mb-1">
+                  <span className="bundle-credits d-block">{bundle.credits}</span>
+                  <span className="h6 text-body-secondary fw-semibold">
+                    {t('credits:bundle.creditsWord', { count: bundle.credits })}
+                  </span>
+                </h2>
+                <p className="fs-4 fw-bold mb-0 mt-2">
+                  {formatMoney(price(bundle.price), bundle.currency, locale)}
                 </p>
                 {welcome && (
-                  <p className="small text-body-secondary text-decoration-line-through">
+                  <p className="small text-body-secondary text-decoration-line-through mb-0">
                     {t('credits:bundle.was', { price: formatMoney(bundle.price, bundle.currency, locale) })}
                   </p>
                 )}
-                <Link to={`/credits/${bundle.id}`} className="btn btn-primary mt-auto">
+                <p className="small text-body-secondary mb-3" data-testid="per-message">
+                  {t('credits:bundle.perMessage', {
+                    price: formatMoney(
+                      pricePerMessage(
+                        { price: price(bundle.price), credits: bundle.credits },
+                        settings.message_credits,
+                      ),
+                      bundle.currency,
+                      locale,
+                    ),
+                  })}
+                </p>
+                <Link
+                  to={`/credits/${bundle.id}`}
+                  className={`btn mt-auto ${popular ? 'btn-cta' : 'btn-outline-primary'}`}
+                  aria-label={`${t('credits:bundle.choose')}: ${t('credits:bundle.credits', { count: bundle.credits })}`}
+                >
                   {t('credits:bundle.choose')}
                 </Link>
               </div>
-            </div>
+            </li>
+          );
+        })}
+      </ul>
+      <section
+        className="surface p-3 p-sm-4 mt-4 d-flex flex-wrap align-items-center gap-3"
+        aria-labelledby="methods-heading"
+      >
+        <h2 id="methods-heading" className="h6 mb-0">
+          {t('credits:methods.accepted')}
+        </h2>
+        <ul className="payment-logos" data-testid="payment-logos">
+          {bundles.paymentmethods.map((method) => (
+            <li key={method}>
+              <PaymentLogo method={method} />
+            </li>
+          ))}
+        </ul>
+      </section>
+      <ul className="list-unstyled mt-4 small text-body-secondary">
+        {(['premium', 'noSubscription', 'keep'] as const).map((point) => (
+          <li key={point} className="d-flex gap-2 mb-1">
+            <CheckCircleFill aria-hidden="true" className="text-success flex-shrink-0 mt-1" />
+            {t(`credits:promise.${point}`)}
           </li>
         ))}
       </ul>

@@ -1,34 +1,26 @@
 import { useTranslation } from 'react-i18next';
 import { Form, useNavigation } from 'react-router';
-import type { ErrorBody } from '#contract/common.ts';
+import type { Mandate } from '#contract/endpoints.ts';
 import { FormAlert, FormField } from '../components/forms/form-field.tsx';
 import { formError, formText } from '../lib/actions.server.ts';
+import { serverApi } from '../lib/api.ts';
 import { pageMeta } from '../lib/meta.ts';
 import { useRootData } from '../lib/root-data.ts';
 import type { Route } from './+types/directdebit';
-
-type Mandate = {
-  id: number;
-  status: 'pending' | 'active' | 'revoked';
-  iban: string;
-  account_holder: string;
-  phone: string;
-};
 
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, 'page.directDebit');
 }
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const answer = await context.api<{ mandate: Mandate | null }>('/api/directdebit.php');
+  const answer = await serverApi(context.api)('GET /api/directdebit.php');
   return { mandate: answer.ok ? answer.data.mandate : null };
 }
 
 export async function action({ context, request }: Route.ActionArgs) {
   const form = await request.formData();
   if (form.get('intent') === 'confirm') {
-    const result = await context.api<{ mandate: Mandate } | ErrorBody>('/api/directdebit.php', {
-      method: 'PUT',
+    const result = await serverApi(context.api)('PUT /api/directdebit.php', {
       body: { mandate: Number(formText(form, 'mandate')), code: formText(form, 'code') },
     });
     if (!result.ok)
@@ -37,10 +29,9 @@ export async function action({ context, request }: Route.ActionArgs) {
         pending: Number(formText(form, 'mandate')),
         phone: formText(form, 'phone'),
       };
-    return { mandate: (result.data as { mandate: Mandate }).mandate };
+    return { mandate: result.data.mandate };
   }
-  const result = await context.api<{ mandate: Mandate } | ErrorBody>('/api/directdebit.php', {
-    method: 'POST',
+  const result = await serverApi(context.api)('POST /api/directdebit.php', {
     body: {
       account_holder: formText(form, 'account_holder'),
       iban: formText(form, 'iban'),
@@ -48,7 +39,7 @@ export async function action({ context, request }: Route.ActionArgs) {
     },
   });
   if (!result.ok) return formError(result);
-  const mandate = (result.data as { mandate: Mandate }).mandate;
+  const { mandate } = result.data;
   return { pending: mandate.id, phone: mandate.phone };
 }
 

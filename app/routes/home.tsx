@@ -1,16 +1,16 @@
 import { useTranslation } from 'react-i18next';
 import { Link, redirect } from 'react-router';
-import type { Profile } from '#contract/profiles.ts';
-import type { UserResponse } from '#contract/users.ts';
 import { useSignupModal } from '../components/signup-modal.tsx';
+import { serverApi } from '../lib/api.ts';
 import { useRootData } from '../lib/root-data.ts';
 import type { Route } from './+types/home';
 
 /** The front door for visitors; members go straight to the members area (spec §2: members is home after login). */
 export async function loader({ context }: Route.LoaderArgs) {
-  const me = await context.api<UserResponse>('/api/user.php');
+  const api = serverApi(context.api);
+  const me = await api('GET /api/user.php');
   if (me.ok && me.data.user) throw redirect('/members');
-  const featured = await context.api<{ profiles: Profile[] }>('/api/featured.php?limit=8');
+  const featured = await api('GET /api/featured.php', { query: { limit: 8 } });
   return { profiles: featured.ok ? featured.data.profiles : [] };
 }
 

@@ -1,9 +1,11 @@
 import { data, useMatches } from 'react-router';
+import type { ContentPage } from '#contract/endpoints.ts';
+import { serverApi } from '../lib/api.ts';
 import { pageMeta } from '../lib/meta.ts';
 import type { Route } from './+types/info-page';
 
 /** Legal and info pages (spec §1): route name → content page. */
-export const infoPages: Record<string, { page: string; title: string }> = {
+export const infoPages: Record<string, { page: ContentPage; title: string }> = {
   'pages-terms': { page: 'terms', title: 'page.terms' },
   'pages-privacy': { page: 'privacy', title: 'page.privacy' },
   'pages-cookies': { page: 'cookies', title: 'page.cookies' },
@@ -29,7 +31,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
       pathname === `/pages/${candidate.page}` || ('token' in params && params.token === candidate.page),
   );
   if (!entry) throw data(null, { status: 404 });
-  const answer = await context.api<{ title: string; html: string }>(`/api/page.php?page=${entry.page}`);
+  const answer = await serverApi(context.api)('GET /api/page.php', { query: { page: entry.page } });
   if (!answer.ok) throw data(null, { status: 404 });
   return answer.data;
 }

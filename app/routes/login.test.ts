@@ -1,6 +1,22 @@
 import { describe, expect, it } from 'vitest';
+import type { User } from '#contract/users.ts';
 import type { ApiCaller, ApiResult } from '../lib/load-context.ts';
 import { action, loader } from './login.tsx';
+
+/** A signed-in member as GET /api/user.php answers (the typed client checks the answer's shape). */
+const member: User = {
+  id: 1,
+  email: 'a@example.com',
+  status: 'active',
+  credits: 0,
+  paid_user: false,
+  trafficsource: null,
+  signup_date: '2026-01-01',
+  fictional_icon: false,
+  language: 'en',
+  notifications_disabled: [],
+  profile: { id: 1, name: 'Anna', country: 'NL', status: 'active', main_image: null, complete: true },
+};
 
 /** The loader's and action's context: the in-process API answers as for a logged-in member. */
 function context(loggedIn: boolean) {
@@ -8,7 +24,7 @@ function context(loggedIn: boolean) {
     const answer: ApiResult<unknown> = {
       status: 200,
       ok: true,
-      data: { user: loggedIn ? { id: 1 } : null },
+      data: { user: loggedIn ? member : null },
       setCookies: ['sid=abc; Path=/; HttpOnly'],
     };
     return answer as ApiResult<T>;

@@ -1,8 +1,8 @@
 import { useTranslation } from 'react-i18next';
 import { Form, Link, redirect, useNavigation, useSearchParams } from 'react-router';
-import type { UserResponse } from '#contract/users.ts';
 import { FormAlert, FormField } from '../components/forms/form-field.tsx';
 import { formError, formText, redirectWithCookies } from '../lib/actions.server.ts';
+import { serverApi } from '../lib/api.ts';
 import { pageMeta } from '../lib/meta.ts';
 import { safeRedirectPath } from '../lib/safe-redirect.ts';
 import type { Route } from './+types/login';
@@ -12,7 +12,7 @@ export function meta({ matches }: Route.MetaArgs) {
 }
 
 export async function loader({ context, request }: Route.LoaderArgs) {
-  const me = await context.api<UserResponse>('/api/user.php');
+  const me = await serverApi(context.api)('GET /api/user.php');
   if (me.ok && me.data.user) {
     throw redirect(safeRedirectPath(new URL(request.url).searchParams.get('redirect'), '/members'));
   }

@@ -1,8 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Form, redirect, useNavigation } from 'react-router';
-import type { NotificationSettings } from '#contract/notifications.ts';
-import type { OwnProfile } from '#contract/profiles.ts';
+import { serverApi } from '../lib/api.ts';
 import { pageMeta } from '../lib/meta.ts';
 import { currentPushState, type PushState, subscribeToPush } from '../lib/push.ts';
 import { useRootData } from '../lib/root-data.ts';
@@ -16,33 +15,28 @@ export function meta({ matches }: Route.MetaArgs) {
 const types = ['messages', 'likes', 'matches', 'news'] as const;
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const [answer, own] = await Promise.all([
-    context.api<NotificationSettings>('/api/notifications.php'),
-    context.api<{ profile: OwnProfile }>('/api/profile.php'),
-  ]);
+  const api = serverApi(context.api);
+  const [answer, own] = await Promise.all([api('GET /api/notifications.php'), api('GET /api/profile.php')]);
   if (!answer.ok) throw redirect('/login?redirect=%2Fnotifications');
   return { ...answer.data, public_profile: own.ok ? own.data.profile.public_profile : false };
 }
 
 export async function action({ context, request }: Route.ActionArgs) {
+  const api = serverApi(context.api);
   const form = await request.formData();
   if (form.get('intent') === 'public-profile') {
-    const saved = await context.api('/api/profile.php', {
-      method: 'PUT',
+    const saved = await api('PUT /api/profile.php', {
       body: { public_profile: form.get('public_profile') === 'on' },
     });
     return { saved: saved.ok };
   }
   if (form.get('intent') === 'enable-email') {
-    await context.api('/api/notifications.php', { method: 'PUT', body: { enable_email: true } });
+    await api('PUT /api/notifications.php', { body: { enable_email: true } });
     return { saved: true };
   }
   const pick = (channel: 'email' | 'push') =>
     Object.fromEntries(types.map((type) => [type, form.get(`${channel}-${type}`) === 'on']));
-  await context.api('/api/notifications.php', {
-    method: 'PUT',
-    body: { email: pick('email'), push: pick('push') },
-  });
+  await api('PUT /api/notifications.php', { body: { email: pick('email'), push: pick('push') } });
   return { saved: true };
 }
 
@@ -85,7 +79,7 @@ export default function Notifications({ loaderData, actionData }: Route.Componen
         </div>
       )}
       <Form method="post">
-        <table className="table align-middle">
+        <table className="table align-middle surface overflow-hidden">
           <thead>
             <tr>
               <th scope="col">
@@ -107,19 +101,43 @@ export default function Notifications({ loaderData, actionData }: Route.Componen
                 </th>
                 {(['email', 'push'] as const).map((channel) => (
                   <td key={channel} className="text-center">
-                    <input
-                      type="checkbox"
-                      className="form-check-input"
-                      name={`${channel}-${type}`}
-                      defaultChecked={loaderData[channel][type]}
-                      aria-label={`${t(`notifications:type.${type}`)} – ${t(`notifications:channel.${channel}`)}`}
-                    />
+                    {channel === 'push' && push !== 'subscribed' ? (
+                      // No push on this device: the box shows off (that is what the member gets here)
+                      // and the stored choice goes back unchanged.
+                      <>
+                        <input
+                          type="checkbox"
+                          className="form-check-input"
+                          checked={false}
+                          disabled
+                          readOnly
+                          data-testid={`push-${type}`}
+                          aria-describedby="push-off"
+                          aria-label={`${t(`notifications:type.${type}`)} – ${t(`notifications:channel.${channel}`)}`}
+                        />
+                        {loaderData.push[type] && <input type="hidden" name={`push-${type}`} value="on" />}
+                      </>
+                    ) : (
+                      <input
+                        type="checkbox"
+                        className="form-check-input"
+                        name={`${channel}-${type}`}
+                        defaultChecked={loaderData[channel][type]}
+                        data-testid={`${channel}-${type}`}
+                        aria-label={`${t(`notifications:type.${type}`)} – ${t(`notifications:channel.${channel}`)}`}
+                      />
+                    )}
                   </td>
                 ))}
               </tr>
             ))}
           </tbody>
         </table>
+        {push !== 'subscribed' && (
+          <p id="push-off" className="form-text mt-0 mb-3">
+            {t('notifications:push.offHere')}
+          </p>
+        )}
         <button type="submit" className="btn btn-primary" disabled={navigation.state === 'submitting'}>
           {t('notifications:save')}
         </button>

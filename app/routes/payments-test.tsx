@@ -1,26 +1,26 @@
 import { useTranslation } from 'react-i18next';
 import { data, Form, redirect } from 'react-router';
+import { testPaymentBodySchema } from '#contract/endpoints.ts';
 import { formText } from '../lib/actions.server.ts';
+import { serverApi } from '../lib/api.ts';
 import { formatMoney } from '../lib/format.ts';
 import { useRootData } from '../lib/root-data.ts';
 import { safeRedirectPath } from '../lib/safe-redirect.ts';
 import type { Route } from './+types/payments-test';
 
-type TestPayment = { id: string; amount: number; currency: string; description: string; status: string };
-
 export async function loader({ context, params }: Route.LoaderArgs) {
-  const answer = await context.api<{ payment: TestPayment }>(
-    `/api/test-payment.php?payment=${encodeURIComponent(params.payment)}`,
-  );
+  const answer = await serverApi(context.api)('GET /api/test-payment.php', {
+    query: { payment: params.payment },
+  });
   if (!answer.ok) throw data(null, { status: 404 });
   return answer.data.payment;
 }
 
 export async function action({ context, params, request }: Route.ActionArgs) {
-  const status = formText(await request.formData(), 'status');
-  const answer = await context.api<{ redirect: string }>('/api/test-payment.php', {
-    method: 'POST',
-    body: { payment: params.payment, status },
+  const status = testPaymentBodySchema.shape.status.safeParse(formText(await request.formData(), 'status'));
+  if (!status.success) throw data(null, { status: 422 });
+  const answer = await serverApi(context.api)('POST /api/test-payment.php', {
+    body: { payment: params.payment, status: status.data },
   });
   if (!answer.ok) throw data(null, { status: 404 });
   throw redirect(safeRedirectPath(answer.data.redirect, '/transactions'));

@@ -1,37 +1,117 @@
-import { CheckCircleFill } from 'react-bootstrap-icons';
+import { CheckCircleFill, Dash, StarFill } from 'react-bootstrap-icons';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { CreditsIcon } from '../components/credits-icon.tsx';
+import { serverApi } from '../lib/api.ts';
+import { formatMoney, formatNumber } from '../lib/format.ts';
 import { pageMeta } from '../lib/meta.ts';
+import { useRootData } from '../lib/root-data.ts';
 import { useLiveState } from '../state/live-state.tsx';
 import type { Route } from './+types/premium';
 
 export const handle = { membersArea: true };
 
+/** Spec §4: photos free 3, premium 25. */
+const photoLimits = { free: 3, premium: 25 };
+
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, 'page.premium');
 }
 
-export default function Premium() {
+export async function loader({ context }: Route.LoaderArgs) {
+  const bundles = await serverApi(context.api)('GET /api/bundles.php');
+  return { bundles: bundles.ok ? bundles.data.bundles : [] };
+}
+
+function Yes({ label }: { label: string }) {
+  return (
+    <>
+      <CheckCircleFill aria-hidden="true" className="text-success" size={20} />
+      <span className="visually-hidden">{label}</span>
+    </>
+  );
+}
+
+function No({ label }: { label: string }) {
+  return (
+    <>
+      <Dash aria-hidden="true" className="text-body-secondary" size={20} />
+      <span className="visually-hidden">{label}</span>
+    </>
+  );
+}
+
+/** Premium: what it adds (free vs premium, side by side) and what it costs (the first credit bundle). */
+export default function Premium({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const { user } = useLiveState();
+  const { settings, locale } = useRootData();
+  const cheapest = [...loaderData.bundles].sort((a, b) => a.price - b.price)[0];
+  const yes = t('credits:premium.yes');
+  const no = t('credits:premium.no');
+  const rows = [
+    { key: 'photos', free: t('credits:premium.photosFree'), premium: t('credits:premium.photosPremium') },
+    {
+      key: 'upload',
+      free: formatNumber(photoLimits.free, locale),
+      premium: formatNumber(photoLimits.premium, locale),
+    },
+    {
+      key: 'chats',
+      free: t('credits:premium.chatsFree', { count: settings.free_conversations }),
+      premium: t('credits:premium.unlimited'),
+    },
+    { key: 'keep', free: <No label={no} />, premium: <Yes label={yes} /> },
+    { key: 'search', free: <Yes label={yes} />, premium: <Yes label={yes} /> },
+  ] as const;
   return (
-    <div className="container py-4" style={{ maxWidth: 640 }}>
-      <h1 className="h3">{t('page.premium')}</h1>
-      <p className="lead">{t('credits:premium.lead')}</p>
-      <ul className="list-unstyled">
-        {(['photos', 'upload', 'chats', 'keep'] as const).map((benefit) => (
-          <li key={benefit} className="mb-2 d-flex gap-2">
-            <CheckCircleFill aria-hidden="true" className="text-success mt-1 flex-shrink-0" />
-            {t(`credits:premium.${benefit}`)}
-          </li>
-        ))}
-      </ul>
+    <div className="container py-4" style={{ maxWidth: 760 }}>
+      <section className="premium-hero p-4 p-sm-5 mb-4 text-center">
+        <StarFill aria-hidden="true" size={36} className="mb-3" />
+        <h1 className="h2 mb-2">{t('credits:premium.title')}</h1>
+        <p className="lead mb-3">{t('credits:premium.lead')}</p>
+        {cheapest && (
+          <p className="fs-5 fw-bold mb-0" data-testid="premium-from">
+            {t('credits:premium.from', { price: formatMoney(cheapest.price, cheapest.currency, locale) })}
+          </p>
+        )}
+      </section>
+      <div className="surface overflow-hidden mb-4">
+        <table className="table compare-table mb-0 text-center" data-testid="premium-compare">
+          <caption className="visually-hidden">{t('credits:premium.compare')}</caption>
+          <thead>
+            <tr>
+              <th scope="col" className="text-start">
+                <span className="visually-hidden">{t('credits:premium.feature')}</span>
+              </th>
+              <th scope="col">{t('credits:premium.free')}</th>
+              <th scope="col" className="is-premium">
+                {t('page.premium')}
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((row) => (
+              <tr key={row.key}>
+                <th scope="row" className="text-start fw-semibold">
+                  {t(`credits:premium.row.${row.key}`)}
+                </th>
+                <td>{row.free}</td>
+                <td className="is-premium fw-semibold">{row.premium}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
       {user?.paid_user ? (
         <p className="alert alert-success">{t('credits:premium.already')}</p>
       ) : (
-        <Link to="/credits" className="btn btn-primary btn-lg">
-          {t('credits:premium.cta')}
-        </Link>
+        <div className="text-center">
+          <Link to="/credits" className="btn btn-cta btn-lg px-5">
+            <CreditsIcon size={20} /> <span className="ms-1">{t('credits:premium.cta')}</span>
+          </Link>
+          <p className="small text-body-secondary mt-2">{t('credits:promise.noSubscription')}</p>
+        </div>
       )}
     </div>
   );

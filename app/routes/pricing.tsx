@@ -1,5 +1,7 @@
+import { ChatHeartFill, Gift, Image } from 'react-bootstrap-icons';
 import { useTranslation } from 'react-i18next';
-import type { BundlesResponse } from '#contract/payments.ts';
+import { serverApi } from '../lib/api.ts';
+import { anchorBundleId, pricePerMessage } from '../lib/bundles.ts';
 import { formatMoney } from '../lib/format.ts';
 import { pageMeta } from '../lib/meta.ts';
 import { useRootData } from '../lib/root-data.ts';
@@ -10,34 +12,69 @@ export function meta({ matches }: Route.MetaArgs) {
 }
 
 export async function loader({ context }: Route.LoaderArgs) {
-  return (await context.api<BundlesResponse>('/api/bundles.php')).data;
+  const bundles = await serverApi(context.api)('GET /api/bundles.php');
+  if (!bundles.ok) throw new Response(null, { status: bundles.status || 500 });
+  return bundles.data;
 }
 
-/** Public prices: what chat costs in credits, and the bundles in the visitor's currency. */
+/** Public prices: what chat costs in credits, and the bundles (with the price of a message) in the visitor's currency. */
 export default function Pricing({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const { settings, locale } = useRootData();
+  const anchor = anchorBundleId(loaderData.bundles);
+  const costs = [
+    { key: 'message', count: settings.message_credits, icon: <ChatHeartFill size={22} /> },
+    { key: 'photo', count: settings.photo_credits, icon: <Image size={22} /> },
+    { key: 'gift', count: settings.gift_credits, icon: <Gift size={22} /> },
+  ] as const;
   return (
-    <div className="container py-4" style={{ maxWidth: 720 }}>
-      <h1 className="h3">{t('page.pricing')}</h1>
-      <p>{t('credits:pricing.lead')}</p>
-      <ul>
-        <li>{t('credits:pricing.message', { count: settings.message_credits })}</li>
-        <li>{t('credits:pricing.photo', { count: settings.photo_credits })}</li>
-        <li>{t('credits:pricing.gift', { count: settings.gift_credits })}</li>
+    <div className="container py-4" style={{ maxWidth: 860 }}>
+      <h1 className="h2">{t('page.pricing')}</h1>
+      <p className="text-body-secondary">{t('credits:pricing.lead')}</p>
+      <ul className="row row-cols-1 row-cols-sm-3 g-3 list-unstyled">
+        {costs.map((cost) => (
+          <li key={cost.key} className="col">
+            <div className="card h-100">
+              <div className="card-body d-flex align-items-center gap-3">
+                <span className="text-primary" aria-hidden="true">
+                  {cost.icon}
+                </span>
+                {t(`credits:pricing.${cost.key}`, { count: cost.count })}
+              </div>
+            </div>
+          </li>
+        ))}
       </ul>
-      <p>{t('credits:pricing.freeMessages', { count: settings.free_messages })}</p>
-      <h2 className="h5">{t('credits:pricing.bundles')}</h2>
-      <table className="table">
-        <tbody>
-          {loaderData.bundles.map((bundle) => (
-            <tr key={bundle.id}>
-              <td>{t('credits:bundle.credits', { count: bundle.credits })}</td>
-              <td className="text-end">{formatMoney(bundle.price, bundle.currency, locale)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <p className="mt-3">{t('credits:pricing.freeMessages', { count: settings.free_messages })}</p>
+      <h2 className="h4 mt-4">{t('credits:pricing.bundles')}</h2>
+      <ul className="row row-cols-2 row-cols-md-4 g-3 list-unstyled" data-testid="pricing-bundles">
+        {loaderData.bundles.map((bundle) => (
+          <li key={bundle.id} className="col">
+            <div
+              className={`card h-100 text-center${bundle.id === anchor ? ' border border-2 border-primary' : ''}`}
+            >
+              <div className="card-body">
+                {bundle.id === anchor && (
+                  <span className="badge rounded-pill text-bg-primary mb-2">
+                    {t('credits:badge.most_popular')}
+                  </span>
+                )}
+                <p className="fw-bold fs-5 mb-1">{t('credits:bundle.credits', { count: bundle.credits })}</p>
+                <p className="fs-5 mb-1">{formatMoney(bundle.price, bundle.currency, locale)}</p>
+                <p className="small text-body-secondary mb-0">
+                  {t('credits:bundle.perMessage', {
+                    price: formatMoney(
+                      pricePerMessage(bundle, settings.message_credits),
+                      bundle.currency,
+                      locale,
+                    ),
+                  })}
+                </p>
+              </div>
+            </div>
+          </li>
+        ))}
+      </ul>
     </div>
   );
 }

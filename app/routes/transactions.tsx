@@ -1,46 +1,30 @@
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, redirect, useRevalidator } from 'react-router';
-import type { Order } from '#contract/payments.ts';
+import { data, Link, useRevalidator } from 'react-router';
+import type { Transaction } from '#contract/endpoints.ts';
+import { serverApi } from '../lib/api.ts';
 import { formatMoney, useDates } from '../lib/format.ts';
 import { pageMeta } from '../lib/meta.ts';
 import { useRootData } from '../lib/root-data.ts';
 import { useLiveState } from '../state/live-state.tsx';
 import type { Route } from './+types/transactions';
 
-type LedgerEntry = { delta: number; balance_after: number; reason: string; created_at: string };
-
-type Transaction = Order & {
-  company: {
-    name: string;
-    address: string;
-    city: string;
-    country: string;
-    kvk: string;
-    vat_numbers: string[];
-  } | null;
-  refund_days: number;
-};
-
 export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, 'page.transactions');
 }
 
 export async function loader({ context, params }: Route.LoaderArgs) {
+  const api = serverApi(context.api);
   if (params.id) {
-    const one = await context.api<{ transaction: Transaction }>(
-      `/api/transactions.php?id=${Number(params.id) || 0}`,
-    );
-    if (!one.ok) throw redirect('/transactions');
+    const one = await api('GET /api/transactions.php', { query: { id: Number(params.id) || 0 } });
+    // Another member's or an unknown transaction: a 404 inside the layout.
+    if (!one.ok || !('transaction' in one.data)) throw data(null, { status: 404 });
     return { transaction: one.data.transaction, transactions: null, ledger: [] };
   }
-  const [all, credits] = await Promise.all([
-    context.api<{ transactions: Order[] }>('/api/transactions.php'),
-    context.api<{ ledger: LedgerEntry[] }>('/api/credits.php'),
-  ]);
+  const [all, credits] = await Promise.all([api('GET /api/transactions.php'), api('GET /api/credits.php')]);
   return {
     transaction: null,
-    transactions: all.ok ? all.data.transactions : [],
+    transactions: all.ok && 'transactions' in all.data ? all.data.transactions : [],
     ledger: credits.ok ? credits.data.ledger : [],
   };
 }

@@ -40,7 +40,11 @@ export function apiCallerFor(app: FastifyInstance, request: FastifyRequest): Api
     }
     if (init.body !== undefined) headers['content-type'] = 'application/json';
     // The API answers in the page's language (a ?lang= page included): the first locale cookie wins.
-    headers.cookie = `${localeCookieName}=${request.locale}${headers.cookie ? `; ${headers.cookie}` : ''}`;
+    // Cookies an earlier call of the same action set (a new session) come first, so they win.
+    const earlier = (init.cookies ?? []).map((cookie) => cookie.split(';')[0]).filter(Boolean);
+    headers.cookie = [`${localeCookieName}=${request.locale}`, ...earlier, headers.cookie]
+      .filter(Boolean)
+      .join('; ');
     const method = init.method ?? 'GET';
     const response = await withSharedSession(session, method, () =>
       app.inject({

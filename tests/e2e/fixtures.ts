@@ -21,7 +21,13 @@ export async function waitForMail(to: string, containing: string, timeoutMs = 15
   while (Date.now() < deadline) {
     const files = await readdir(dir).catch(() => [] as string[]);
     for (const file of files.filter((name) => name.endsWith('.json'))) {
-      const mail = JSON.parse(await readFile(path.join(dir, file), 'utf8')) as OutboxMail;
+      // A mail still being written is read again on the next round.
+      let mail: OutboxMail;
+      try {
+        mail = JSON.parse(await readFile(path.join(dir, file), 'utf8')) as OutboxMail;
+      } catch {
+        continue;
+      }
       if (mail.to === to && mail.text.includes(containing)) return mail;
     }
     await new Promise((resolve) => setTimeout(resolve, 250));

@@ -30,7 +30,7 @@ test('buy a bundle through the test checkout, then see the credits, Premium and 
   );
   await expect(page.getByTestId('receipt')).toContainText('Amora Media B.V.');
   await expect(banner.getByRole('link', { name: 'Get Premium' })).toHaveCount(0);
-  await expect(banner.getByRole('link', { name: /Credits/ })).toBeVisible();
+  await expect(banner.getByRole('link', { name: /credits/i })).toBeVisible();
 
   await page.goto('/transactions');
   await expect(page.getByRole('listitem').filter({ hasText: 'Paid' })).toHaveCount(1);

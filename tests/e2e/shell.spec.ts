@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, gotoHydrated, test } from './fixtures.ts';
+import { activeMember, expect, gotoHydrated, test } from './fixtures.ts';
 
 test('switching the language in the footer changes the page and is remembered', async ({ page }) => {
   await gotoHydrated(page, '/login');
@@ -63,3 +63,193 @@ for (const viewport of [
     }
   });
 }
+
+// ---- The shell of issue 18: tab bar, balance, errors inside the layout, first paint (issue 15) ----
+
+const phone = { width: 390, height: 844 };
+const desktop = { width: 1366, height: 900 };
+
+async function seriousViolations(page: import('@playwright/test').Page, label: string): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations
+    .filter((violation) => ['serious', 'critical'].includes(violation.impact ?? ''))
+    .map((violation) => `${label}: ${violation.id} ${violation.nodes.map((node) => node.target).join(', ')}`);
+}
+
+test('a member sees the tab bar with badges on a phone, the top navigation on a desktop, and the balance as a number', async ({
+  browser,
+  baseURL,
+}) => {
+  const liked = await activeMember(browser, baseURL, 'Tabby');
+  const liker = await activeMember(browser, baseURL, 'Likey');
+  expect((await liker.page.request.post('/api/like.php', { data: { profile: liked.profileId } })).ok()).toBe(
+    true,
+  );
+  const page = liked.page;
+
+  await page.setViewportSize(phone);
+  await gotoHydrated(page, '/members');
+  const tabs = page.getByTestId('tab-bar');
+  await expect(tabs).toBeVisible();
+  await expect(tabs.getByRole('link')).toHaveText([/Search/, /Swipe/, /Likes/, /Chats/, /Profile/]);
+  await expect(tabs.getByRole('link', { name: /Likes/ })).toContainText('New likes: 1');
+  await expect(page.getByTestId('top-nav')).toBeHidden();
+  const balance = page.getByTestId('top-bar').getByTestId('balance');
+  await expect(balance).toBeVisible();
+  await expect(balance.getByTestId('balance-amount')).toHaveText(/^\d+$/);
+  await expect(balance).not.toContainText('$');
+  // The tab bar sits inside the screen and leaves the page's end reachable above it.
+  const box = await tabs.boundingBox();
+  expect(box && box.y + box.height).toBeLessThanOrEqual(phone.height + 1);
+
+  await page.setViewportSize(desktop);
+  await expect(tabs).toBeHidden();
+  await expect(page.getByTestId('top-nav').getByRole('link', { name: /Likes/ })).toContainText(
+    'New likes: 1',
+  );
+  await expect(balance).toBeVisible();
+  await liker.page.context().close();
+  await page.context().close();
+});
+
+test('the balance in the top bar follows spending live, without a reload', async ({ browser, baseURL }) => {
+  const member = await activeMember(browser, baseURL, 'Spender');
+  const page = member.page;
+  await page.setViewportSize(phone);
+  const found = await (await page.request.get('/api/search.php')).json();
+  const partner = found.profiles[0].id as number;
+  await gotoHydrated(page, '/members');
+  const amount = page.getByTestId('balance-amount');
+  const before = Number(await amount.textContent());
+  // The free messages first, then one that costs credits: the live "credits" event moves the number.
+  for (let i = 0; i < 6; i++) {
+    const sent = await page.request.post('/api/chat.php', { data: { profile: partner, text: `Hello ${i}` } });
+    if (!sent.ok()) break;
+  }
+  const after = (await (await page.request.get('/api/user.php')).json()).user.credits as number;
+  expect(after).toBeLessThan(before);
+  await expect(amount).toHaveText(String(after));
+  await page.context().close();
+});
+
+for (const viewport of [
+  { name: 'phone', ...phone },
+  { name: 'desktop', ...desktop },
+]) {
+  test(`wrong ids and malformed addresses get the 404 page inside the layout (${viewport.name})`, async ({
+    browser,
+    baseURL,
+  }) => {
+    const { page } = await activeMember(browser, baseURL, `Lost${viewport.name}`);
+    await page.setViewportSize(viewport);
+    for (const path of ['/transactions/99999', '/credits/999', '/likes/mine', '/%E0%A4%A', '/no/such/page']) {
+      const answer = await page.goto(path);
+      expect(answer?.status(), path).toBe(404);
+      expect(answer?.headers()['content-type'], path).toContain('text/html');
+      await expect(page.getByTestId('error-page'), path).toBeVisible();
+      await expect(page.getByRole('heading', { level: 1 }), path).toHaveText('This page could not be found');
+      await expect(page.getByTestId('top-bar'), path).toBeVisible();
+      await expect(page.getByTestId('balance'), path).toBeVisible();
+      await expect(page.getByTestId('site-footer'), path).toBeVisible();
+    }
+    expect(await seriousViolations(page, '404')).toEqual([]);
+    await page.context().close();
+  });
+
+  test(`the shell and money pages have no serious accessibility violations (${viewport.name})`, async ({
+    browser,
+    baseURL,
+  }) => {
+    const { page } = await activeMember(browser, baseURL, `Axe${viewport.name}`);
+    await page.setViewportSize(viewport);
+    const bundles = await (await page.request.get('/api/bundles.php')).json();
+    const violations: string[] = [];
+    for (const path of [
+      '/credits',
+      `/credits/${bundles.bundles[0].id}`,
+      '/credits/repeat-order',
+      '/premium',
+      '/pricing',
+      '/notifications',
+      '/transactions',
+    ]) {
+      await gotoHydrated(page, path);
+      violations.push(...(await seriousViolations(page, path)));
+    }
+    expect(violations).toEqual([]);
+    await page.context().close();
+  });
+}
+
+test('a visitor gets the 404 page in the layout too, never raw JSON', async ({ page }) => {
+  const answer = await page.goto('/members/%ZZ');
+  expect(answer?.status()).toBe(404);
+  await expect(page.getByTestId('error-page')).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Log in' })).toBeVisible();
+  const api = await page.request.get('/api/%ZZ');
+  expect(api.status()).toBe(400);
+  expect(await api.json()).toMatchObject({ error: 'bad_request' });
+});
+
+test('the credits page shows the balance, per-message prices, a most popular anchor and payment logos', async ({
+  browser,
+  baseURL,
+}) => {
+  const { page } = await activeMember(browser, baseURL, 'Shopper');
+  await gotoHydrated(page, '/credits');
+  await expect(page.getByTestId('credits-balance')).toContainText(/\d+ credits/);
+  const bundles = page.getByTestId('bundles');
+  await expect(bundles.getByTestId('per-message').first()).toContainText(/per message/);
+  await expect(page.getByTestId('bundle-popular')).toContainText('Most popular');
+  await expect(page.getByTestId('payment-logos').locator('svg.method-logo').first()).toBeVisible();
+  await expect(page.getByTestId('payment-logos')).toContainText('Credit card');
+  await gotoHydrated(page, '/premium');
+  await expect(page.getByTestId('premium-compare').getByRole('columnheader')).toHaveText([
+    'Feature',
+    'Free',
+    'Premium',
+  ]);
+  await expect(page.getByTestId('premium-from')).toContainText('Premium from');
+  await page.context().close();
+});
+
+test('marketing mail starts unticked, and push boxes show off while this device has no push', async ({
+  browser,
+  baseURL,
+}) => {
+  const { page } = await activeMember(browser, baseURL, 'Quiet');
+  await gotoHydrated(page, '/notifications');
+  await expect(page.getByTestId('email-news')).not.toBeChecked();
+  await expect(page.getByTestId('email-messages')).toBeChecked();
+  await expect(page.getByTestId('push-messages')).not.toBeChecked();
+  await expect(page.getByTestId('push-messages')).toBeDisabled();
+  // Saving the mail choices keeps the stored push choices.
+  await page.getByRole('button', { name: 'Save' }).first().click();
+  const saved = await (await page.request.get('/api/notifications.php')).json();
+  expect(saved.push.messages).toBe(true);
+  expect(saved.email.news).toBe(false);
+  await page.context().close();
+});
+
+const publicPages = ['/', '/login', '/signup', '/pricing', '/pages/terms'];
+
+test('render-blocking CSS of the public pages is at most 15 KB gzip (issue 15)', async ({ request }) => {
+  const { gzipSync } = await import('node:zlib');
+  for (const path of publicPages) {
+    const html = await (await request.get(path)).text();
+    const head = html.slice(0, html.indexOf('</head>'));
+    let bytes = 0;
+    for (const match of head.matchAll(/<link[^>]+rel="stylesheet"[^>]*>/g)) {
+      const tag = match[0];
+      if (/media="print"/.test(tag)) continue;
+      const href = tag.match(/href="([^"]+)"/)?.[1] ?? '';
+      const css = await (await request.get(href)).body();
+      bytes += gzipSync(css, { level: 9 }).length;
+    }
+    for (const match of head.matchAll(/<style[^>]*>([\s\S]*?)<\/style>/g)) {
+      bytes += gzipSync(Buffer.from(match[1] ?? ''), { level: 9 }).length;
+    }
+    expect(bytes, path).toBeGreaterThan(1000);
+    expect(bytes, path).toBeLessThanOrEqual(15 * 1024);
+  }
+});

@@ -1,4 +1,5 @@
 import { type InputHTMLAttributes, useId, useState } from 'react';
+import { Eye, EyeSlash } from 'react-bootstrap-icons';
 import { useTranslation } from 'react-i18next';
 import { errorParams, type FormErrors, fieldError, fieldErrorKey } from '../../lib/form-errors.ts';
 
@@ -23,7 +24,7 @@ export function FormField({ name, label, hint, errors, type = 'text', ...input }
       <label htmlFor={id} className="form-label">
         {label}
       </label>
-      <div className={isPassword ? 'input-group has-validation' : undefined}>
+      <div className={isPassword ? 'password-field' : undefined}>
         <input
           id={id}
           name={name}
@@ -36,11 +37,13 @@ export function FormField({ name, label, hint, errors, type = 'text', ...input }
         {isPassword && (
           <button
             type="button"
-            className="btn btn-outline-secondary"
+            className="password-eye"
             onClick={() => setRevealed((value) => !value)}
             aria-pressed={revealed}
+            aria-label={t('auth:showPassword')}
+            title={revealed ? t('auth:hidePassword') : t('auth:showPassword')}
           >
-            {revealed ? t('auth:hidePassword') : t('auth:showPassword')}
+            {revealed ? <EyeSlash aria-hidden="true" size={18} /> : <Eye aria-hidden="true" size={18} />}
           </button>
         )}
         {code && (

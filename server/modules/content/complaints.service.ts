@@ -37,10 +37,15 @@ export async function fileComplaint(
     });
     const reference = complaintReference(id);
     if (recent < complaintAcknowledgementsPerDay) {
-      const mail = renderMail(deps.translator, context.locale, mailSiteOf(site, context.baseUrl), {
-        kind: 'complaint',
-        params: { reference },
-      });
+      const mail = renderMail(
+        deps.translator,
+        context.locale,
+        mailSiteOf(site, context.baseUrl, context.locale),
+        {
+          kind: 'complaint',
+          params: { reference },
+        },
+      );
       await deps.mail.enqueue(tx, { to: input.email, kind: 'complaint', ...mail });
     }
     return { reference };

@@ -1,7 +1,7 @@
-import { z } from 'zod';
 import { errorBodySchema } from '#contract/common.ts';
+import { pageQuerySchema, pageResponseSchema } from '#contract/endpoints.ts';
 import type { ZodApp } from '#server/lib/zod-app.ts';
-import { contentPages, pageValues, renderPage } from './content.service.ts';
+import { pageValues, renderPage } from './content.service.ts';
 
 export async function contentRoutes(app: ZodApp): Promise<void> {
   app.get(
@@ -11,9 +11,9 @@ export async function contentRoutes(app: ZodApp): Promise<void> {
         tags: ['content'],
         summary:
           'A legal or info page in the visitor language, as HTML with the site and company details filled in',
-        querystring: z.object({ page: z.enum(contentPages) }),
+        querystring: pageQuerySchema,
         response: {
-          200: z.object({ title: z.string(), html: z.string() }),
+          200: pageResponseSchema,
           404: errorBodySchema,
           422: errorBodySchema,
         },

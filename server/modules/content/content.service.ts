@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { marked } from 'marked';
 import { countryName } from '#contract/countries.ts';
+import { type ContentPage, contentPages } from '#contract/endpoints.ts';
 import { typography } from '#contract/i18n.ts';
 import { defaultLocale, type Locale } from '#contract/locales.ts';
 import type { CompanyRow, SiteRow } from '#server/db/schema/sites.ts';
@@ -10,18 +11,8 @@ import { escapeHtml } from '#server/modules/mail/mail-templates.ts';
 import { siteText } from '#server/modules/sites/site-texts.ts';
 
 export const contentDir = fileURLToPath(new URL('../../../content', import.meta.url));
-export const contentPages = [
-  'terms',
-  'privacy',
-  'cookies',
-  'ban',
-  'return-policy',
-  'faq',
-  'service',
-  'compliance',
-  'complaints',
-] as const;
-export type ContentPage = (typeof contentPages)[number];
+export type { ContentPage };
+export { contentPages };
 
 /** The terms carry this version date unless the company was added later (spec §9). */
 export const defaultTermsDate = '2023-12-01';

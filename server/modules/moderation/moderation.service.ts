@@ -19,6 +19,7 @@ import { publishToMember } from '#server/lib/member-events.ts';
 import type { MediaStorage } from '#server/lib/storage.ts';
 import { deleteSessionsOfUser, lockUser } from '#server/modules/accounts/accounts.repository.ts';
 import type { AccountsService } from '#server/modules/accounts/accounts.service.ts';
+import { announceSessionsChanged } from '#server/modules/accounts/session-cache.ts';
 import { changeCredits, InsufficientCreditsError } from '#server/modules/credits/credits.service.ts';
 import type { MailQueue } from '#server/modules/mail/mail.service.ts';
 import { mailSiteOf, renderMail } from '#server/modules/mail/mail-templates.ts';
@@ -150,7 +151,7 @@ export class ModerationService {
     const rendered = renderMail(
       this.deps.translator,
       locale,
-      mailSiteOf(site, siteOrigin(site, this.deps.config)),
+      mailSiteOf(site, siteOrigin(site, this.deps.config), locale),
       { kind, recipientName: member.profile.name },
     );
     await this.deps.mail.enqueue(tx, { to: member.user.email, kind, ...rendered });
@@ -268,6 +269,8 @@ export class ModerationService {
       );
       return { user: { id: user.id, status: next } };
     });
+    // Cached sessions of the member are dropped on every instance, at once (decision 014).
+    await announceSessionsChanged(this.deps.bus, result.user.id);
     // Open live connections of the member close on every instance (over the event bus).
     if (result.user.status === 'banned')
       await publishToMember(this.deps.bus, result.user.id, { type: 'sessions_ended' });
@@ -306,7 +309,7 @@ export class ModerationService {
   async correctCredits(acting: Acting, profileId: number, amount: number): Promise<number> {
     const found = await this.requireMember(profileId);
     try {
-      return await this.db.transaction(async (tx) => {
+      const corrected = await this.db.transaction(async (tx) => {
         const balance = await changeCredits(tx, {
           userId: found.user.id,
           delta: amount,
@@ -317,6 +320,8 @@ export class ModerationService {
         await this.audit(tx, acting, 'member.credits', `profile:${profileId}`, { amount });
         return balance ?? 0;
       });
+      await announceSessionsChanged(this.deps.bus, found.user.id);
+      return corrected;
     } catch (error) {
       if (error instanceof InsufficientCreditsError)
         throw new ValidationFailedError({ amount: 'negative_balance' });
@@ -338,7 +343,7 @@ export class ModerationService {
     if (!(await provider.refundPayment(order.providerPaymentId, order.amountCents, order.currency))) {
       throw new RefundImpossibleError();
     }
-    await this.deps.payments.settle(order.providerPaymentId);
+    await this.deps.payments.settle(order.providerPaymentId, 'refund');
     const after = await repo.findOrder(this.db, orderId);
     await this.audit(this.db, acting, 'order.refund', `order:${orderId}`, {
       amount_cents: order.amountCents,

@@ -319,11 +319,13 @@ export class OperatorService {
 
     const [forMember] = await this.chats.present([row], found.memberProfile.id, site);
     const [forStaff] = await this.chats.present([row], found.fictionalProfile.id, site);
-    await publishToMember(this.bus, found.member.id, {
-      type: 'message',
-      conversation: row.conversationId,
-      message: forMember,
-    });
+    if (forMember) {
+      await publishToMember(this.bus, found.member.id, {
+        type: 'message',
+        conversation: row.conversationId,
+        message: forMember,
+      });
+    }
     await publishToStaff(this.bus, { type: 'inbox', conversation: row.conversationId, waiting: false });
     await publishToStaff(this.bus, {
       type: 'claim',

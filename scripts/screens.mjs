@@ -1,0 +1,153 @@
+#!/usr/bin/env node
+// npm run screens: screenshots of the main screens at phone (390×844) and desktop (1366×900) size
+// into docs/screens/, with Debian Chromium. Builds nothing: it starts the built server (npm run build
+// first) on a fresh temporary data folder, signs up and activates a member (the activation link comes
+// from the server's outbox folder), gives them a photo-less but lived-in account (likes, a chat), and
+// photographs home (as a visitor), search, a profile, likes, swipe, chats, a chat, credits, premium.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium } from '@playwright/test';
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const outDir = path.join(root, 'docs', 'screens');
+const port = Number(process.env.SCREENS_PORT ?? 3399);
+const base = `http://127.0.0.1:${port}`;
+const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const sizes = [
+  { name: 'phone', width: 390, height: 844, mobile: true },
+  { name: 'desktop', width: 1366, height: 900, mobile: false },
+];
+
+if (!existsSync(path.join(root, 'build', 'server', 'index.js'))) {
+  console.error('No build: run "npm run build" first.');
+  process.exit(1);
+}
+
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'screens-'));
+// The embedded database and no Redis: a throwaway instance, whatever the shell has set.
+const { DATABASE_URL: _database, REDIS_URL: _redis, ...inherited } = process.env;
+const server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  cwd: root,
+  env: {
+    ...inherited,
+    NODE_ENV: 'production',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    DEMO_PROFILES: process.env.DEMO_PROFILES ?? '80',
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_ALLOWLIST: '127.0.0.1,::1,::ffff:127.0.0.1',
+  },
+  stdio: ['ignore', 'inherit', 'inherit'],
+});
+
+async function waitForServer() {
+  for (let i = 0; i < 180; i++) {
+    const ok = await fetch(`${base}/api/health`)
+      .then((answer) => answer.ok)
+      .catch(() => false);
+    if (ok) return;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  throw new Error('the server did not start');
+}
+
+async function activationLink(email) {
+  const dir = path.join(dataDir, 'outbox');
+  for (let i = 0; i < 60; i++) {
+    for (const file of existsSync(dir) ? readdirSync(dir) : []) {
+      if (!file.endsWith('.json')) continue;
+      let mail;
+      try {
+        mail = JSON.parse(readFileSync(path.join(dir, file), 'utf8'));
+      } catch {
+        continue; // still being written
+      }
+      const match = mail.to === email && mail.text.match(/https?:\/\/\S*\/api\/activate\.php\S*/);
+      if (match) return new URL(match[0]);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error('no activation mail');
+}
+
+async function settle(page) {
+  await page
+    .locator('html[data-hydrated="true"]')
+    .waitFor({ timeout: 15_000 })
+    .catch(() => undefined);
+  await page.waitForLoadState('networkidle', { timeout: 5_000 }).catch(() => undefined);
+  // Images that load lazily below the fold do not matter; let the ones in view finish.
+  await page.waitForTimeout(400);
+}
+
+let browser;
+try {
+  await waitForServer();
+  browser = await chromium.launch({
+    executablePath: chromiumPath,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+  });
+  const setup = await browser.newContext({ baseURL: base });
+  const api = setup.request;
+  const email = `screens-${Date.now()}@example.com`;
+  const signup = await api.post('/api/signup.php', {
+    data: { email, name: 'Robin', password: 'Saffron-river-93', date_of_birth: '1992-04-12' },
+  });
+  if (!signup.ok()) throw new Error(`signup: ${signup.status()} ${await signup.text()}`);
+  const link = await activationLink(email);
+  await api.get(link.pathname + link.search, { maxRedirects: 0 }).catch(() => undefined);
+  const found = await (await api.get('/api/search.php')).json();
+  const profiles = found.profiles ?? [];
+  for (const profile of profiles.slice(0, 3))
+    await api.post('/api/like.php', { data: { profile: profile.id } });
+  const partner = profiles[0];
+  if (partner) {
+    await api.post('/api/chat.php', {
+      data: { profile: partner.id, text: 'Hi! Your profile made me smile. How is your week going?' },
+    });
+  }
+  const chats = await (await api.get('/api/chats.php')).json().catch(() => ({}));
+  const conversation = chats.chats?.[0]?.conversation?.id;
+  const state = await setup.storageState();
+
+  const shots = [
+    { name: 'home', path: '/', visitor: true },
+    { name: 'search', path: '/members' },
+    { name: 'profile', path: partner ? `/members/${partner.id}` : '/members' },
+    { name: 'likes', path: '/likes' },
+    { name: 'swipe', path: '/swipe-game' },
+    { name: 'chats', path: '/chats' },
+    { name: 'chat', path: conversation ? `/chats/${conversation}` : '/chats' },
+    { name: 'credits', path: '/credits' },
+    { name: 'premium', path: '/premium' },
+  ];
+  for (const size of sizes) {
+    for (const shot of shots) {
+      const context = await browser.newContext({
+        baseURL: base,
+        viewport: { width: size.width, height: size.height },
+        deviceScaleFactor: 1,
+        isMobile: size.mobile,
+        hasTouch: size.mobile,
+        storageState: shot.visitor ? undefined : state,
+      });
+      await context.addCookies([{ name: 'skip_site_entry', value: '1', url: base }]);
+      const page = await context.newPage();
+      await page.goto(shot.path);
+      await settle(page);
+      const file = path.join(outDir, `${shot.name}-${size.name}.png`);
+      await page.screenshot({ path: file });
+      console.log(`${path.relative(root, file)}  ${shot.path}`);
+      await context.close();
+    }
+  }
+  await setup.close();
+} finally {
+  await browser?.close();
+  server.kill('SIGTERM');
+  await new Promise((resolve) => server.once('exit', resolve));
+  rmSync(dataDir, { recursive: true, force: true });
+}
