@@ -158,6 +158,9 @@ export const adminOrdersQuerySchema = z.object({
   page: z.coerce.number().int().min(1).max(10_000).default(1),
 });
 export type AdminOrdersQuery = z.infer<typeof adminOrdersQuerySchema>;
+/** The CSV download of the orders: the list's filters, every matching order (no pages). */
+export const adminOrdersExportQuerySchema = adminOrdersQuerySchema.omit({ page: true });
+export type AdminOrdersExportQuery = z.infer<typeof adminOrdersExportQuerySchema>;
 
 export const adminOrderSchema = z.object({
   id: z.number().int(),

@@ -342,7 +342,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       app.log,
       () => metrics.jobFailures.inc({ queue: 'postbacks' }),
     ),
-    stats: new StatsService(database.db),
+    stats: new StatsService(database.db, clock),
     staffStart: { adminCreated: false, demoAdmin: null },
   };
   await deps.payments.ensureTimeBonusCode();

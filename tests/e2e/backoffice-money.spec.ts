@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import AxeBuilder from '@axe-core/playwright';
 import sharp from 'sharp';
 import { demoAdmin, e2eEmail, expect, gotoHydrated, test } from './fixtures.ts';
@@ -118,6 +119,19 @@ test('an admin creates a discount code and a bundle price, and reads an order wi
   await page.getByRole('button', { name: 'Filter', exact: true }).click();
   await expect(page.getByText('1 order', { exact: true })).toBeVisible();
   expect(await seriousOrWorse(page)).toEqual([]);
+  // The filtered orders as CSV: the same one order.
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('link', { name: 'Download these orders (CSV)' }).click(),
+  ]);
+  expect(download.suggestedFilename()).toBe(`orders-completed-member${profileId}.csv`);
+  const csv = await readFile((await download.path())!, 'utf8');
+  expect(
+    csv
+      .split('\r\n')
+      .slice(1, -1)
+      .map((line) => line.split(',')[0]),
+  ).toEqual([String(order.id)]);
   await page.getByRole('link', { name: String(order.id), exact: true }).click();
   await expect(page.getByRole('heading', { name: `Order #${order.id}` })).toBeVisible();
   await expect(page.getByTestId('payment-id')).toHaveText(payment);

@@ -101,6 +101,13 @@ export default function DiscountCodes({ loaderData, actionData }: Route.Componen
               </tr>
             </thead>
             <tbody>
+              {codes.length === 0 && (
+                <tr>
+                  <td colSpan={7} className="text-body-secondary">
+                    {t('admin:codes.none')}
+                  </td>
+                </tr>
+              )}
               {codes.map((code) => (
                 <tr key={code.id} data-testid={`code-${code.code}`}>
                   <td>

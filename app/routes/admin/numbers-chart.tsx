@@ -1,6 +1,12 @@
 import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 
 export type ChartSeries = { label: string; values: (number | null)[]; color: string };
+
+/** True when no series has a figure other than zero or none: the chart would be a bare frame. */
+export function isEmptyChart(series: ChartSeries[]): boolean {
+  return series.every((entry) => entry.values.every((value) => value === null || value === 0));
+}
 
 /**
  * A line chart per day drawn by uPlot on the client. The library is loaded only here (a chunk of the
@@ -18,12 +24,14 @@ export function DayChart({
   series: ChartSeries[];
   format?: (value: number) => string;
 }) {
+  const { t } = useTranslation();
   const box = useRef<HTMLDivElement>(null);
   const [ready, setReady] = useState(false);
   const height = 220;
+  const empty = isEmptyChart(series);
   useEffect(() => {
     const element = box.current;
-    if (!element) return;
+    if (!element || empty) return;
     let chart: { destroy(): void; setSize(size: { width: number; height: number }): void } | undefined;
     let cancelled = false;
     const observer = new ResizeObserver(() => chart?.setSize({ width: element.clientWidth, height }));
@@ -61,20 +69,32 @@ export function DayChart({
       observer.disconnect();
       chart?.destroy();
     };
-  }, [days, series, format]);
+  }, [days, series, format, empty]);
   return (
     <figure className="card mb-3">
       <div className="card-body">
         <figcaption className="h6 card-title">{title}</figcaption>
-        <div
-          ref={box}
-          className="numbers-chart"
-          data-testid="numbers-chart"
-          data-ready={ready ? 'true' : 'false'}
-          role="img"
-          aria-label={title}
-          style={{ minHeight: height + 40 }}
-        />
+        {empty ? (
+          // Same box, so the page keeps its layout; a sentence instead of an empty frame.
+          <div
+            className="numbers-chart d-flex align-items-center justify-content-center text-body-secondary"
+            data-testid="numbers-chart"
+            data-empty="true"
+            style={{ minHeight: height + 40 }}
+          >
+            <p className="mb-0">{t('admin:numbers.noChartData')}</p>
+          </div>
+        ) : (
+          <div
+            ref={box}
+            className="numbers-chart"
+            data-testid="numbers-chart"
+            data-ready={ready ? 'true' : 'false'}
+            role="img"
+            aria-label={title}
+            style={{ minHeight: height + 40 }}
+          />
+        )}
       </div>
     </figure>
   );

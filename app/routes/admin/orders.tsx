@@ -56,12 +56,19 @@ export function StatusBadge({ status }: { status: AdminOrder['status'] }) {
   return <span className={`badge text-bg-${tone}`}>{t(`credits:orderStatus.${status}`)}</span>;
 }
 
-/** Orders (admins): filtered by status, method, site, member and dates, newest first, 50 a page. */
+/**
+ * Orders (admins): filtered by status, method, site, member and dates, newest first, 50 a page; the
+ * filtered orders download as CSV.
+ */
 export default function Orders({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const { locale } = useRootData();
   const { orders, total, page, pages, filters, sites, invalid } = loaderData;
   const link = (to: number) => `/admin/orders?${new URLSearchParams({ ...filters, page: String(to) })}`;
+  // The download takes the list's filters, not its page.
+  const exportLink = `/api/admin/orders-export.php?${new URLSearchParams(
+    Object.entries(filters).filter(([name]) => name !== 'page'),
+  )}`;
   const value = (name: (typeof filterNames)[number]) =>
     (filters as Partial<Record<string, string>>)[name] ?? '';
   return (
@@ -148,7 +155,14 @@ export default function Orders({ loaderData }: Route.ComponentProps) {
           {t('admin:orders.invalidFilters')}
         </div>
       )}
-      <p className="text-body-secondary">{t('admin:orders.total', { count: total })}</p>
+      <div className="d-flex flex-wrap align-items-center gap-2 mb-3">
+        <p className="text-body-secondary mb-0 me-auto">{t('admin:orders.total', { count: total })}</p>
+        {!invalid && total > 0 && (
+          <a className="btn btn-sm btn-outline-secondary" href={exportLink} download>
+            {t('admin:orders.csv')}
+          </a>
+        )}
+      </div>
       <div className="table-responsive">
         <table className="table table-sm align-middle">
           <thead>
@@ -163,6 +177,13 @@ export default function Orders({ loaderData }: Route.ComponentProps) {
             </tr>
           </thead>
           <tbody>
+            {orders.length === 0 && (
+              <tr>
+                <td colSpan={7} className="text-body-secondary">
+                  {t('admin:orders.none')}
+                </td>
+              </tr>
+            )}
             {orders.map((order) => (
               <tr key={order.id}>
                 <td>

@@ -132,6 +132,8 @@ export const profiles = pgTable(
     index('profiles_country_gender_recent_idx')
       .on(table.country, table.gender, table.lastActiveAt.desc().nullsFirst(), table.id.desc().nullsFirst())
       .where(sql`${table.status} = 'active'`),
+    // The few fictional profiles' users: the dashboard's "real member" test without reading every profile.
+    index('profiles_fictional_user_idx').on(table.userId).where(sql`${table.fictional}`),
   ],
 );
 

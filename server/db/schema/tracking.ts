@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   date,
+  doublePrecision,
   index,
   integer,
   pgTable,
@@ -98,6 +99,29 @@ export const memberActiveDays = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
   },
   (table) => [primaryKey({ columns: [table.siteId, table.day, table.userId] })],
+);
+
+/**
+ * The dashboard's slow figures of a closed UTC day per site (docs/decisions/018): members' messages to
+ * fictional profiles, the profiles' replies and every reply's wait in seconds (sorted), and the
+ * active members, so that a year reads ~365 rows a site instead of windows over every message. Filled
+ * by the stats module the first time a closed day is asked for; `median` is the site's own, `waits`
+ * give the median of several sites together.
+ */
+export const statsSiteDays = pgTable(
+  'stats_site_days',
+  {
+    siteId: integer()
+      .notNull()
+      .references(() => sites.id, { onDelete: 'cascade' }),
+    day: date({ mode: 'string' }).notNull(),
+    messagesIn: integer().notNull(),
+    repliesOut: integer().notNull(),
+    median: doublePrecision(),
+    waits: doublePrecision().array().notNull(),
+    activeMembers: integer().notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.siteId, table.day] })],
 );
 
 export type VisitRow = typeof visits.$inferSelect;

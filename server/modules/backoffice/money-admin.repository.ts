@@ -269,6 +269,30 @@ export async function listOrders(
   return { rows, total: totals?.value ?? 0 };
 }
 
+export type OrderExportRow = OrderListRow & {
+  profileId: number | null;
+  name: string | null;
+  email: string | null;
+};
+
+/** The filtered orders with their members, newest first, at most `limit` of them (the CSV download). */
+export async function exportOrders(
+  db: Executor,
+  filters: OrderFilters,
+  limit: number,
+): Promise<OrderExportRow[]> {
+  return db
+    .select({ ...orderColumns, profileId: profiles.id, name: profiles.name, email: users.email })
+    .from(orders)
+    .innerJoin(sites, eq(sites.id, orders.siteId))
+    .leftJoin(discountCodes, eq(discountCodes.id, orders.discountCodeId))
+    .leftJoin(users, eq(users.id, orders.userId))
+    .leftJoin(profiles, eq(profiles.userId, orders.userId))
+    .where(orderConditions(filters))
+    .orderBy(desc(orders.createdAt), desc(orders.id))
+    .limit(limit);
+}
+
 export async function findOrderRow(db: Executor, id: number): Promise<OrderListRow | undefined> {
   const [row] = await db
     .select(orderColumns)

@@ -3,7 +3,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gifts } from '#server/db/schema/catalog.ts';
 import { creditLedger } from '#server/db/schema/credits.ts';
-import { users } from '#server/db/schema/members.ts';
+import { profiles, users } from '#server/db/schema/members.ts';
 import { orderEvents, orders } from '#server/db/schema/payments.ts';
 import { staffAudit } from '#server/db/schema/staff.ts';
 import { activeMember, grantCredits } from '../../../tests/setup/members.ts';
@@ -88,6 +88,7 @@ describe('back office: money and offers', () => {
       ['POST', '/api/admin/discountcodes.php', { code: 'NOPE10', value_percentage: 10 }],
       ['PUT', '/api/admin/discountcodes.php', { id: 1, status: 'inactive' }],
       ['GET', '/api/admin/orders.php'],
+      ['GET', '/api/admin/orders-export.php'],
       ['GET', '/api/admin/order.php?id=1'],
     ];
     const member = await activeMember(t.app);
@@ -576,5 +577,65 @@ describe('back office: money and offers', () => {
     expect((await call(admin, 'GET', '/api/admin/order.php?id=999999')).statusCode).toBe(404);
     const stranger = (await call(admin, 'GET', '/api/admin/orders.php?member=999999')).json();
     expect(stranger).toMatchObject({ orders: [], total: 0 });
+  });
+
+  it('orders as CSV: the filters of the list, every page, formula-safe', async () => {
+    const member = await activeMember(t.app, { name: 'Piet' });
+    // A name a spreadsheet would run as a formula.
+    await t.database.db
+      .update(profiles)
+      .set({ name: '=HYPERLINK("http://x","y")' })
+      .where(eq(profiles.id, member.profileId));
+    const paid = await paidOrder(member);
+    const failed = await paidOrder(member, { pay: 'failed' });
+    const today = new Date().toISOString().slice(0, 10);
+    const download = await call(
+      admin,
+      'GET',
+      `/api/admin/orders-export.php?member=${member.profileId}&from=${today}&to=${today}`,
+    );
+    expect(download.statusCode, download.body).toBe(200);
+    expect(download.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(download.headers['content-disposition']).toBe(
+      `attachment; filename="orders-${today}-${today}-member${member.profileId}.csv"`,
+    );
+    const lines = download.body.split('\r\n');
+    expect(lines[0]).toBe(
+      'id,created_at,settled_at,status,site_id,site,member_id,member,email,country,currency,amount,list_price,discount_code,discount_percentage,bundle,credits,payment_method,provider,provider_payment_id',
+    );
+    expect(lines.at(-1)).toBe('');
+    const rows = lines.slice(1, -1);
+    expect(rows.map((line) => Number(line.split(',')[0]))).toEqual([failed.id, paid.id]);
+    const detail = (await call(admin, 'GET', `/api/admin/order.php?id=${paid.id}`)).json().order;
+    expect(rows[1]).toContain(`,completed,${detail.site.id},`);
+    expect(rows[1]).toContain(`,${member.profileId},"'=HYPERLINK(""http://x"",""y"")",${member.email},`);
+    expect(rows[1]).toContain(`,${(detail.amount / 100).toFixed(2)},`);
+    expect(rows[1]!.endsWith(`,test,${paid.payment}`)).toBe(true);
+    expect(rows[0]).toContain(',failed,');
+
+    // The same filters as the list: status, method, site, dates.
+    const only = async (query: string) => {
+      const response = await call(
+        admin,
+        'GET',
+        `/api/admin/orders-export.php?member=${member.profileId}&${query}`,
+      );
+      expect(response.statusCode, response.body).toBe(200);
+      return response.body
+        .split('\r\n')
+        .slice(1, -1)
+        .map((line) => Number(line.split(',')[0]));
+    };
+    expect(await only('status=completed')).toEqual([paid.id]);
+    const method = detail.paymentmethod === 'card' ? 'paypal' : 'card';
+    expect(await only(`method=${method}`)).toEqual([]);
+    expect(await only(`site=${detail.site.id + 1000}`)).toEqual([]);
+    expect(await only('to=2020-01-01')).toEqual([]);
+    expect(
+      (await call(admin, 'GET', '/api/admin/orders-export.php?member=999999')).body.split('\r\n'),
+    ).toHaveLength(2);
+    const bad = await call(admin, 'GET', '/api/admin/orders-export.php?from=yesterday');
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json().fields).toEqual({ from: expect.any(String) });
   });
 });

@@ -27,6 +27,8 @@ const siteList = (range: StatsRange) =>
 const realMember = sql`not exists (select 1 from profiles p where p.user_id = u.id and p.fictional)`;
 const utcDay = (column: SQL) => sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD')`;
 
+// Days are grouped as dates and formatted once per group: formatting every row costs more than the count.
+
 /** Real members per day of one of the users' timestamps (signup, first activation, first paid order). */
 export async function membersPerDay(
   db: Executor,
@@ -37,9 +39,11 @@ export async function membersPerDay(
   return rows(
     db,
     dayCounts,
-    sql`select ${utcDay(at)} as day, count(*) as n from users u
-      where u.site_id in ${siteList(range)} and ${at} >= ${range.start} and ${at} < ${range.end} and ${realMember}
-      group by 1`,
+    sql`select to_char(x.day, 'YYYY-MM-DD') as day, x.n from (
+        select (${at} at time zone 'UTC')::date as day, count(*) as n from users u
+        where u.site_id in ${siteList(range)} and ${at} >= ${range.start} and ${at} < ${range.end} and ${realMember}
+        group by 1
+      ) x`,
   );
 }
 
@@ -48,46 +52,39 @@ export async function ordersPerDay(db: Executor, range: StatsRange) {
   return rows(
     db,
     z.array(z.object({ day: z.string(), currency: z.string(), n: count, cents: count })),
-    sql`select ${utcDay(sql`o.settled_at`)} as day, o.currency, count(*) as n, sum(o.amount_cents) as cents
-      from orders o
-      where o.site_id in ${siteList(range)} and o.status = 'completed'
-        and o.settled_at >= ${range.start} and o.settled_at < ${range.end}
-      group by 1, 2`,
+    sql`select to_char(x.day, 'YYYY-MM-DD') as day, x.currency, x.n, x.cents from (
+        select (o.settled_at at time zone 'UTC')::date as day, o.currency, count(*) as n, sum(o.amount_cents) as cents
+        from orders o
+        where o.site_id in ${siteList(range)} and o.status = 'completed'
+          and o.settled_at >= ${range.start} and o.settled_at < ${range.end}
+        group by 1, 2
+      ) x`,
   );
 }
 
 /** How far back a reply's waiting time is looked for (a member who waited longer counts from here). */
 export const replyLookbackDays = 7;
 
-/**
- * Messages of members to fictional profiles, replies of the profiles, and the median time from the
- * member's first unanswered message to the reply, per day. A reply ends a run of member messages:
- * counting the profile's messages before each message (a window) numbers the runs; a reply's wait
- * starts at the first member message of its run (a second window, no join).
- */
-export async function messagesPerDay(db: Executor, range: StatsRange) {
-  const lookback = new Date(range.start.getTime() - replyLookbackDays * 86_400_000);
-  // The windows sort every message of the range: in memory, not in temporary files (this query only).
-  return db.transaction(async (tx) => {
-    await tx.execute(sql`set local work_mem = '64MB'`);
-    return messagesQuery(tx, range, lookback);
-  });
-}
+const messageDays = z.array(
+  z.object({
+    day: z.string(),
+    messages_in: count,
+    replies_out: count,
+    median: z.coerce.number().nullable(),
+  }),
+);
 
-/** The statement of messagesPerDay (bench/dashboard.ts explains it). */
-export async function messagesQuery(db: Executor, range: StatsRange, lookback: Date) {
-  return rows(
-    db,
-    z.array(
-      z.object({
-        day: z.string(),
-        messages_in: count,
-        replies_out: count,
-        median: z.coerce.number().nullable(),
-      }),
-    ),
-    sql`with m as (
-        select m.id, m.conversation_id, m.created_at,
+/**
+ * The messages of members to fictional profiles in [lookback, end) of the range's sites, each with
+ * its member's site, whether the profile sent it and, for a reply, its wait: the time since the
+ * first member message of its run. A reply ends a run of member messages: counting the profile's
+ * messages before each message (a window) numbers the runs; a reply's wait starts at the first
+ * member message of its run (a second window, no join). A profile message with no member message
+ * before it in its run waits for nobody (null).
+ */
+function waitsOf(range: StatsRange, lookback: Date) {
+  return sql`m as (
+        select m.id, m.conversation_id, m.created_at, mu.site_id,
           m.sender_profile_id = case when lp.fictional then lp.id else hp.id end as by_profile
         from messages m
         join conversations c on c.id = m.conversation_id
@@ -102,17 +99,119 @@ export async function messagesQuery(db: Executor, range: StatsRange, lookback: D
         ) as run
         from m
       ), w as (
-        select g.*, min(created_at) filter (where not by_profile) over (partition by conversation_id, run) as since
+        select g.*, extract(epoch from g.created_at - min(created_at) filter (where not by_profile)
+          over (partition by conversation_id, run))::float8 as wait
         from g
-      )
+      )`;
+}
+
+const lookbackOf = (range: StatsRange) => new Date(range.start.getTime() - replyLookbackDays * 86_400_000);
+
+/**
+ * Messages in, replies out and the median reply time per day, computed from the messages (the days
+ * not yet closed: bench/dashboard.ts explains it). The windows sort every message of the range: in
+ * memory, not in temporary files (this query only).
+ */
+export async function messagesPerDay(db: Executor, range: StatsRange) {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`set local work_mem = '64MB'`);
+    return messagesQuery(tx, range);
+  });
+}
+
+/** The statement of messagesPerDay. */
+export async function messagesQuery(db: Executor, range: StatsRange) {
+  return rows(
+    db,
+    messageDays,
+    sql`with ${waitsOf(range, lookbackOf(range))}
       select ${utcDay(sql`w.created_at`)} as day,
         count(*) filter (where not w.by_profile) as messages_in,
         count(*) filter (where w.by_profile) as replies_out,
-        round(percentile_cont(0.5) within group (order by extract(epoch from w.created_at - w.since))
-          filter (where w.by_profile)) as median
+        round(percentile_cont(0.5) within group (order by w.wait) filter (where w.by_profile)) as median
       from w
       where w.created_at >= ${range.start}
       group by 1`,
+  );
+}
+
+/**
+ * The range's sites that miss a stats_site_days row on some day of the range (closed days: the
+ * caller's rule), with the first and last such day.
+ */
+export async function missingSiteDays(db: Executor, range: StatsRange) {
+  return rows(
+    db,
+    z.array(z.object({ site_id: count, first: z.string(), last: z.string() })),
+    sql`select s.id as site_id, to_char(min(d.day), 'YYYY-MM-DD') as first, to_char(max(d.day), 'YYYY-MM-DD') as last
+      from sites s
+      cross join generate_series(${range.from}::date, ${range.to}::date, interval '1 day') d(day)
+      where s.id in ${siteList(range)}
+        and not exists (select 1 from stats_site_days x where x.site_id = s.id and x.day = d.day::date)
+      group by s.id`,
+  );
+}
+
+/**
+ * Stores a row per site and day of the range (closed days only: the caller's rule): the figures of
+ * messagesPerDay per site, the sorted waits and the active members. A row already there (another
+ * request filled it) stays.
+ */
+export async function fillSiteDays(db: Executor, range: StatsRange) {
+  await db.transaction(async (tx) => {
+    await tx.execute(sql`set local work_mem = '64MB'`);
+    await tx.execute(sql`with ${waitsOf(range, lookbackOf(range))}, c as (
+        select w.site_id, (w.created_at at time zone 'UTC')::date as day,
+          count(*) filter (where not w.by_profile) as messages_in,
+          count(*) filter (where w.by_profile) as replies_out,
+          percentile_cont(0.5) within group (order by w.wait) filter (where w.by_profile) as median,
+          array_agg(w.wait order by w.wait) filter (where w.by_profile and w.wait is not null) as waits
+        from w
+        where w.created_at >= ${range.start}
+        group by 1, 2
+      ), a as (
+        select d.site_id, d.day, count(*) as n from member_active_days d
+        where d.site_id in ${siteList(range)} and d.day >= ${range.from}::date and d.day <= ${range.to}::date
+        group by 1, 2
+      )
+      insert into stats_site_days (site_id, day, messages_in, replies_out, median, waits, active_members)
+      select s.id, d.day::date, coalesce(c.messages_in, 0), coalesce(c.replies_out, 0), c.median,
+        coalesce(c.waits, '{}'), coalesce(a.n, 0)
+      from sites s
+      cross join generate_series(${range.from}::date, ${range.to}::date, interval '1 day') d(day)
+      left join c on c.site_id = s.id and c.day = d.day::date
+      left join a on a.site_id = s.id and a.day = d.day::date
+      where s.id in ${siteList(range)}
+      on conflict do nothing`);
+  });
+}
+
+/**
+ * The stored days of the range. One site with replies on a day: its own median; several: the median
+ * of their waits together (what messagesPerDay would say over all of them).
+ */
+export async function storedSiteDays(db: Executor, range: StatsRange) {
+  return rows(
+    db,
+    z.array(
+      z.object({
+        day: z.string(),
+        messages_in: count,
+        replies_out: count,
+        median: z.coerce.number().nullable(),
+        active_members: count,
+      }),
+    ),
+    sql`select to_char(d.day, 'YYYY-MM-DD') as day, sum(d.messages_in) as messages_in,
+        sum(d.replies_out) as replies_out, sum(d.active_members) as active_members,
+        round(case when count(d.median) <= 1 then max(d.median) else (
+          select percentile_cont(0.5) within group (order by t.wait)
+          from stats_site_days x cross join unnest(x.waits) t(wait)
+          where x.day = d.day and x.site_id in ${siteList(range)}
+        ) end) as median
+      from stats_site_days d
+      where d.site_id in ${siteList(range)} and d.day >= ${range.from}::date and d.day <= ${range.to}::date
+      group by d.day`,
   );
 }
 

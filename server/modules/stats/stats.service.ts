@@ -6,11 +6,26 @@ import type {
   TrafficSourceRow,
 } from '#contract/admin-stats.ts';
 import type { Database } from '#server/db/client.ts';
+import { type Clock, systemClock } from '#server/lib/clock.ts';
+import { toCsv } from '#server/lib/csv.ts';
 import { NotFoundError } from '#server/lib/errors.ts';
-import { toCsv } from './csv.ts';
 import * as repo from './stats.repository.ts';
 
 const dayMs = 86_400_000;
+const hourMs = 3_600_000;
+
+const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + dayMs).toISOString().slice(0, 10);
+
+/** The days from … to (UTC dates, both included) of a range's sites. */
+function subRange(range: repo.StatsRange, from: string, to: string): repo.StatsRange {
+  return {
+    from,
+    to,
+    start: new Date(`${from}T00:00:00Z`),
+    end: new Date(`${nextDay(to)}T00:00:00Z`),
+    siteIds: range.siteIds,
+  };
+}
 
 function daysOf(from: string, to: string): string[] {
   const days: string[] = [];
@@ -26,7 +41,10 @@ function add(revenue: Record<string, number>, currency: string, cents: number): 
 
 /** The numbers of the back office's dashboard (issue 17) and the traffic-source table (issue 19). */
 export class StatsService {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock = systemClock,
+  ) {}
 
   async stats(query: StatsQuery): Promise<StatsResponse> {
     const siteIds = await repo.allSiteIds(this.db);
@@ -63,14 +81,13 @@ export class StatsService {
     );
     if (range.siteIds.length === 0) return { ...base, days: [...days.values()], trafficsources: [] };
 
-    const [signups, activations, firstPurchases, orders, messages, active, trafficsources] =
+    const [signups, activations, firstPurchases, orders, { messages, active }, trafficsources] =
       await Promise.all([
         repo.membersPerDay(this.db, range, 'signup_date'),
         repo.membersPerDay(this.db, range, 'activated_at'),
         repo.membersPerDay(this.db, range, 'first_purchase_at'),
         repo.ordersPerDay(this.db, range),
-        repo.messagesPerDay(this.db, range),
-        repo.activeMembersPerDay(this.db, range),
+        this.messagesAndActive(range),
         this.trafficSources(range, query.breakdown),
       ]);
     const at = (day: string) => days.get(day);
@@ -104,6 +121,47 @@ export class StatsService {
       if (found) found.active_members = row.n;
     }
     return { ...base, days: [...days.values()], trafficsources };
+  }
+
+  /**
+   * Messages, replies, median reply time and active members per day. A closed day (ended an hour ago
+   * or more: a transaction begun before midnight may still write to it) is read from
+   * stats_site_days, filled the first time it is asked for; the days after it are computed from the
+   * messages and active days, as all of them were before (docs/decisions/018).
+   */
+  private async messagesAndActive(range: repo.StatsRange) {
+    const lastClosed = new Date(this.clock.now().getTime() - hourMs - dayMs).toISOString().slice(0, 10);
+    const messages: Awaited<ReturnType<typeof repo.messagesPerDay>> = [];
+    const active: { day: string; n: number }[] = [];
+    if (range.from <= lastClosed) {
+      const closed = subRange(range, range.from, range.to < lastClosed ? range.to : lastClosed);
+      const missing = await repo.missingSiteDays(this.db, closed);
+      if (missing.length > 0) {
+        const first = missing.map((row) => row.first).sort()[0]!;
+        const last = missing
+          .map((row) => row.last)
+          .sort()
+          .at(-1)!;
+        await repo.fillSiteDays(this.db, {
+          ...subRange(range, first, last),
+          siteIds: missing.map((row) => row.site_id),
+        });
+      }
+      for (const row of await repo.storedSiteDays(this.db, closed)) {
+        messages.push(row);
+        active.push({ day: row.day, n: row.active_members });
+      }
+    }
+    if (range.to > lastClosed) {
+      const open = subRange(range, range.from > lastClosed ? range.from : nextDay(lastClosed), range.to);
+      const [live, liveActive] = await Promise.all([
+        repo.messagesPerDay(this.db, open),
+        repo.activeMembersPerDay(this.db, open),
+      ]);
+      messages.push(...live);
+      active.push(...liveActive);
+    }
+    return { messages, active };
   }
 
   private async trafficSources(

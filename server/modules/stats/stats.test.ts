@@ -1,14 +1,17 @@
+import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundles } from '#server/db/schema/catalog.ts';
 import { conversations, messages } from '#server/db/schema/chats.ts';
 import { profiles, type TrafficSource, users } from '#server/db/schema/members.ts';
 import { orders } from '#server/db/schema/payments.ts';
 import { companies, sites } from '#server/db/schema/sites.ts';
-import { memberActiveDays, visits } from '#server/db/schema/tracking.ts';
+import { memberActiveDays, statsSiteDays, visits } from '#server/db/schema/tracking.ts';
+import { csvField, toCsv } from '#server/lib/csv.ts';
 import { activeMember } from '../../../tests/setup/members.ts';
 import { signedInStaff, type TestStaff } from '../../../tests/setup/staff.ts';
 import { createTestApp, type TestApp } from '../../../tests/setup/test-app.ts';
-import { csvField, toCsv } from './csv.ts';
+import * as repo from './stats.repository.ts';
+import { StatsService } from './stats.service.ts';
 
 const at = (iso: string) => new Date(`${iso}Z`);
 
@@ -167,6 +170,12 @@ async function seedFixture(t: TestApp) {
     [e.profileId, '2026-02-28T23:00:00'],
     [f.profileId, '2026-03-01T00:30:00'],
   ]);
+  // The other site's member waits 100 s on 1 March: with this site's 120, 300 and 5400 s, the
+  // median of both sites together is 210 s, neither site's own.
+  await chat(elsewhere.profileId, f.profileId, [
+    [elsewhere.profileId, '2026-03-01T12:00:00'],
+    [f.profileId, '2026-03-01T12:01:40'],
+  ]);
   // Members among themselves: not the operators' work.
   await chat(a.profileId, b.profileId, [[a.profileId, '2026-03-01T15:00:00']]);
 
@@ -194,17 +203,20 @@ async function seedFixture(t: TestApp) {
       visit('c-o', '2026-03-02T10:00:00', { network: 'othernet', lander: 'video' }),
       visit('c-old', '2026-02-20T10:00:00', { network: 'adnet', lander: 'gallery' }),
     ]);
-  return { siteId };
+  return { siteId, otherId: other!.id, bart: b.profileId, fleur: f.profileId };
 }
 
 describe('the numbers of the back office (GET /api/admin/stats.php)', () => {
   let t: TestApp;
   let admin: TestStaff;
   let siteId: number;
+  let otherId: number;
+  let bart: number;
+  let fleur: number;
   beforeAll(async () => {
     t = await createTestApp();
     admin = await signedInStaff(t.app, 'admin');
-    ({ siteId } = await seedFixture(t));
+    ({ siteId, otherId, bart, fleur } = await seedFixture(t));
   });
   afterAll(() => t.close());
 
@@ -253,6 +265,106 @@ describe('the numbers of the back office (GET /api/admin/stats.php)', () => {
         active_members: 1,
       },
     ]);
+  });
+
+  it('stores a closed day once and answers from it exactly what the messages say, one site or several', async () => {
+    const first = (await get(`from=2026-03-01&to=2026-03-03&site=${siteId}`)).json();
+    const db = t.app.deps.db;
+    const stored = await db
+      .select({ day: statsSiteDays.day, messagesIn: statsSiteDays.messagesIn, waits: statsSiteDays.waits })
+      .from(statsSiteDays)
+      .where(eq(statsSiteDays.siteId, siteId))
+      .orderBy(asc(statsSiteDays.day));
+    expect(stored).toEqual([
+      { day: '2026-03-01', messagesIn: 4, waits: [120, 300, 5400] },
+      { day: '2026-03-02', messagesIn: 0, waits: [15000] },
+      { day: '2026-03-03', messagesIn: 0, waits: [] },
+    ]);
+    // A second look reads the stored days: the same answer.
+    expect((await get(`from=2026-03-01&to=2026-03-03&site=${siteId}`)).json()).toEqual(first);
+
+    // Both sites together: the stored days give the median of all their waits, as the messages do.
+    await get(`from=2026-03-01&to=2026-03-03&site=${otherId}`);
+    const both: repo.StatsRange = {
+      from: '2026-03-01',
+      to: '2026-03-03',
+      start: new Date('2026-03-01T00:00:00Z'),
+      end: new Date('2026-03-04T00:00:00Z'),
+      siteIds: [siteId, otherId],
+    };
+    const byDay = <T extends { day: string }>(list: T[]) =>
+      [...list].sort((a, b) => a.day.localeCompare(b.day));
+    const fromMessages = byDay(await repo.messagesPerDay(db, both));
+    const fromStore = byDay(await repo.storedSiteDays(db, both));
+    expect(fromMessages.find((row) => row.day === '2026-03-01')).toEqual({
+      day: '2026-03-01',
+      messages_in: 5,
+      replies_out: 5,
+      median: 210,
+    });
+    expect(
+      fromStore
+        .filter((row) => row.messages_in + row.replies_out > 0)
+        .map(({ active_members: _, ...row }) => row),
+    ).toEqual(fromMessages);
+    expect(fromStore.map((row) => row.active_members)).toEqual([3, 2, 1]);
+  });
+
+  it('closes a day an hour after it ends; until then its figures come from the messages', async () => {
+    const db = t.app.deps.db;
+    const storedDays = async () =>
+      (
+        await db
+          .select({ day: statsSiteDays.day })
+          .from(statsSiteDays)
+          .where(and(eq(statsSiteDays.siteId, siteId), eq(statsSiteDays.messagesIn, 0)))
+          .orderBy(asc(statsSiteDays.day))
+      )
+        .map((row) => row.day)
+        .filter((day) => day < '2026-03-01');
+    const query = { from: '2026-02-20', to: '2026-02-22', site: siteId, breakdown: 'network' } as const;
+    await new StatsService(db, { now: () => new Date('2026-02-22T00:59:59Z') }).stats(query);
+    expect(await storedDays()).toEqual(['2026-02-20']);
+    await new StatsService(db, { now: () => new Date('2026-02-22T01:00:00Z') }).stats(query);
+    expect(await storedDays()).toEqual(['2026-02-20', '2026-02-21']);
+
+    // Today is open: a message and its reply of a minute ago count at once, and nothing is stored.
+    const today = new Date().toISOString().slice(0, 10);
+    const [conversation] = await db
+      .select({ id: conversations.id })
+      .from(conversations)
+      .where(
+        and(
+          eq(conversations.lowProfileId, Math.min(bart, fleur)),
+          eq(conversations.highProfileId, Math.max(bart, fleur)),
+        ),
+      );
+    const now = Date.now();
+    await db.insert(messages).values([
+      {
+        conversationId: conversation!.id,
+        senderProfileId: bart,
+        kind: 'text',
+        text: 'hi',
+        createdAt: new Date(now - 60_000),
+      },
+      {
+        conversationId: conversation!.id,
+        senderProfileId: fleur,
+        kind: 'text',
+        text: 'hey',
+        createdAt: new Date(now),
+      },
+    ]);
+    const body = (await get(`from=${today}&to=${today}&site=${siteId}`)).json();
+    expect(body.days).toMatchObject([
+      { date: today, messages_in: 1, replies_out: 1, median_reply_seconds: 60 },
+    ]);
+    const todayRows = await db
+      .select()
+      .from(statsSiteDays)
+      .where(and(eq(statsSiteDays.siteId, siteId), eq(statsSiteDays.day, today)));
+    expect(todayRows).toEqual([]);
   });
 
   it('breaks the traffic sources down: visits → signups → buyers → revenue, per network and within it', async () => {
