@@ -94,6 +94,16 @@ export const sendMessageSchema = z
     path: ['text'],
   });
 
+/** POST /api/chat-photo.php?profile=&client_id=: a photo from the device (multipart field "file"). */
+export const chatPhotoQuerySchema = z.object({
+  profile: idParam,
+  client_id: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{8,64}$/)
+    .optional()
+    .describe('idempotency key, as for POST /api/chat.php'),
+});
+
 export const sendMessageResponseSchema = z.object({
   message: messageSchema,
   credits: z.number().int(),

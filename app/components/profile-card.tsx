@@ -14,14 +14,18 @@ export function ProfileCard({
   to,
   actions,
   badge,
+  headingLevel = 3,
 }: {
   profile: Profile;
   to?: string;
   actions?: ReactNode;
   badge?: ReactNode;
+  /** 2 where the grid follows the page's h1 directly, 3 under a section's h2 (no level skipped). */
+  headingLevel?: 2 | 3;
 }) {
   const { t } = useTranslation();
   const href = to ?? `/members/${profile.id}`;
+  const Heading = headingLevel === 2 ? 'h2' : 'h3';
   return (
     <article className="profile-card" data-testid="profile-card">
       <div className="profile-card-photo">
@@ -39,7 +43,7 @@ export function ProfileCard({
         )}
         {badge && <div className="profile-card-badge">{badge}</div>}
         <div className="profile-card-caption">
-          <h3 className="profile-card-name">
+          <Heading className="profile-card-name">
             <Link
               to={href}
               className="stretched-link"
@@ -53,7 +57,7 @@ export function ProfileCard({
                 <span className="visually-hidden">{t('profile:member.fictional')}</span>
               </span>
             )}
-          </h3>
+          </Heading>
           <Presence lastActive={profile.last_active} compact className="profile-card-line" />
           {profile.region_label && <p className="profile-card-line mb-0">{profile.region_label}</p>}
         </div>
@@ -63,12 +67,12 @@ export function ProfileCard({
   );
 }
 
-export function ProfileGrid({ profiles }: { profiles: Profile[] }) {
+export function ProfileGrid({ profiles, headingLevel }: { profiles: Profile[]; headingLevel?: 2 | 3 }) {
   return (
     <ul className="profile-grid list-unstyled" data-testid="profile-grid">
       {profiles.map((profile) => (
         <li key={profile.id}>
-          <ProfileCard profile={profile} />
+          <ProfileCard profile={profile} {...(headingLevel ? { headingLevel } : {})} />
         </li>
       ))}
     </ul>

@@ -1,6 +1,7 @@
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import {
   ArrowLeft,
+  Camera,
   Check2,
   CheckAll,
   Clock,
@@ -12,17 +13,21 @@ import {
 import { useTranslation } from 'react-i18next';
 import { data, Link, redirect } from 'react-router';
 import type { ChatListItem, Message } from '#contract/chats.ts';
-import { photoUploadResponseSchema } from '#contract/endpoints.ts';
 import type { BundlesResponse } from '#contract/payments.ts';
-import type { Photo } from '#contract/profiles.ts';
 import { ChatList, withMessage } from '../components/chat/chat-list.tsx';
 import { GiftArt } from '../components/chat/gift-art.tsx';
-import { SpendChoice } from '../components/spend-choice.tsx';
+import { Presence } from '../components/presence.tsx';
+import { SpendChoice, SpendCost } from '../components/spend-choice.tsx';
+import { withReturn } from '../lib/after-payment.ts';
 import { api, serverApi } from '../lib/api.ts';
 import { formatMoney, useDates } from '../lib/format.ts';
+import { giftName } from '../lib/gift-name.ts';
 import { pageMeta } from '../lib/meta.ts';
 import { useRootData } from '../lib/root-data.ts';
 import type { ConvoItem, ConvoView, Draft, FailReason } from '../state/chat/convo.ts';
+
+type UploadDraft = Extract<Draft, { kind: 'upload' }>;
+
 import { useConvo } from '../state/chat/use-convo.ts';
 import { useLiveState } from '../state/live-state.tsx';
 import type { Route } from './+types/chat';
@@ -105,9 +110,10 @@ function Bubble({
 }: {
   row: Extract<Row, { type: 'item' }>;
   view: ConvoView;
-  gifts: { id: number; slug: string; image: string }[];
+  gifts: { id: number; slug: string; image: string; names: Record<string, string> }[];
 }) {
   const { t } = useTranslation();
+  const { locale } = useRootData();
   const dates = useDates();
   const { item, mine } = row;
   const message: Message | null = item.state === 'sent' ? item.message : null;
@@ -132,6 +138,16 @@ function Bubble({
         loading="lazy"
       />
     );
+  } else if (draft?.kind === 'upload') {
+    body = (
+      <img
+        src={draft.preview}
+        alt={t('chat:list.photo')}
+        width={180}
+        height={180}
+        className="rounded object-fit-cover"
+      />
+    );
   } else if (draft?.kind === 'photo') {
     body = <span>{t('chat:list.photo')}</span>;
   } else if (message?.gift || draftGift) {
@@ -139,7 +155,7 @@ function Bubble({
     body = gift ? (
       <span className="d-flex align-items-center gap-2">
         <GiftArt slug={gift.slug} image={gift.image} />
-        {t(`chat:gift.${gift.slug}`)}
+        {giftName(t, locale, gift)}
       </span>
     ) : null;
   }
@@ -212,15 +228,18 @@ function Bubble({
   );
 }
 
-/** Bundles to top up without leaving the conversation: the draft is kept for the way back. */
-function QuickPick({ conversation }: { conversation: number }) {
+/**
+ * Bundles to top up without losing the conversation: the links carry the way back (`?return=`, kept
+ * through the checkout and the payment's return page) and the draft waits in this tab's storage.
+ */
+function QuickPick({ conversation, onLeave }: { conversation: number; onLeave: () => void }) {
   const { t } = useTranslation();
   const { locale } = useRootData();
   const [bundles, setBundles] = useState<BundlesResponse['bundles'] | null>(null);
   useEffect(() => {
     void api('GET /api/bundles.php').then((answer) => setBundles(answer.ok ? answer.data.bundles : []));
   }, []);
-  const remember = () => sessionStorage.setItem('after-payment', `/chats/${conversation}`);
+  const back = `/chats/${conversation}`;
   return (
     <div className="border rounded-3 p-2 mb-2" data-testid="credits-quick-pick">
       <p className="small fw-semibold mb-2">{t('chat:quickPick.title')}</p>
@@ -228,15 +247,15 @@ function QuickPick({ conversation }: { conversation: number }) {
         {(bundles ?? []).slice(0, 3).map((bundle) => (
           <Link
             key={bundle.id}
-            to={`/credits/${bundle.id}`}
+            to={withReturn(`/credits/${bundle.id}`, back)}
             className="btn btn-outline-primary btn-sm"
-            onClick={remember}
+            onClick={onLeave}
           >
             {t('chat:quickPick.credits', { count: bundle.credits })} ·{' '}
             {formatMoney(bundle.price, bundle.currency, locale)}
           </Link>
         ))}
-        <Link to="/credits" className="btn btn-link btn-sm" onClick={remember}>
+        <Link to={withReturn('/credits', back)} className="btn btn-link btn-sm" onClick={onLeave}>
           {t('chat:quickPick.more')}
         </Link>
       </div>
@@ -244,41 +263,66 @@ function QuickPick({ conversation }: { conversation: number }) {
   );
 }
 
-/** Picks a photo on the device (camera or gallery), uploads it through the photo pipeline (EXIF stripped). */
-function DevicePhoto({ onUploaded }: { onUploaded: (photo: Photo) => void }) {
+/**
+ * A photo from the device (camera or gallery): picking shows it with its price, and only the
+ * confirming tap sends it. The server re-encodes it (EXIF gone) for this message only; it never
+ * becomes a profile photo.
+ */
+function DevicePhoto({ cost, onSend }: { cost: number; onSend: (draft: UploadDraft) => void }) {
   const { t } = useTranslation();
-  const [state, setState] = useState<'idle' | 'uploading' | 'failed'>('idle');
-  const upload = async (file: File) => {
-    setState('uploading');
-    const form = new FormData();
-    form.append('file', file);
-    const response = await fetch('/api/photos.php', {
-      method: 'POST',
-      body: form,
-      credentials: 'same-origin',
-    }).catch(() => null);
-    const parsed = response?.ok ? photoUploadResponseSchema.safeParse(await response.json()) : null;
-    if (parsed?.success) {
-      onUploaded(parsed.data.photo);
-      setState('idle');
-    } else setState('failed');
-  };
+  const [picked, setPicked] = useState<UploadDraft | null>(null);
   return (
     <div className="mb-2">
-      <label className="btn btn-outline-secondary btn-sm">
-        {state === 'uploading' ? t('chat:photo.uploading') : t('chat:photo.upload')}
+      <label className="btn btn-outline-secondary btn-sm device-photo">
+        <Camera aria-hidden="true" className="me-1" />
+        {t('chat:photo.upload')}
         <input
           type="file"
           accept="image/*"
           className="visually-hidden"
-          disabled={state === 'uploading'}
+          data-testid="device-photo-input"
           onChange={(event) => {
             const file = event.target.files?.[0];
-            if (file) void upload(file);
+            event.target.value = '';
+            if (!file) return;
+            if (picked) URL.revokeObjectURL(picked.preview);
+            setPicked({ kind: 'upload', file, preview: URL.createObjectURL(file) });
           }}
         />
       </label>
-      {state === 'failed' && <span className="small text-danger ms-2">{t('chat:photo.uploadFailed')}</span>}
+      {picked && (
+        <div className="d-flex align-items-center gap-2 mt-2" data-testid="device-photo-picked">
+          <img
+            src={picked.preview}
+            alt={t('chat:photo.option')}
+            width={56}
+            height={56}
+            className="rounded object-fit-cover"
+          />
+          <SpendCost credits={cost} />
+          <button
+            type="button"
+            className="btn btn-primary btn-sm"
+            data-testid="spend-confirm"
+            onClick={() => {
+              setPicked(null);
+              onSend(picked);
+            }}
+          >
+            {cost === 0 ? t('credits:spend.sendFree') : t('credits:spend.confirm', { count: cost })}
+          </button>
+          <button
+            type="button"
+            className="btn btn-link btn-sm"
+            onClick={() => {
+              URL.revokeObjectURL(picked.preview);
+              setPicked(null);
+            }}
+          >
+            {t('credits:spend.cancel')}
+          </button>
+        </div>
+      )}
     </div>
   );
 }
@@ -294,7 +338,7 @@ function Thread({
   const { socket, connection, setOpenConversation, user, setUser } = useLiveState();
   const { chat, gifts } = loaderData;
   const conversation = chat.conversation.id;
-  const [photos, setPhotos] = useState(loaderData.photos);
+  const { photos } = loaderData;
   const [costs, setCosts] = useState(chat.costs);
   const [text, setText] = useState('');
   const [warning, setWarning] = useState(false);
@@ -380,17 +424,24 @@ function Thread({
             className="rounded-circle object-fit-cover"
           />
         )}
-        <h1 className="h6 mb-0 flex-grow-1">
-          <Link to={`/members/${profile.id}`} className="text-body text-decoration-none">
-            {profile.name}, {profile.age}
-          </Link>
-          {profile.fictional && (
-            <span className="ms-2 text-warning" title={t('profile:member.fictional')}>
-              <StarFill aria-hidden="true" size={12} />
-              <span className="visually-hidden">{t('profile:member.fictional')}</span>
-            </span>
-          )}
-        </h1>
+        <div className="flex-grow-1 min-w-0">
+          <h1 className="h6 mb-0">
+            <Link to={`/members/${profile.id}`} className="text-body text-decoration-none">
+              {profile.name}, {profile.age}
+            </Link>
+            {profile.fictional && (
+              <span className="ms-2 text-warning" title={t('profile:member.fictional')}>
+                <StarFill aria-hidden="true" size={12} />
+                <span className="visually-hidden">{t('profile:member.fictional')}</span>
+              </span>
+            )}
+          </h1>
+          <Presence
+            lastActive={profile.last_active}
+            region={profile.region_label}
+            className="text-body-secondary mw-100"
+          />
+        </div>
       </header>
       {view.status === 'reconnecting' && (
         <div className="alert alert-warning rounded-0 mb-0 py-1 small text-center" role="status">
@@ -447,7 +498,15 @@ function Thread({
         {!chat.can_reply && (
           <p className="small text-body-secondary mb-2">{t('chat:cannotReply', { name: profile.name })}</p>
         )}
-        {outOf === 'insufficient_credits' && <QuickPick conversation={conversation} />}
+        {outOf === 'insufficient_credits' && (
+          <QuickPick
+            conversation={conversation}
+            onLeave={() => {
+              // Text typed since the failed send is the draft that waits for the way back.
+              if (text.trim()) sessionStorage.setItem(draftKey(conversation), text);
+            }}
+          />
+        )}
         {outOf === 'premium_required' && (
           <div className="alert alert-info py-2 small mb-2" role="status">
             <Link to="/premium" className="alert-link">
@@ -470,17 +529,15 @@ function Thread({
             renderOption={(gift) => (
               <>
                 <GiftArt slug={gift.slug} image={gift.image} size={40} />
-                <span className="d-block small">{t(`chat:gift.${gift.slug}`)}</span>
+                <span className="d-block small">{giftName(t, locale, gift)}</span>
               </>
             )}
           />
         )}
         {panel === 'photo' && (
           <>
-            <DevicePhoto onUploaded={(photo) => setPhotos((current) => [...current, photo])} />
-            {photos.length === 0 ? (
-              <p className="small mb-2">{t('chat:composer.noPhotos')}</p>
-            ) : (
+            <DevicePhoto cost={costs.photo} onSend={send} />
+            {photos.length > 0 && (
               <SpendChoice
                 label={t('chat:composer.photo')}
                 options={photos}
@@ -490,7 +547,7 @@ function Thread({
                 renderOption={(photo) => (
                   <img
                     src={photo.thumb_filename}
-                    alt={t('chat:photo.option')}
+                    alt={t('chat:photo.numbered', { number: photos.indexOf(photo) + 1 })}
                     width={56}
                     height={56}
                     className="rounded object-fit-cover"

@@ -6,6 +6,7 @@ import type { Quote } from '#contract/payments.ts';
 import { FormAlert } from '../components/forms/form-field.tsx';
 import { PaymentLogo } from '../components/payment-logo.tsx';
 import { formError, formText } from '../lib/actions.server.ts';
+import { afterPaymentCookie, returnPathOf, returnPathOfRequest } from '../lib/after-payment.ts';
 import { serverApi } from '../lib/api.ts';
 import { formatMoney } from '../lib/format.ts';
 import { pageMeta } from '../lib/meta.ts';
@@ -46,7 +47,7 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
     code,
     method,
   };
-  return { bundle, methods, ...answer };
+  return { bundle, methods, back: returnPathOfRequest(request), ...answer };
 }
 
 export async function action({ context, request, params }: Route.ActionArgs) {
@@ -63,7 +64,13 @@ export async function action({ context, request, params }: Route.ActionArgs) {
     },
   });
   if (!result.ok) return formError(result);
-  throw redirect(result.data.checkout_url);
+  // The way back (a chat) is remembered for this order, for its return page after the provider.
+  const back = returnPathOf(formText(form, 'return'));
+  const secure = new URL(request.url).protocol === 'https:';
+  throw redirect(
+    result.data.checkout_url,
+    back ? { headers: { 'Set-Cookie': afterPaymentCookie(result.data.order.id, back, secure) } } : undefined,
+  );
 }
 
 /** A chosen bundle: payment method (credits-id-paymentmethod), discount code, pay. */
@@ -154,6 +161,7 @@ export default function CreditsCheckout({ loaderData, actionData }: Route.Compon
           </div>
         </div>
         {quote && <input type="hidden" name="amount" value={quote.amount} />}
+        {loaderData.back && <input type="hidden" name="return" value={loaderData.back} />}
         <button
           type="submit"
           className="btn btn-cta btn-lg w-100"

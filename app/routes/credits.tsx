@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import { CreditsIcon } from '../components/credits-icon.tsx';
 import { PaymentLogo } from '../components/payment-logo.tsx';
 import { TimeBonusBanner } from '../components/time-bonus.tsx';
+import { returnPathOfRequest, withReturn } from '../lib/after-payment.ts';
 import { serverApi } from '../lib/api.ts';
 import { anchorBundleId, pricePerMessage } from '../lib/bundles.ts';
 import { discounted } from '../lib/discounts.ts';
@@ -17,7 +18,7 @@ export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, 'page.credits');
 }
 
-export async function loader({ context }: Route.LoaderArgs) {
+export async function loader({ context, request }: Route.LoaderArgs) {
   const api = serverApi(context.api);
   const [bundles, welcome] = await Promise.all([
     api('GET /api/bundles.php'),
@@ -26,7 +27,13 @@ export async function loader({ context }: Route.LoaderArgs) {
   // A failing welcome call is ignored (spec §8): the page works without the offer.
   // renderedAt: the countdown's first render counts from it on the server and when hydrating.
   if (!bundles.ok) throw new Response(null, { status: bundles.status || 500 });
-  return { bundles: bundles.data, welcome: welcome.ok ? welcome.data : null, renderedAt: Date.now() };
+  return {
+    bundles: bundles.data,
+    welcome: welcome.ok ? welcome.data : null,
+    renderedAt: Date.now(),
+    // Where the member came from (a chat that ran out of credits), carried on to the checkout.
+    back: returnPathOfRequest(request),
+  };
 }
 
 /** The credit bundles: per-message price, a "most popular" anchor, the payment methods; the first makes Premium. */
@@ -34,7 +41,7 @@ export default function Credits({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const { locale, settings } = useRootData();
   const { user } = useLiveState();
-  const { bundles, welcome, renderedAt } = loaderData;
+  const { bundles, welcome, renderedAt, back } = loaderData;
   const anchor = anchorBundleId(bundles.bundles);
   const price = (cents: number) => (welcome ? discounted(cents, welcome.value_percentage) : cents);
   return (
@@ -90,7 +97,7 @@ export default function Credits({ loaderData }: Route.ComponentProps) {
                   })}
                 </p>
                 <Link
-                  to={`/credits/${bundle.id}`}
+                  to={withReturn(`/credits/${bundle.id}`, back)}
                   className={`btn mt-auto ${popular ? 'btn-cta' : 'btn-outline-primary'}`}
                   aria-label={`${t('credits:bundle.choose')}: ${t('credits:bundle.credits', { count: bundle.credits })}`}
                 >

@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { data, Link, useRevalidator } from 'react-router';
 import type { Transaction } from '#contract/endpoints.ts';
+import { afterPaymentPath, withReturn } from '../lib/after-payment.ts';
 import { serverApi } from '../lib/api.ts';
 import { formatMoney, useDates } from '../lib/format.ts';
 import { pageMeta } from '../lib/meta.ts';
@@ -13,23 +14,26 @@ export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, 'page.transactions');
 }
 
-export async function loader({ context, params }: Route.LoaderArgs) {
+export async function loader({ context, params, request }: Route.LoaderArgs) {
   const api = serverApi(context.api);
   if (params.id) {
     const one = await api('GET /api/transactions.php', { query: { id: Number(params.id) || 0 } });
     // Another member's or an unknown transaction: a 404 inside the layout.
     if (!one.ok || !('transaction' in one.data)) throw data(null, { status: 404 });
-    return { transaction: one.data.transaction, transactions: null, ledger: [] };
+    // The payment's return page: the way back to the chat the top-up started from, if any.
+    const back = afterPaymentPath(request, one.data.transaction.id);
+    return { transaction: one.data.transaction, transactions: null, ledger: [], back };
   }
   const [all, credits] = await Promise.all([api('GET /api/transactions.php'), api('GET /api/credits.php')]);
   return {
     transaction: null,
     transactions: all.ok && 'transactions' in all.data ? all.data.transactions : [],
     ledger: credits.ok ? credits.data.ledger : [],
+    back: null,
   };
 }
 
-function Receipt({ transaction }: { transaction: Transaction }) {
+function Receipt({ transaction, back }: { transaction: Transaction; back: string | null }) {
   const { t } = useTranslation();
   const { locale } = useRootData();
   const dates = useDates();
@@ -93,11 +97,22 @@ function Receipt({ transaction }: { transaction: Transaction }) {
             {t('credits:transactions.refund', { count: transaction.refund_days })}
           </Link>
         </p>
-        {(transaction.status === 'failed' || transaction.status === 'cancelled') && (
-          <Link to="/credits" className="btn btn-primary mt-3">
-            {t('credits:tryAgain')}
-          </Link>
-        )}
+        <div className="d-flex flex-wrap gap-2 mt-3">
+          {back && !pending && (
+            <Link
+              to={back}
+              className={`btn ${transaction.status === 'completed' ? 'btn-cta' : 'btn-outline-primary'}`}
+              data-testid="after-payment-back"
+            >
+              {/^\/chats\/\d+$/.test(back) ? t('credits:return.chat') : t('credits:return.back')}
+            </Link>
+          )}
+          {(transaction.status === 'failed' || transaction.status === 'cancelled') && (
+            <Link to={withReturn('/credits', back)} className="btn btn-primary">
+              {t('credits:tryAgain')}
+            </Link>
+          )}
+        </div>
       </div>
     </article>
   );
@@ -112,7 +127,7 @@ export default function Transactions({ loaderData }: Route.ComponentProps) {
     <div className="container py-4" style={{ maxWidth: 720 }}>
       <h1 className="h3 mb-3">{t('page.transactions')}</h1>
       {loaderData.transaction ? (
-        <Receipt transaction={loaderData.transaction} />
+        <Receipt transaction={loaderData.transaction} back={loaderData.back} />
       ) : loaderData.transactions && loaderData.transactions.length > 0 ? (
         <ul className="list-group">
           {loaderData.transactions.map((order) => (

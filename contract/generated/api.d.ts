@@ -386,6 +386,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/orders-export.php": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The orders of GET /api/admin/orders.php with its filters, every page, as a CSV file (text/csv; formula-safe: a field starting with = + - @ gets a leading apostrophe; at most 100,000 orders, more is a field error on from) (admin) */
+        get: operations["getAdminOrdersExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/orders.php": {
         parameters: {
             query?: never;
@@ -834,6 +851,23 @@ export interface paths {
         get: operations["getBundles"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/chat-photo.php": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sends a photo from the device (multipart field "file"), re-encoded without EXIF and kept out of the profile; costs the photo price. 402 insufficient_credits, 422 unsupported_image */
+        post: operations["postChatPhoto"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5874,6 +5908,114 @@ export interface operations {
             };
         };
     };
+    getAdminOrdersExport: {
+        parameters: {
+            query?: {
+                from?: string;
+                member?: number;
+                method?: "ideal" | "bancontact" | "card" | "paypal" | "applepay" | "directdebit" | "sofort" | "giropay" | "eps" | "blik" | "banktransfer" | "paysafecard";
+                site?: number;
+                status?: "pending" | "completed" | "failed" | "cancelled" | "refunded";
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Not accepted (e.g. login_failed) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: authentication_required without a session, csrf_failed for a foreign Origin, or a rule of the call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed with fields, or a rule of the call */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited (Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description setup_required before the first site exists, or a provider that does not answer (retry later) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     getAdminOrders: {
         parameters: {
             query?: {
@@ -10102,6 +10244,138 @@ export interface operations {
             };
             /** @description Forbidden: authentication_required without a session, csrf_failed for a foreign Origin, or a rule of the call */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description setup_required before the first site exists, or a provider that does not answer (retry later) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postChatPhoto: {
+        parameters: {
+            query: {
+                client_id?: string;
+                profile: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description The image (JPEG, PNG or WebP)
+                     */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        credits: number;
+                        message: {
+                            client_id?: string | null;
+                            conversation: number;
+                            created_at: string;
+                            credits: number;
+                            gift: {
+                                id: number;
+                                image: string;
+                                names: {
+                                    [key: string]: string;
+                                };
+                                slug: string;
+                            } | null;
+                            id: number;
+                            /** @enum {string} */
+                            kind: "text" | "photo" | "gift";
+                            mine: boolean;
+                            photo: {
+                                filename: string;
+                                thumb_filename: string;
+                            } | null;
+                            text: string | null;
+                        };
+                        /** @enum {string} */
+                        warning?: "contact_details";
+                    };
+                };
+            };
+            /** @description Not enough credits (insufficient_credits) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: authentication_required without a session, csrf_failed for a foreign Origin, or a rule of the call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed with fields, or a rule of the call */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited (Retry-After header) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

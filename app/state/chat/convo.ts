@@ -8,10 +8,14 @@ import type { ConnectionStatus } from '#contract/live.ts';
  * client id twice at the same time. app/routes/chat.tsx only renders what it exposes.
  */
 
-/** What the member sends: a text, one of the own photos, or a gift. */
+/**
+ * What the member sends: a text, one of the own photos, a photo from the device (camera or
+ * gallery; `preview` is its object URL while it is on its way), or a gift.
+ */
 export type Draft =
   | { kind: 'text'; text: string }
   | { kind: 'photo'; photo: number }
+  | { kind: 'upload'; file: Blob; preview: string }
   | { kind: 'gift'; gift: number };
 
 /** Why a send failed: no network, not enough credits, premium needed, or the server said no. */

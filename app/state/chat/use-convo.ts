@@ -1,5 +1,6 @@
 import { useEffect, useState, useSyncExternalStore } from 'react';
-import type { ChatResponse, Message } from '#contract/chats.ts';
+import { type ChatResponse, type Message, sendMessageResponseSchema } from '#contract/chats.ts';
+import { errorBodySchema } from '#contract/common.ts';
 import type { ConnectionStatus } from '#contract/live.ts';
 import { api } from '../../lib/api.ts';
 import type { LiveSocket } from '../live-socket.ts';
@@ -13,8 +14,8 @@ import {
   type SendOutcome,
 } from './convo.ts';
 
-/** The POST body of a draft, with its idempotency key. */
-function bodyOf(profile: number, draft: Draft, clientId: string) {
+/** The POST body of a draft that is not an upload, with its idempotency key. */
+function bodyOf(profile: number, draft: Exclude<Draft, { kind: 'upload' }>, clientId: string) {
   switch (draft.kind) {
     case 'text':
       return { profile, text: draft.text, client_id: clientId };
@@ -25,7 +26,45 @@ function bodyOf(profile: number, draft: Draft, clientId: string) {
   }
 }
 
+function failureOf(status: number, code: string, message: string): SendOutcome {
+  const reason: FailReason =
+    status === 0
+      ? 'offline'
+      : code === 'insufficient_credits'
+        ? 'insufficient_credits'
+        : code === 'premium_required'
+          ? 'premium_required'
+          : 'rejected';
+  return { ok: false, reason, detail: status === 0 ? null : message };
+}
+
+/**
+ * A photo from the device: multipart to POST /api/chat-photo.php (outside the JSON client), where
+ * the server re-encodes it without EXIF and sends it as one message.
+ */
+async function sendUpload(profile: number, file: Blob, clientId: string): Promise<SendOutcome> {
+  const form = new FormData();
+  form.append('file', file);
+  const query = new URLSearchParams({ profile: String(profile), client_id: clientId });
+  const response = await fetch(`/api/chat-photo.php?${query}`, {
+    method: 'POST',
+    body: form,
+    credentials: 'same-origin',
+  }).catch(() => null);
+  if (!response) return failureOf(0, '', '');
+  const json: unknown = await response.json().catch(() => null);
+  const sent = sendMessageResponseSchema.safeParse(json);
+  if (response.ok && sent.success) {
+    return { ok: true, message: sent.data.message, credits: sent.data.credits, warning: null };
+  }
+  const error = errorBodySchema.safeParse(json);
+  return error.success
+    ? failureOf(response.status, error.data.error, error.data.message)
+    : failureOf(response.status, 'internal_error', `HTTP ${response.status}`);
+}
+
 async function sendDraft(profile: number, draft: Draft, clientId: string): Promise<SendOutcome> {
+  if (draft.kind === 'upload') return sendUpload(profile, draft.file, clientId);
   const answer = await api('POST /api/chat.php', { body: bodyOf(profile, draft, clientId) });
   if (answer.ok) {
     return {
@@ -35,15 +74,11 @@ async function sendDraft(profile: number, draft: Draft, clientId: string): Promi
       warning: answer.data.warning ?? null,
     };
   }
-  const reason: FailReason =
-    answer.status === 0
-      ? 'offline'
-      : answer.code === 'insufficient_credits'
-        ? 'insufficient_credits'
-        : answer.code === 'premium_required'
-          ? 'premium_required'
-          : 'rejected';
-  return { ok: false, reason, detail: answer.status === 0 ? null : answer.error.message };
+  return failureOf(
+    answer.status,
+    answer.status === 0 ? '' : answer.code,
+    answer.status === 0 ? '' : answer.error.message,
+  );
 }
 
 /** The conversation's connection: the live socket's status, and offline whenever the browser is. */

@@ -1,4 +1,5 @@
 import {
+  chatPhotoQuerySchema,
   chatQuerySchema,
   chatResponseSchema,
   chatsResponseSchema,
@@ -11,8 +12,10 @@ import {
   sendMessageSchema,
 } from '#contract/chats.ts';
 import { errorBodySchema, okSchema } from '#contract/common.ts';
+import { AppError } from '#server/lib/errors.ts';
 import type { ZodApp } from '#server/lib/zod-app.ts';
 import { requireMember } from '#server/modules/accounts/sessions.ts';
+import { readUpload } from '#server/modules/photos/photos.routes.ts';
 
 const errors = {
   402: errorBodySchema,
@@ -70,6 +73,36 @@ export async function chatsRoutes(app: ZodApp): Promise<void> {
     },
     async (request, reply) => {
       const result = await chats.send(requireMember(request), request.site, request.body);
+      reply.status(201);
+      return result;
+    },
+  );
+
+  app.post(
+    '/api/chat-photo.php',
+    {
+      config: {
+        rateLimit: {
+          max: 30,
+          timeWindow: '1 hour',
+          keyGenerator: (request) => `chat-photos:${request.member?.id ?? request.ip}`,
+        },
+      },
+      schema: {
+        tags: ['chats'],
+        summary:
+          'Sends a photo from the device (multipart field "file"), re-encoded without EXIF and kept out of the profile; costs the photo price. 402 insufficient_credits, 422 unsupported_image',
+        consumes: ['multipart/form-data'],
+        querystring: chatPhotoQuerySchema,
+        response: { 201: sendMessageResponseSchema, 413: errorBodySchema, 415: errorBodySchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const member = requireMember(request);
+      await chats.checkRecipient(member, request.query.profile);
+      if (!request.isMultipart()) throw new AppError(415, 'unsupported_media_type');
+      const data = await readUpload(request);
+      const result = await chats.sendUpload(member, request.site, request.query, data);
       reply.status(201);
       return result;
     },

@@ -9,10 +9,16 @@ import { AppError, NotFoundError, ValidationFailedError } from '#server/lib/erro
 import type { EventBus } from '#server/lib/event-bus.ts';
 import { publishToMember } from '#server/lib/member-events.ts';
 import { publishToStaff } from '#server/lib/staff-events.ts';
-import type { MediaStorage } from '#server/lib/storage.ts';
+import { type MediaStorage, newMediaKey } from '#server/lib/storage.ts';
 import { lockUser } from '#server/modules/accounts/accounts.repository.ts';
 import { InsufficientCreditsError } from '#server/modules/credits/credits.service.ts';
 import type { NotificationsService } from '#server/modules/notifications/notifications.service.ts';
+import {
+  type ProcessedPhoto,
+  processPhoto,
+  UnsupportedImageError,
+} from '#server/modules/photos/photo-processing.ts';
+import { UnsupportedImageAppError } from '#server/modules/photos/photos.service.ts';
 import { toProfile } from '#server/modules/profiles/profile-view.ts';
 import { BlockedError, PremiumRequiredError } from '#server/modules/profiles/profiles.errors.ts';
 import {
@@ -41,6 +47,9 @@ export type SendInput = {
   /** The client's idempotency key: a repeat returns the first message and charges nothing again. */
   client_id?: string | undefined;
 };
+
+/** A photo taken or picked on the device for one chat message (never added to the profile). */
+export type SendUploadInput = { profile: number; client_id?: string | undefined };
 
 const phonePattern = /(?:\+|\b00)?\d[\d\s().-]{7,}\d/;
 const emailPattern = /[\w.+-]+@[\w-]+\.[\w.-]+/;
@@ -206,6 +215,52 @@ export class ChatsService {
   }
 
   /**
+   * Whether the member may write to this profile (not blocked, not gone, not themselves, a confirmed
+   * recipient): checked before an upload is read, so a refused photo costs no image processing.
+   */
+  async checkRecipient(member: UserRow, profileId: number): Promise<void> {
+    const me = await this.ownForRead(member);
+    const other = await this.counterpart(me, profileId);
+    if (other.owner.status === 'not_confirmed') throw new RecipientNotConfirmedError(other.profile.name);
+  }
+
+  /**
+   * Sends a photo from the device (camera or gallery) as a chat message. It goes through the photo
+   * module's processing (re-encoded: EXIF and GPS gone) and is stored privately for this message
+   * only, so it never appears on the profile. Same price and rules as a photo message; stored
+   * objects are removed again when the send fails or repeats an earlier one (same client_id).
+   */
+  async sendUpload(
+    member: UserRow,
+    site: SiteRow,
+    input: SendUploadInput,
+    data: Buffer,
+  ): Promise<{ message: Message; credits: number }> {
+    let processed: ProcessedPhoto;
+    try {
+      processed = await processPhoto(data);
+    } catch (error) {
+      if (error instanceof UnsupportedImageError) throw new UnsupportedImageAppError();
+      throw error;
+    }
+    const keys = { mainKey: newMediaKey('private'), thumbKey: newMediaKey('private') };
+    const removeStored = () =>
+      Promise.all([this.storage.remove(keys.mainKey), this.storage.remove(keys.thumbKey)]);
+    await Promise.all([
+      this.storage.put(keys.mainKey, processed.main),
+      this.storage.put(keys.thumbKey, processed.thumb),
+    ]);
+    try {
+      const sent = await this.deliver(member, site, input, keys);
+      if (sent.repeated) await removeStored();
+      return { message: sent.message, credits: sent.credits };
+    } catch (error) {
+      await removeStored();
+      throw error;
+    }
+  }
+
+  /**
    * Sends a text, photo or gift. The cost (site settings; a few free texts for members who never
    * paid) moves through the credits ledger in the same transaction as the message, so a send that
    * does not fit fails with 402 and changes nothing. The message is committed before it is announced.
@@ -215,6 +270,17 @@ export class ChatsService {
     site: SiteRow,
     input: SendInput,
   ): Promise<{ message: Message; credits: number; warning?: 'contact_details' }> {
+    const { repeated: _repeated, ...sent } = await this.deliver(member, site, input);
+    return sent;
+  }
+
+  /** send(), or the send of an uploaded photo's stored keys; tells whether it repeated an earlier one. */
+  private async deliver(
+    member: UserRow,
+    site: SiteRow,
+    input: SendInput,
+    upload?: { mainKey: string; thumbKey: string },
+  ): Promise<{ message: Message; credits: number; warning?: 'contact_details'; repeated: boolean }> {
     // Sending changes no profile: the one read with the session serves (no query).
     const me = await this.ownForRead(member);
     const other = await this.counterpart(me, input.profile);
@@ -226,7 +292,7 @@ export class ChatsService {
       if (text.length > site.messageLength)
         throw new ValidationFailedError({ text: 'too_long' }, { max: site.messageLength });
     }
-    const photo = input.photo ? await repo.findOwnPhoto(this.db, me.id, input.photo) : undefined;
+    const photo = upload ?? (input.photo ? await repo.findOwnPhoto(this.db, me.id, input.photo) : undefined);
     if (input.photo && !photo) throw new NotFoundError();
     const gift = input.gift ? await repo.findGift(this.db, input.gift) : undefined;
     if (input.gift && !gift) throw new NotFoundError();
@@ -290,7 +356,7 @@ export class ChatsService {
     if (repeated) {
       const [again] = await this.present([row], me.id, site);
       if (!again) throw new NotFoundError();
-      return { message: again, credits };
+      return { message: again, credits, repeated: true };
     }
 
     const known = gift ? [gift] : [];
@@ -330,6 +396,7 @@ export class ChatsService {
     return {
       message: forSender,
       credits,
+      repeated: false,
       ...(text && sharesContactDetails(text) ? { warning: 'contact_details' as const } : {}),
     };
   }
