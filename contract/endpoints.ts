@@ -3,6 +3,7 @@ import {
   changePasswordBodySchema,
   completeSignupBodySchema,
   deleteAccountBodySchema,
+  emailField,
   languageBodySchema,
   loginBodySchema,
   mailChangeRequestSchema,
@@ -26,6 +27,12 @@ import {
 } from './chats.ts';
 import { idField, idParam, okSchema } from './common.ts';
 import { countsResponseSchema } from './counts.ts';
+import {
+  landerMapResponseSchema,
+  landerMediaResponseSchema,
+  landerProfilesQuerySchema,
+  landerProfilesResponseSchema,
+} from './landers.ts';
 import {
   autoLikeResponseSchema,
   likesResponseSchema,
@@ -141,7 +148,7 @@ export const discountCodeQuerySchema = z.object({
 export const repeatOrderBodySchema = z
   .object({ amount: z.number().int().nonnegative().optional() })
   .optional();
-export const checkoutResponseSchema = z.object({ checkout_url: z.string() });
+export const checkoutResponseSchema = z.object({ order: orderSchema, checkout_url: z.string() });
 export const mandateSchema = z.object({
   id: z.number().int(),
   status: z.enum(['pending', 'active', 'revoked']),
@@ -178,6 +185,29 @@ export const testPaymentBodySchema = z.object({
 });
 export const testPaymentResultSchema = z.object({ ok: z.literal(true), redirect: z.string() });
 export const unsubscribeQuerySchema = z.object({ token: z.string().max(100) });
+/** POST /api/complaint.php: the complaints form (no login needed). */
+export const complaintBodySchema = z.object({
+  name: z.string({ error: 'required' }).trim().min(1, { error: 'required' }).max(100, { error: 'too_long' }),
+  email: emailField,
+  subject: z
+    .string({ error: 'required' })
+    .trim()
+    .min(1, { error: 'required' })
+    .max(200, { error: 'too_long' }),
+  message: z
+    .string({ error: 'required' })
+    .trim()
+    .min(1, { error: 'required' })
+    .max(5000, { error: 'too_long' }),
+});
+export const interestsResponseSchema = z.object({
+  interests: z.array(z.object({ id: z.string(), icon: z.string() })),
+});
+export const mailEventBodySchema = z.object({ email: z.email(), type: z.enum(['bounce', 'complaint']) });
+export const mailEventResponseSchema = z.object({ ok: z.literal(true), members: z.number().int() });
+export const webhookBodySchema = z.object({ id: z.string().min(1).max(100) });
+export const pushQuerySchema = z.object({ push: z.string().max(5).optional() });
+export const pageHiddenQuerySchema = z.object({ lb: z.string().max(5).optional() });
 
 /** Error codes any member call can answer with (api-contract.md, Conventions). */
 export const commonErrorCodes = [
@@ -595,6 +625,25 @@ export const endpoints = {
     path: '/api/test-payment.php',
     body: testPaymentBodySchema,
     response: testPaymentResultSchema,
+    errors: [],
+  },
+  'GET /api/landers/profiles.php': {
+    method: 'GET',
+    path: '/api/landers/profiles.php',
+    query: landerProfilesQuerySchema,
+    response: landerProfilesResponseSchema,
+    errors: [],
+  },
+  'GET /api/landers/map.php': {
+    method: 'GET',
+    path: '/api/landers/map.php',
+    response: landerMapResponseSchema,
+    errors: [],
+  },
+  'GET /api/landers/media.php': {
+    method: 'GET',
+    path: '/api/landers/media.php',
+    response: landerMediaResponseSchema,
     errors: [],
   },
   'POST /api/unsubscribe.php': {

@@ -4,7 +4,6 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import type { Profile } from '#contract/profiles.ts';
 import { api } from '../lib/api.ts';
-import { apiFetch } from '../lib/api-client.ts';
 import { useLiveState } from '../state/live-state.tsx';
 import { IcebreakerModal } from './icebreaker-modal.tsx';
 import { onProfileOf } from './match-modal.tsx';
@@ -34,9 +33,9 @@ export function LikeButton({ profile, liked: initiallyLiked }: { profile: Profil
     clearTimeout(pendingUnlike.current);
     pendingUnlike.current = null;
     setUndoing(false);
-    void apiFetch('/api/like.php', { method: 'DELETE', body: { profile: profile.id } }).catch(() =>
-      setLiked(true),
-    );
+    void api('DELETE /api/like.php', { body: { profile: profile.id } }).then((result) => {
+      if (!result.ok) setLiked(true);
+    });
   }, [profile.id]);
   // Leaving the page sends a pending unlike at once.
   useEffect(() => commitUnlike, [commitUnlike]);

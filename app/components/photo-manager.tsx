@@ -1,13 +1,39 @@
 import { useRef, useState } from 'react';
-import { ChevronLeft, ChevronRight, PlusLg, StarFill, Trash3Fill } from 'react-bootstrap-icons';
+import { ChevronLeft, ChevronRight, GripVertical, PlusLg, StarFill, Trash3Fill } from 'react-bootstrap-icons';
 import { useTranslation } from 'react-i18next';
 import { useRevalidator } from 'react-router';
 import type { OwnProfile } from '#contract/profiles.ts';
 import { photoLimits } from '#contract/profiles.ts';
-import { ApiError, apiFetch } from '../lib/api-client.ts';
+import { api } from '../lib/api.ts';
+import { ApiError } from '../lib/api-client.ts';
+import { dropIndex, moveItem } from '../lib/photo-order.ts';
 import { uploadPhoto } from '../lib/upload.ts';
 
-/** The member's photos: upload (re-encoded and EXIF-free on the server), make main, delete. */
+/** A press must travel this far before it counts as a drag (a tap on a tile stays a tap). */
+const dragStartPx = 6;
+
+/** The drag in progress; kept in a ref, so the pointer-up reads where the last move pointed, rendered or not. */
+type Drag = {
+  from: number;
+  pointerId: number;
+  startX: number;
+  startY: number;
+  moved: boolean;
+  to: number | null;
+  /**
+   * Where the tiles were when the drag began: the dragged tile then moves under the pointer, so its
+   * own box at that moment would always be the nearest. Measured with the page's scroll at the time.
+   */
+  boxes: DOMRect[];
+  scrollX: number;
+  scrollY: number;
+};
+
+/**
+ * The member's photos: upload with progress (re-encoded and EXIF-free on the server), make main,
+ * delete, and reorder by dragging with mouse, finger or pen (pointer events; on touch from the grip,
+ * so the page still scrolls over the photos) or with the arrow buttons.
+ */
 export function PhotoManager({ profile }: { profile: OwnProfile }) {
   const { t } = useTranslation();
   const revalidator = useRevalidator();
@@ -16,41 +42,118 @@ export function PhotoManager({ profile }: { profile: OwnProfile }) {
   const [error, setError] = useState<string | null>(null);
   const full = profile.photos.length >= profile.photo_limit;
 
-  const run = async (work: () => Promise<unknown>) => {
+  /** Runs one change; a failed answer shows its message (the API's, in the member's language). */
+  const run = async (work: () => Promise<{ ok: true } | { ok: false; status: number; message: string }>) => {
     setBusy(true);
     setError(null);
     try {
-      await work();
+      const result = await work();
+      if (!result.ok) setError(result.status === 0 ? t('errors:internal_error') : result.message);
       await revalidator.revalidate();
     } catch (caught) {
       setError(caught instanceof ApiError ? caught.message : t('errors:internal_error'));
     } finally {
       setBusy(false);
+      setPending(null);
     }
+  };
+  const call = async (
+    answer: Promise<{ ok: true } | { ok: false; status: number; error: { message: string } }>,
+  ) => {
+    const result = await answer;
+    return result.ok
+      ? { ok: true as const }
+      : { ok: false as const, status: result.status, message: result.error.message };
   };
 
   const [progress, setProgress] = useState<number | null>(null);
-  const [dragged, setDragged] = useState<number | null>(null);
   const [target, setTarget] = useState<number | null>(null);
-  const ids = profile.photos.map((photo) => photo.id);
+  const [offset, setOffset] = useState({ x: 0, y: 0 });
+  /** The order just chosen, shown at once while it is saved (null: the profile's own order). */
+  const [pending, setPending] = useState<number[] | null>(null);
+  const drag = useRef<Drag | null>(null);
+  const [dragged, setDragged] = useState<number | null>(null);
+  const tiles = useRef<(HTMLLIElement | null)[]>([]);
+  const photos = pending
+    ? pending.flatMap((id) => profile.photos.filter((photo) => photo.id === id))
+    : profile.photos;
   /** Moves the photo at `from` to `to` and saves the whole order (the first is the main photo). */
   const move = (from: number, to: number) => {
-    if (from === to || to < 0 || to >= ids.length) return;
-    const order = [...ids];
-    const [moved] = order.splice(from, 1);
-    if (moved === undefined) return;
-    order.splice(to, 0, moved);
-    void run(() => apiFetch('/api/photo-order.php', { method: 'PUT', body: { photos: order } }));
+    if (from === to || to < 0 || to >= photos.length) return;
+    const order = moveItem(
+      photos.map((photo) => photo.id),
+      from,
+      to,
+    );
+    setPending(order);
+    void run(() => call(api('PUT /api/photo-order.php', { body: { photos: order } })));
   };
   const upload = (file: File) =>
     run(async () => {
       setProgress(0);
       try {
         await uploadPhoto(file, setProgress);
+        return { ok: true };
       } finally {
         setProgress(null);
       }
     });
+
+  const endDrag = () => {
+    drag.current = null;
+    setDragged(null);
+    setTarget(null);
+    setOffset({ x: 0, y: 0 });
+  };
+  const onPointerDown = (index: number) => (event: React.PointerEvent<HTMLLIElement>) => {
+    if (busy || photos.length < 2 || event.button !== 0) return;
+    const element = event.target instanceof Element ? event.target : null;
+    // Touch drags start on the grip only (elsewhere the finger scrolls the page); buttons stay buttons.
+    if (element?.closest('button, label')) return;
+    if (event.pointerType !== 'mouse' && !element?.closest('.photo-tile-grip')) return;
+    drag.current = {
+      from: index,
+      pointerId: event.pointerId,
+      startX: event.clientX,
+      startY: event.clientY,
+      moved: false,
+      to: null,
+      boxes: [],
+      scrollX: 0,
+      scrollY: 0,
+    };
+    event.currentTarget.setPointerCapture(event.pointerId);
+  };
+  const onPointerMove = (event: React.PointerEvent<HTMLLIElement>) => {
+    const current = drag.current;
+    if (!current || current.pointerId !== event.pointerId) return;
+    const x = event.clientX - current.startX;
+    const y = event.clientY - current.startY;
+    if (!current.moved && Math.hypot(x, y) < dragStartPx) return;
+    if (!current.moved) {
+      current.moved = true;
+      current.boxes = photos.map(
+        (_, index) => tiles.current[index]?.getBoundingClientRect() ?? new DOMRect(),
+      );
+      current.scrollX = window.scrollX;
+      current.scrollY = window.scrollY;
+      setDragged(current.from);
+    }
+    event.preventDefault();
+    setOffset({ x, y });
+    current.to = dropIndex(
+      current.boxes,
+      event.clientX + window.scrollX - current.scrollX,
+      event.clientY + window.scrollY - current.scrollY,
+    );
+    setTarget(current.to);
+  };
+  const onPointerUp = (event: React.PointerEvent<HTMLLIElement>) => {
+    const current = drag.current;
+    if (!current || current.pointerId !== event.pointerId) return;
+    endDrag();
+    if (current.moved && current.to !== null) move(current.from, current.to);
+  };
 
   return (
     <section className="card mb-4" id="photos">
@@ -67,32 +170,24 @@ export function PhotoManager({ profile }: { profile: OwnProfile }) {
             {error}
           </div>
         )}
-        {profile.photos.length > 1 && (
-          <p className="small text-body-secondary">{t('discover:photos.orderHint')}</p>
-        )}
+        {photos.length > 1 && <p className="small text-body-secondary">{t('discover:photos.orderHint')}</p>}
         <ul className="photo-tiles" data-testid="own-photos">
-          {profile.photos.map((photo, index) => (
+          {photos.map((photo, index) => (
             <li
               key={photo.id}
-              className={`photo-tile ${dragged === index ? 'is-dragging' : ''} ${target === index && dragged !== index ? 'is-target' : ''}`}
-              draggable={!busy}
-              onDragStart={(event) => {
-                setDragged(index);
-                event.dataTransfer.effectAllowed = 'move';
+              ref={(element) => {
+                tiles.current[index] = element;
               }}
-              onDragOver={(event) => {
-                event.preventDefault();
-                setTarget(index);
-              }}
-              onDragEnd={() => {
-                setDragged(null);
-                setTarget(null);
-              }}
-              onDrop={(event) => {
-                event.preventDefault();
-                if (dragged !== null) move(dragged, index);
-                setDragged(null);
-                setTarget(null);
+              className={`photo-tile ${dragged === index ? 'is-dragging' : ''} ${target === index && dragged !== null && dragged !== index ? 'is-target' : ''}`}
+              style={dragged === index ? { transform: `translate(${offset.x}px, ${offset.y}px)` } : undefined}
+              data-testid="own-photo"
+              data-photo-id={photo.id}
+              onPointerDown={onPointerDown(index)}
+              onPointerMove={onPointerMove}
+              onPointerUp={onPointerUp}
+              onPointerCancel={endDrag}
+              onLostPointerCapture={(event) => {
+                if (drag.current?.pointerId === event.pointerId) endDrag();
               }}
             >
               <img
@@ -106,6 +201,11 @@ export function PhotoManager({ profile }: { profile: OwnProfile }) {
               {index === 0 && (
                 <span className="badge text-bg-primary photo-tile-main">{t('profile:photos.main')}</span>
               )}
+              {photos.length > 1 && (
+                <span className="photo-tile-grip" title={t('discover:photos.drag', { number: index + 1 })}>
+                  <GripVertical aria-hidden="true" size={18} />
+                </span>
+              )}
               <div className="photo-tile-tools">
                 {index === 0 ? (
                   <span />
@@ -114,14 +214,11 @@ export function PhotoManager({ profile }: { profile: OwnProfile }) {
                     type="button"
                     className="btn btn-sm btn-light"
                     disabled={busy}
-                    aria-label={`${t('profile:photos.makeMain')} (${t('profile:photos.of', { number: index + 1, total: profile.photos.length })})`}
+                    aria-label={`${t('profile:photos.makeMain')} (${t('profile:photos.of', { number: index + 1, total: photos.length })})`}
                     title={t('profile:photos.makeMain')}
                     onClick={() =>
                       void run(() =>
-                        apiFetch('/api/photos.php', {
-                          method: 'PUT',
-                          body: { photo: photo.id, main: true },
-                        }),
+                        call(api('PUT /api/photos.php', { body: { photo: photo.id, main: true } })),
                       )
                     }
                   >
@@ -140,7 +237,7 @@ export function PhotoManager({ profile }: { profile: OwnProfile }) {
                     <ChevronLeft aria-hidden="true" />
                   </button>
                 )}
-                {index < profile.photos.length - 1 && (
+                {index < photos.length - 1 && (
                   <button
                     type="button"
                     className="btn btn-sm btn-light"
@@ -156,12 +253,10 @@ export function PhotoManager({ profile }: { profile: OwnProfile }) {
                   type="button"
                   className="btn btn-sm btn-light text-danger"
                   disabled={busy}
-                  aria-label={`${t('profile:photos.delete')} (${t('profile:photos.of', { number: index + 1, total: profile.photos.length })})`}
+                  aria-label={`${t('profile:photos.delete')} (${t('profile:photos.of', { number: index + 1, total: photos.length })})`}
                   title={t('profile:photos.delete')}
                   onClick={() =>
-                    void run(() =>
-                      apiFetch('/api/photos.php', { method: 'DELETE', body: { photo: photo.id } }),
-                    )
+                    void run(() => call(api('DELETE /api/photos.php', { body: { photo: photo.id } })))
                   }
                 >
                   <Trash3Fill aria-hidden="true" />

@@ -1,7 +1,8 @@
 import { data, redirect } from 'react-router';
 import type { ErrorBody } from '#contract/common.ts';
+import { serverApi } from './api.ts';
 import type { FormErrors } from './form-errors.ts';
-import type { ApiCaller } from './load-context.ts';
+import type { ApiCaller, ApiRequest } from './load-context.ts';
 import { safeRedirectPath } from './safe-redirect.ts';
 import { siteEntrySkipCookie, siteEntrySkipDays } from './shell-rules.ts';
 
@@ -65,8 +66,7 @@ export async function landerSignupAction(
     );
   }
   const message = text(form, 'signup_message');
-  const signup = await api('/api/signup.php', {
-    method: 'POST',
+  const signup = await serverApi(api)('POST /api/signup.php', {
     body: {
       email: values.email,
       name: values.name || text(form, 'name_suggestion'),
@@ -78,15 +78,15 @@ export async function landerSignupAction(
   });
   if (!signup.ok) {
     return data<LanderSignupResult>(
-      { errors: { status: signup.status, body: signup.data as ErrorBody }, values },
+      { errors: { status: signup.status, body: signup.error }, values },
       { status: signup.status },
     );
   }
   // Step one's answers, as the new member (the session the signup just set).
-  const completed = await api('/api/complete-signup.php', {
-    method: 'POST',
+  const asNewMember: ApiCaller = <T>(path: string, request?: ApiRequest) =>
+    api<T>(path, { ...request, cookies: signup.setCookies });
+  const completed = await serverApi(asNewMember)('POST /api/complete-signup.php', {
     body: { gender, seeking },
-    cookies: signup.setCookies,
   });
   const headers = new Headers();
   for (const cookie of [...signup.setCookies, ...completed.setCookies]) headers.append('Set-Cookie', cookie);

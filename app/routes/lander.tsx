@@ -1,14 +1,9 @@
 import { data } from 'react-router';
-import {
-  type LanderMapResponse,
-  type LanderMediaResponse,
-  type LanderName,
-  type LanderProfilesResponse,
-  landerNames,
-} from '#contract/landers.ts';
+import { type LanderName, landerNames } from '#contract/landers.ts';
 import { landerDesigns } from '../components/landers/designs.tsx';
 import { inlineCall, swipeIsland } from '../components/landers/islands.ts';
 import { LanderFrame } from '../components/landers/lander-parts.tsx';
+import { serverApi } from '../lib/api.ts';
 import { landerSignupAction } from '../lib/lander-signup.server.ts';
 import { nameSuggestion } from '../lib/name-suggestion.ts';
 import { useRootData } from '../lib/root-data.ts';
@@ -52,18 +47,19 @@ const titleKeys: Record<LanderName, string> = {
 export async function loader({ context, params, request }: Route.LoaderArgs) {
   const name = landerOf(request.url, params.name);
   if (!name) throw data(null, { status: 404 });
+  const api = serverApi(context.api);
   const [profiles, settings, map, media] = await Promise.all([
-    context.api<LanderProfilesResponse>('/api/landers/profiles.php?limit=12'),
-    context.api<{ name: string; description: string }>('/api/settings.php'),
-    name === 'maplanding' ? context.api<LanderMapResponse>('/api/landers/map.php') : null,
-    name === 'video' || name === 'transitionsvideolanding'
-      ? context.api<LanderMediaResponse>('/api/landers/media.php')
-      : null,
+    api('GET /api/landers/profiles.php', { query: { limit: 12 } }),
+    api('GET /api/settings.php'),
+    name === 'maplanding' ? api('GET /api/landers/map.php') : null,
+    name === 'video' || name === 'transitionsvideolanding' ? api('GET /api/landers/media.php') : null,
   ]);
+  // Without the site's settings there is no page to show (the API answers them for every known host).
+  if (!settings.ok) throw data(null, { status: settings.status || 500 });
   const focus = map?.ok ? map.data.focus : null;
   // The map lander lists the singles of the region its heading names.
   const regional = focus
-    ? await context.api<LanderProfilesResponse>(`/api/landers/profiles.php?limit=6&region=${focus}`)
+    ? await api('GET /api/landers/profiles.php', { query: { limit: 6, region: focus } })
     : null;
   const strings = context.resources.landers ?? {};
   const site = settings.data.name;

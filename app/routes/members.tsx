@@ -2,11 +2,11 @@ import { useEffect, useState } from 'react';
 import Offcanvas from 'react-bootstrap/Offcanvas';
 import { Sliders, XLg } from 'react-bootstrap-icons';
 import { useTranslation } from 'react-i18next';
-import { Form, Link, useNavigation, useSearchParams } from 'react-router';
+import { Form, Link, type ShouldRevalidateFunctionArgs, useNavigation, useSearchParams } from 'react-router';
 import type { Profile } from '#contract/profiles.ts';
 import { ProfileGrid } from '../components/profile-card.tsx';
 import { useSignupModal } from '../components/signup-modal.tsx';
-import { serverApi } from '../lib/api.ts';
+import { api, serverApi } from '../lib/api.ts';
 import { countryName } from '../lib/countries.ts';
 import { pageMeta } from '../lib/meta.ts';
 import { useRootData } from '../lib/root-data.ts';
@@ -19,42 +19,74 @@ export function meta({ matches }: Route.MetaArgs) {
 }
 
 const filterNames = ['gender', 'country', 'countryregion', 'min_age', 'max_age'] as const;
-/** "Load more" keeps its pages in the URL (?page=3 shows pages 1 to 3), so back returns to the same spot. */
+/**
+ * "Load more" keeps the number of pages shown in the URL (?page=3 shows pages 1 to 3), so back from a
+ * profile renders the same list and the browser's scroll position fits it. Each page after the first
+ * is read after the previous one's next_cursor (keyset: no rows skipped, none shown twice).
+ */
 const maxPagesShown = 10;
+
+/** The filters of the URL, as the search takes them (absent ones fall back to the member's defaults). */
+function filterQuery(params: URLSearchParams): Record<string, string> {
+  const query: Record<string, string> = {};
+  for (const name of filterNames) {
+    const value = params.get(name);
+    if (value) query[name] = value;
+  }
+  return query;
+}
+
+/** Only the page count grew: the page has appended that page itself, nothing to load again. */
+export function shouldRevalidate({
+  currentUrl,
+  nextUrl,
+  formMethod,
+  defaultShouldRevalidate,
+}: ShouldRevalidateFunctionArgs) {
+  if (formMethod || currentUrl.pathname !== nextUrl.pathname) return defaultShouldRevalidate;
+  const current = new URLSearchParams(currentUrl.search);
+  const next = new URLSearchParams(nextUrl.search);
+  const pageOf = (params: URLSearchParams) => Number(params.get('page')) || 1;
+  const grew = pageOf(next) > pageOf(current);
+  current.delete('page');
+  next.delete('page');
+  current.delete('reactivated');
+  next.delete('reactivated');
+  current.sort();
+  next.sort();
+  return grew && current.toString() === next.toString() ? false : defaultShouldRevalidate;
+}
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const url = new URL(request.url);
-  const query = new URLSearchParams();
-  for (const name of filterNames) {
-    const value = url.searchParams.get(name);
-    if (value) query.set(name, value);
-  }
+  const query = filterQuery(url.searchParams);
   const shownPages = Math.min(maxPagesShown, Math.max(1, Number(url.searchParams.get('page')) || 1));
   const country = url.searchParams.get('country');
-  const pageQuery = (page: number) => {
-    const next = new URLSearchParams(query);
-    if (page > 1) next.set('page', String(page));
-    return next;
-  };
   const api = serverApi(context.api);
-  const [answers, regionsAnswer] = await Promise.all([
-    Promise.all(
-      Array.from({ length: shownPages }, (_, index) =>
-        api('GET /api/search.php', { query: Object.fromEntries(pageQuery(index + 1)) }),
-      ),
-    ),
+  const readPages = async () => {
+    const first = await api('GET /api/search.php', { query });
+    const pages = first.ok ? [first.data] : [];
+    for (let cursor = pages[0]?.next_cursor; cursor && pages.length < shownPages; ) {
+      const next = await api('GET /api/search.php', { query: { ...query, cursor, page: pages.length + 1 } });
+      if (!next.ok) break;
+      pages.push(next.data);
+      cursor = next.data.next_cursor;
+    }
+    return { first, pages };
+  };
+  const [{ first, pages }, regionsAnswer] = await Promise.all([
+    readPages(),
     country && /^[A-Z]{2}$/.test(country) ? api('GET /api/regions.php', { query: { country } }) : null,
   ]);
-  const first = answers[0];
-  const pages = answers.filter((answer) => answer?.ok).map((answer) => answer.data);
   const last = pages.at(-1);
   const result =
-    first?.ok && last
+    first.ok && last
       ? {
           ...first.data,
           profiles: pages.flatMap((page) => page.profiles),
           page: last.page,
           pages: last.pages,
+          next_cursor: last.next_cursor ?? null,
         }
       : null;
   // The regions of the country searched, also when it came from the member's profile.
@@ -64,7 +96,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     (appliedCountry ? await api('GET /api/regions.php', { query: { country: appliedCountry } }) : null);
   return {
     result,
-    visitorMustSignUp: first?.status === 403,
+    visitorMustSignUp: first.status === 403,
     regions: regions?.ok ? regions.data.regions : [],
   };
 }
@@ -223,12 +255,23 @@ function FilterForm({
 export default function Members({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const { locale } = useRootData();
-  const [params] = useSearchParams();
+  const [params, setParams] = useSearchParams();
   const navigation = useNavigation();
   const signupModal = useSignupModal();
   const [sheetOpen, setSheetOpen] = useState(false);
   const { result, visitorMustSignUp, regions } = loaderData;
-  const loadingMore = navigation.state === 'loading' && navigation.location.pathname === '/members';
+  /** Pages appended in the browser, for the loader's answer they continue (a new search drops them). */
+  const [more, setMore] = useState<{
+    of: typeof result;
+    profiles: Profile[];
+    page: number;
+    nextCursor: string | null;
+  } | null>(null);
+  const [fetchingMore, setFetchingMore] = useState(false);
+  const [moreFailed, setMoreFailed] = useState(false);
+  const appended = more && more.of === result ? more : null;
+  const loadingMore =
+    fetchingMore || (navigation.state === 'loading' && navigation.location.pathname === '/members');
   useEffect(() => {
     if (navigation.state === 'idle') setSheetOpen(false);
   }, [navigation.state]);
@@ -269,14 +312,39 @@ export default function Members({ loaderData }: Route.ComponentProps) {
       ? t('discover:search.ageRange', { min: filters.min_age || 18, max: filters.max_age || 99 })
       : null,
   ].filter((chip): chip is string => Boolean(chip));
-  const moreLink = () => {
+  const page = appended?.page ?? result?.page ?? 1;
+  const nextCursor = appended ? appended.nextCursor : (result?.next_cursor ?? null);
+  const moreParams = () => {
     const next = new URLSearchParams(params);
     next.delete('reactivated');
-    next.set('page', String((result?.page ?? 1) + 1));
-    return `?${next}`;
+    next.set('page', String(page + 1));
+    return next;
   };
-  const profiles: Profile[] = result?.profiles ?? [];
-  const canLoadMore = result !== null && result.page < result.pages && result.page < maxPagesShown;
+  /** The next page after the cursor, appended in place; the URL then counts it for back (no reload). */
+  const loadMore = async (event: React.MouseEvent) => {
+    if (!result || !nextCursor || fetchingMore) return;
+    event.preventDefault();
+    setFetchingMore(true);
+    setMoreFailed(false);
+    const answer = await api('GET /api/search.php', {
+      query: { ...filterQuery(params), cursor: nextCursor, page: page + 1 },
+    });
+    setFetchingMore(false);
+    if (!answer.ok) {
+      setMoreFailed(true);
+      return;
+    }
+    const known = new Set([...result.profiles, ...(appended?.profiles ?? [])].map((profile) => profile.id));
+    setMore({
+      of: result,
+      profiles: [...(appended?.profiles ?? []), ...answer.data.profiles.filter((p) => !known.has(p.id))],
+      page: answer.data.page,
+      nextCursor: answer.data.next_cursor ?? null,
+    });
+    setParams(moreParams(), { replace: true, preventScrollReset: true });
+  };
+  const profiles: Profile[] = [...(result?.profiles ?? []), ...(appended?.profiles ?? [])];
+  const canLoadMore = result !== null && nextCursor !== null && page < maxPagesShown;
 
   return (
     <div className="container py-3 search-page">
@@ -351,7 +419,7 @@ export default function Members({ loaderData }: Route.ComponentProps) {
       {result && (
         <>
           {profiles.length > 0 ? (
-            <ProfileGrid profiles={profiles} />
+            <ProfileGrid profiles={profiles} headingLevel={2} />
           ) : (
             <div className="empty-state">
               <p className="mb-3">{t('profile:search.noResults')}</p>
@@ -362,13 +430,19 @@ export default function Members({ loaderData }: Route.ComponentProps) {
           )}
           {canLoadMore && (
             <div className="text-center my-4">
+              {moreFailed && (
+                <p className="text-danger small" role="alert">
+                  {t('discover:search.moreFailed')}
+                </p>
+              )}
               <Link
-                to={moreLink()}
+                to={`?${moreParams()}`}
                 preventScrollReset
                 replace
                 className="btn btn-outline-primary btn-lg"
                 data-testid="load-more"
                 aria-busy={loadingMore}
+                onClick={(event) => void loadMore(event)}
               >
                 {loadingMore ? t('discover:search.loading') : t('discover:search.more')}
               </Link>

@@ -4,8 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, redirect } from 'react-router';
 import type { Profile } from '#contract/profiles.ts';
 import { Presence } from '../components/presence.tsx';
-import { serverApi } from '../lib/api.ts';
-import { ApiError, apiFetch } from '../lib/api-client.ts';
+import { api, serverApi } from '../lib/api.ts';
 import { pageMeta } from '../lib/meta.ts';
 import { useLiveState } from '../state/live-state.tsx';
 import type { Route } from './+types/swipe-game';
@@ -43,12 +42,10 @@ export default function SwipeGame({ loaderData }: Route.ComponentProps) {
   const next = cards[1];
 
   const refill = useCallback(async (keep: Profile[]) => {
-    const answer = await apiFetch<{ profiles: Profile[]; likes_left: number }>('/api/swipe.php').catch(
-      () => null,
-    );
-    if (!answer) return;
+    const answer = await api('GET /api/swipe.php');
+    if (!answer.ok) return;
     const known = new Set(keep.map((profile) => profile.id));
-    setCards([...keep, ...answer.profiles.filter((profile) => !known.has(profile.id))]);
+    setCards([...keep, ...answer.data.profiles.filter((profile) => !known.has(profile.id))]);
   }, []);
 
   const decide = useCallback(
@@ -61,23 +58,22 @@ export default function SwipeGame({ loaderData }: Route.ComponentProps) {
       }
       busy.current = true;
       try {
-        const result = await apiFetch<{ likes_left: number; match: boolean }>('/api/swipe.php', {
-          method: 'POST',
-          body: { profile: card.id, like },
-        });
-        setLikesLeft(result.likes_left);
-        setLimitReached(result.likes_left === 0);
-        if (result.match) showMatch(card);
+        const result = await api('POST /api/swipe.php', { body: { profile: card.id, like } });
+        if (!result.ok) {
+          if (result.code === 'daily_limit') {
+            setLikesLeft(0);
+            setLimitReached(true);
+            setLimitHit(true);
+          }
+          return;
+        }
+        setLikesLeft(result.data.likes_left);
+        setLimitReached(result.data.likes_left === 0);
+        if (result.data.match) showMatch(card);
         setLastPassed(like ? null : card);
         const rest = cards.slice(1);
         setCards(rest);
         if (rest.length < 3) void refill(rest);
-      } catch (error) {
-        if (error instanceof ApiError && error.code === 'daily_limit') {
-          setLikesLeft(0);
-          setLimitReached(true);
-          setLimitHit(true);
-        }
       } finally {
         busy.current = false;
         setDrag(0);
@@ -90,16 +86,12 @@ export default function SwipeGame({ loaderData }: Route.ComponentProps) {
     if (!lastPassed || busy.current) return;
     busy.current = true;
     try {
-      const answer = await apiFetch<{ profile: Profile }>('/api/swipe-undo.php', {
-        method: 'POST',
-        body: { profile: lastPassed.id },
-      });
-      setCards((current) => [
-        answer.profile,
-        ...current.filter((profile) => profile.id !== answer.profile.id),
-      ]);
-    } catch {
-      // Nothing to take back any more (a like came after it): the button goes away.
+      const answer = await api('POST /api/swipe-undo.php', { body: { profile: lastPassed.id } });
+      // Not ok: nothing to take back any more (a like came after it); the button goes away.
+      if (answer.ok) {
+        const back = answer.data.profile;
+        setCards((current) => [back, ...current.filter((profile) => profile.id !== back.id)]);
+      }
     } finally {
       setLastPassed(null);
       busy.current = false;

@@ -53,6 +53,25 @@ async function profileWithPhotos(page: Page): Promise<number> {
   return found;
 }
 
+/** Uploads one plain-coloured photo per colour on /profile and waits for each to show. */
+async function uploadPhotos(page: Page, colours: string[]): Promise<void> {
+  for (const colour of colours) {
+    const photo = await sharp({ create: { width: 300, height: 300, channels: 3, background: colour } })
+      .png()
+      .toBuffer();
+    const count = await page.getByTestId('own-photos').locator('img').count();
+    await page
+      .locator('#photo-upload')
+      .setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: photo });
+    await expect(page.getByTestId('own-photos').locator('img')).toHaveCount(count + 1);
+  }
+}
+
+async function ownPhotoIds(page: Page): Promise<number[]> {
+  const answer = await (await page.request.get('/api/profile.php')).json();
+  return answer.profile.photos.map((photo: { id: number }) => photo.id);
+}
+
 for (const size of sizes) {
   test.describe(`discover at ${size.name} size`, () => {
     test.use({ viewport: size.viewport });
@@ -182,27 +201,10 @@ for (const size of sizes) {
       await expect(page.getByTestId('own-photos')).toBeVisible();
       await expect(page.getByTestId('profile-preview')).toHaveAttribute('href', /\/members\/\d+$/);
       // Two photos, then the second moved to the front with the keyboard alternative to dragging.
-      for (const colour of ['#3a7bd5', '#d53a7b']) {
-        const photo = await sharp({ create: { width: 300, height: 300, channels: 3, background: colour } })
-          .png()
-          .toBuffer();
-        const count = await page.getByTestId('own-photos').locator('img').count();
-        await page
-          .locator('#photo-upload')
-          .setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: photo });
-        await expect(page.getByTestId('own-photos').locator('img')).toHaveCount(count + 1);
-      }
-      const before = (await (await page.request.get('/api/profile.php')).json()).profile.photos.map(
-        (photo: { id: number }) => photo.id,
-      );
+      await uploadPhotos(page, ['#3a7bd5', '#d53a7b']);
+      const before = await ownPhotoIds(page);
       await page.getByRole('button', { name: 'Move photo 2 earlier' }).click();
-      await expect
-        .poll(async () =>
-          (await (await page.request.get('/api/profile.php')).json()).profile.photos.map(
-            (photo: { id: number }) => photo.id,
-          ),
-        )
-        .toEqual([before[1], before[0]]);
+      await expect.poll(() => ownPhotoIds(page)).toEqual([before[1], before[0]]);
       await page.getByLabel('About me').fill('Weekend hiker and amateur cook.');
       await page.getByRole('button', { name: 'Save profile' }).click();
       await expect(page.getByTestId('saved-toast')).toHaveText(/Your profile has been saved\./);
@@ -211,6 +213,96 @@ for (const size of sizes) {
     });
   });
 }
+
+/** The centre of an element, scrolled into view first. */
+async function centre(locator: import('@playwright/test').Locator): Promise<{ x: number; y: number }> {
+  await locator.scrollIntoViewIfNeeded();
+  const box = await locator.boundingBox();
+  if (!box) throw new Error('not shown');
+  return { x: Math.round(box.x + box.width / 2), y: Math.round(box.y + box.height / 2) };
+}
+
+test.describe('at phone size (390×844) with touch', () => {
+  test.use({ viewport: { width: 390, height: 844 }, hasTouch: true });
+
+  test('my profile: a photo dragged by its grip with a finger changes the order', async ({ page }) => {
+    await onboardedMan(page, 'Tomphone');
+    await gotoHydrated(page, '/profile');
+    await uploadPhotos(page, ['#3a7bd5', '#d53a7b', '#7bd53a']);
+    const before = await ownPhotoIds(page);
+    const tiles = page.getByTestId('own-photo');
+    // A finger on the third photo's grip, moved onto the first photo: the third becomes the main photo.
+    const from = await centre(tiles.nth(2).locator('.photo-tile-grip'));
+    const to = await centre(tiles.nth(0));
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [from] });
+    for (let step = 1; step <= 8; step++) {
+      const point = {
+        x: Math.round(from.x + ((to.x - from.x) * step) / 8),
+        y: Math.round(from.y + ((to.y - from.y) * step) / 8),
+      };
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [point] });
+    }
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+    await expect(tiles.first()).toHaveAttribute('data-photo-id', String(before[2]));
+    await expect.poll(() => ownPhotoIds(page)).toEqual([before[2], before[0], before[1]]);
+  });
+});
+
+test.describe('at phone size (390×844)', () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test('my profile: the mouse drags a whole photo tile to a new place', async ({ page }) => {
+    await onboardedMan(page, 'Tommouse');
+    await gotoHydrated(page, '/profile');
+    await uploadPhotos(page, ['#3a7bd5', '#d53a7b', '#7bd53a']);
+    const before = await ownPhotoIds(page);
+    const tiles = page.getByTestId('own-photo');
+    // The first photo dropped on the last place.
+    const first = await centre(tiles.nth(0).locator('img'));
+    const last = await centre(tiles.nth(2).locator('img'));
+    await page.mouse.move(first.x, first.y);
+    await page.mouse.down();
+    await page.mouse.move(last.x, last.y, { steps: 8 });
+    await page.mouse.up();
+    await expect.poll(() => ownPhotoIds(page)).toEqual([before[1], before[2], before[0]]);
+  });
+  test('search: "load more" appends the next page by cursor; back from a profile keeps the list and the place', async ({
+    page,
+  }) => {
+    await onboardedMan(page, 'Noahphone');
+    await gotoHydrated(page, '/members?country=any');
+    const cards = page.getByTestId('profile-card');
+    const firstPage = await cards.count();
+    expect(firstPage).toBeGreaterThan(0);
+    const [request] = await Promise.all([
+      page.waitForRequest((r) => r.url().includes('/api/search.php') && r.url().includes('cursor=')),
+      page.getByTestId('load-more').click(),
+    ]);
+    expect(new URL(request.url()).searchParams.get('country')).toBe('any');
+    await expect(page).toHaveURL(/[?&]page=2\b/);
+    await expect.poll(() => cards.count()).toBeGreaterThan(firstPage);
+    const shown = await cards.count();
+    const names = await cards.getByRole('heading').allTextContents();
+    expect(new Set(names).size).toBe(names.length);
+
+    // A card of the second page: open it, then come back.
+    const card = cards.nth(firstPage + 1);
+    await card.scrollIntoViewIfNeeded();
+    const name = await card.getByRole('heading').textContent();
+    const scrolled = await page.evaluate(() => window.scrollY);
+    expect(scrolled).toBeGreaterThan(0);
+    await card.getByRole('heading').getByRole('link').click();
+    await expect(page).toHaveURL(/\/members\/\d+$/);
+    await page.goBack();
+    await expect(page).toHaveURL(/[?&]page=2\b/);
+    await expect(cards).toHaveCount(shown);
+    await expect(cards.nth(firstPage + 1).getByRole('heading')).toHaveText(name ?? '');
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(scrolled - 40);
+    expect(await page.evaluate(() => window.scrollY)).toBeLessThan(scrolled + 40);
+    await expect(cards.nth(firstPage + 1)).toBeInViewport();
+  });
+});
 
 test('signup says "required" for empty fields and shows the password on request', async ({ page }) => {
   await gotoHydrated(page, '/signup');

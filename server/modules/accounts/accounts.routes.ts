@@ -15,8 +15,9 @@ import {
   tokenQuerySchema,
 } from '#contract/accounts.ts';
 import { errorBodySchema, okSchema } from '#contract/common.ts';
+import { pageHiddenQuerySchema, pushQuerySchema, userBodySchema } from '#contract/endpoints.ts';
 import { pushSubscriptionSchema } from '#contract/notifications.ts';
-import { userResponseSchema, userSchema } from '#contract/users.ts';
+import { userResponseSchema } from '#contract/users.ts';
 import type { TrafficSource } from '#server/db/schema/members.ts';
 import { CsrfError, ValidationFailedError } from '#server/lib/errors.ts';
 import { isSameOriginRequest } from '#server/lib/same-origin.ts';
@@ -41,7 +42,6 @@ const errors = {
   429: errorBodySchema,
 };
 const perIp = (max: number, timeWindow: string) => ({ rateLimit: { max, timeWindow } });
-const userBody = z.object({ user: userSchema });
 
 export async function accountsRoutes(app: ZodApp): Promise<void> {
   const accounts = app.deps.accounts;
@@ -68,9 +68,9 @@ export async function accountsRoutes(app: ZodApp): Promise<void> {
         tags: ['accounts'],
         summary:
           'Log in: sets the session cookie (401 login_failed; 429 account_locked with minutes). With ?push=1: registers a Web Push subscription',
-        querystring: z.object({ push: z.string().max(5).optional() }),
+        querystring: pushQuerySchema,
         body: z.union([loginBodySchema, pushSubscriptionSchema]),
-        response: { 200: z.union([userBody, okSchema]), ...errors },
+        response: { 200: z.union([userBodySchema, okSchema]), ...errors },
       },
     },
     async (request, reply) => {
@@ -100,7 +100,7 @@ export async function accountsRoutes(app: ZodApp): Promise<void> {
         tags: ['accounts'],
         summary: "Sets the member's language (mails go out in it)",
         body: languageBodySchema,
-        response: { 200: userBody, ...errors },
+        response: { 200: userBodySchema, ...errors },
       },
     },
     async (request) => {
@@ -117,7 +117,7 @@ export async function accountsRoutes(app: ZodApp): Promise<void> {
         tags: ['accounts'],
         summary: 'Deletes the account after 14 days; a reactivation mail is sent and the session ends',
         body: deleteAccountBodySchema,
-        response: { 200: userBody, ...errors },
+        response: { 200: userBodySchema, ...errors },
       },
     },
     async (request, reply) => {
@@ -174,7 +174,7 @@ export async function accountsRoutes(app: ZodApp): Promise<void> {
         tags: ['accounts'],
         summary: 'Creates an account, logs in and sends the activation mail',
         body: signupBodySchema,
-        response: { 201: userBody, ...errors },
+        response: { 201: userBodySchema, ...errors },
       },
     },
     async (request, reply) => {
@@ -201,7 +201,7 @@ export async function accountsRoutes(app: ZodApp): Promise<void> {
         tags: ['accounts'],
         summary: 'The second signup step: gender, whom the member seeks, region',
         body: completeSignupBodySchema,
-        response: { 200: userBody, ...errors },
+        response: { 200: userBodySchema, ...errors },
       },
     },
     async (request) => {
@@ -273,7 +273,7 @@ export async function accountsRoutes(app: ZodApp): Promise<void> {
         tags: ['accounts'],
         summary: 'Sets a new password with a reset link; ends other sessions and logs in. 410 link_invalid',
         body: passwordResetBodySchema,
-        response: { 200: userBody, ...errors },
+        response: { 200: userBodySchema, ...errors },
       },
     },
     async (request, reply) => {
@@ -380,7 +380,7 @@ export async function accountsRoutes(app: ZodApp): Promise<void> {
         tags: ['accounts'],
         summary: 'Keeps an account pending deletion by logging in with it',
         body: reactivateBodySchema,
-        response: { 200: userBody, ...errors },
+        response: { 200: userBodySchema, ...errors },
       },
     },
     async (request, reply) => {
@@ -402,7 +402,7 @@ export async function accountsRoutes(app: ZodApp): Promise<void> {
       schema: {
         tags: ['accounts'],
         summary: 'Beacon when a page is hidden (empty body); lb=1 logs a page bounce',
-        querystring: z.object({ lb: z.string().max(5).optional() }),
+        querystring: pageHiddenQuerySchema,
       },
     },
     async (request, reply) => {

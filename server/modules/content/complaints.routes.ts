@@ -1,24 +1,8 @@
-import { z } from 'zod';
-import { emailField } from '#contract/accounts.ts';
 import { errorBodySchema, okSchema } from '#contract/common.ts';
+import { complaintBodySchema } from '#contract/endpoints.ts';
 import type { ZodApp } from '#server/lib/zod-app.ts';
 import { requestContext } from '#server/modules/accounts/sessions.ts';
 import { fileComplaint } from './complaints.service.ts';
-
-export const complaintBodySchema = z.object({
-  name: z.string({ error: 'required' }).trim().min(1, { error: 'required' }).max(100, { error: 'too_long' }),
-  email: emailField,
-  subject: z
-    .string({ error: 'required' })
-    .trim()
-    .min(1, { error: 'required' })
-    .max(200, { error: 'too_long' }),
-  message: z
-    .string({ error: 'required' })
-    .trim()
-    .min(1, { error: 'required' })
-    .max(5000, { error: 'too_long' }),
-});
 
 export async function complaintsRoutes(app: ZodApp): Promise<void> {
   app.post(

@@ -1,5 +1,5 @@
-import { z } from 'zod';
 import { errorBodySchema, okSchema } from '#contract/common.ts';
+import { mailEventBodySchema, mailEventResponseSchema, unsubscribeQuerySchema } from '#contract/endpoints.ts';
 import { notificationSettingsSchema, notificationSettingsUpdateSchema } from '#contract/notifications.ts';
 import type { UserRow } from '#server/db/schema/members.ts';
 import { AppError } from '#server/lib/errors.ts';
@@ -79,7 +79,7 @@ export async function notificationsRoutes(app: ZodApp): Promise<void> {
       schema: {
         tags: ['notifications'],
         summary: 'The unsubscribe link of a mail: shows the confirmation page',
-        querystring: z.object({ token: z.string().max(100) }),
+        querystring: unsubscribeQuerySchema,
       },
     },
     async (request, reply) =>
@@ -103,7 +103,7 @@ export async function notificationsRoutes(app: ZodApp): Promise<void> {
         schema: {
           tags: ['notifications'],
           summary: 'One-click unsubscribe (RFC 8058), no login needed',
-          querystring: z.object({ token: z.string().max(100) }),
+          querystring: unsubscribeQuerySchema,
           response: { 200: okSchema, 404: errorBodySchema },
         },
       },
@@ -120,8 +120,8 @@ export async function notificationsRoutes(app: ZodApp): Promise<void> {
       schema: {
         tags: ['notifications'],
         summary: "The mail provider's bounce and complaint webhook (header x-webhook-secret)",
-        body: z.object({ email: z.email(), type: z.enum(['bounce', 'complaint']) }),
-        response: { 200: z.object({ ok: z.literal(true), members: z.number().int() }), 403: errorBodySchema },
+        body: mailEventBodySchema,
+        response: { 200: mailEventResponseSchema, 403: errorBodySchema },
       },
     },
     async (request) => {

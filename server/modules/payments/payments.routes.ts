@@ -1,14 +1,30 @@
-import { z } from 'zod';
-import { errorBodySchema, idField, idParam, okSchema } from '#contract/common.ts';
+import { errorBodySchema, okSchema } from '#contract/common.ts';
+import {
+  checkoutResponseSchema,
+  confirmMandateBodySchema,
+  creditsLedgerResponseSchema,
+  currentMandateResponseSchema,
+  discountCodeQuerySchema,
+  mandateResponseSchema,
+  orderQuerySchema,
+  orderResponseSchema,
+  repeatOrderBodySchema,
+  startMandateBodySchema,
+  testPaymentBodySchema,
+  testPaymentQuerySchema,
+  testPaymentResponseSchema,
+  testPaymentResultSchema,
+  transactionsQuerySchema,
+  transactionsResponseSchema,
+  webhookBodySchema,
+} from '#contract/endpoints.ts';
 import {
   bundlesResponseSchema,
   createOrderSchema,
   discountCodeSchema,
-  orderSchema,
   quoteQuerySchema,
   quoteSchema,
   repeatQuoteSchema,
-  transactionSchema,
 } from '#contract/payments.ts';
 import type { UserRow } from '#server/db/schema/members.ts';
 import type { SiteRow } from '#server/db/schema/sites.ts';
@@ -27,7 +43,6 @@ const errors = {
   422: errorBodySchema,
   429: errorBodySchema,
 };
-const checkoutSchema = z.object({ order: orderSchema, checkout_url: z.string() });
 
 export async function paymentsRoutes(app: ZodApp): Promise<void> {
   const payments = app.deps.payments;
@@ -63,7 +78,7 @@ export async function paymentsRoutes(app: ZodApp): Promise<void> {
         tags: ['payments'],
         summary: 'Creates an order and a payment at the provider; answers the checkout URL',
         body: createOrderSchema,
-        response: { 201: checkoutSchema, ...errors },
+        response: { 201: checkoutResponseSchema, ...errors },
       },
     },
     async (request, reply) => {
@@ -112,8 +127,8 @@ export async function paymentsRoutes(app: ZodApp): Promise<void> {
         tags: ['payments'],
         summary:
           'Buys the last bundle again with the last method; amount = what the member confirmed (409 price_changed otherwise)',
-        body: z.object({ amount: z.number().int().nonnegative().optional() }).optional(),
-        response: { 201: checkoutSchema, ...errors },
+        body: repeatOrderBodySchema,
+        response: { 201: checkoutResponseSchema, ...errors },
       },
     },
     async (request, reply) => {
@@ -134,8 +149,8 @@ export async function paymentsRoutes(app: ZodApp): Promise<void> {
       schema: {
         tags: ['payments'],
         summary: "An order of the member's own: pending, completed, failed or cancelled",
-        querystring: z.object({ id: idParam }),
-        response: { 200: z.object({ order: orderSchema }), ...errors },
+        querystring: orderQuerySchema,
+        response: { 200: orderResponseSchema, ...errors },
       },
     },
     async (request) => ({ order: await payments.order(requireMember(request), request.query.id) }),
@@ -147,14 +162,8 @@ export async function paymentsRoutes(app: ZodApp): Promise<void> {
       schema: {
         tags: ['payments'],
         summary: "The member's orders, or one with an invoice-like detail",
-        querystring: z.object({ id: idParam.optional() }),
-        response: {
-          200: z.union([
-            z.object({ transactions: z.array(orderSchema) }),
-            z.object({ transaction: transactionSchema }),
-          ]),
-          ...errors,
-        },
+        querystring: transactionsQuerySchema,
+        response: { 200: transactionsResponseSchema, ...errors },
       },
     },
     async (request) => {
@@ -188,20 +197,7 @@ export async function paymentsRoutes(app: ZodApp): Promise<void> {
       schema: {
         tags: ['payments'],
         summary: "The member's credits ledger: every change of the balance with its reason",
-        response: {
-          200: z.object({
-            credits: z.number().int(),
-            ledger: z.array(
-              z.object({
-                delta: z.number().int(),
-                balance_after: z.number().int(),
-                reason: z.string(),
-                created_at: z.string(),
-              }),
-            ),
-          }),
-          ...errors,
-        },
+        response: { 200: creditsLedgerResponseSchema, ...errors },
       },
     },
     async (request) => {
@@ -217,7 +213,7 @@ export async function paymentsRoutes(app: ZodApp): Promise<void> {
         tags: ['payments'],
         summary:
           'welcome=true: the welcome time bonus code while it runs; code=X: checks a code for the member',
-        querystring: z.object({ welcome: z.string().optional(), code: z.string().max(40).optional() }),
+        querystring: discountCodeQuerySchema,
         response: { 200: discountCodeSchema, ...errors },
       },
     },
@@ -236,20 +232,13 @@ export async function paymentsRoutes(app: ZodApp): Promise<void> {
     },
   );
 
-  const mandateSchema = z.object({
-    id: z.number().int(),
-    status: z.enum(['pending', 'active', 'revoked']),
-    iban: z.string().describe('masked'),
-    account_holder: z.string(),
-    phone: z.string().describe('masked'),
-  });
   app.get(
     '/api/directdebit.php',
     {
       schema: {
         tags: ['payments'],
         summary: "The member's direct-debit mandate, if any",
-        response: { 200: z.object({ mandate: mandateSchema.nullable() }), ...errors },
+        response: { 200: currentMandateResponseSchema, ...errors },
       },
     },
     async (request) => ({ mandate: await app.deps.directDebit.current(requireMember(request)) }),
@@ -268,16 +257,8 @@ export async function paymentsRoutes(app: ZodApp): Promise<void> {
         tags: ['payments'],
         summary:
           'Starts a SEPA direct-debit mandate: checks the IBAN and sends a code by SMS. 403 direct_debit_blocked',
-        body: z.object({
-          account_holder: z
-            .string({ error: 'required' })
-            .trim()
-            .min(2, { error: 'required' })
-            .max(100, { error: 'too_long' }),
-          iban: z.string({ error: 'required' }).max(50, { error: 'invalid_iban' }),
-          phone: z.string({ error: 'required' }).max(30, { error: 'invalid_phone' }),
-        }),
-        response: { 201: z.object({ mandate: mandateSchema }), ...errors },
+        body: startMandateBodySchema,
+        response: { 201: mandateResponseSchema, ...errors },
       },
     },
     async (request, reply) => {
@@ -292,8 +273,8 @@ export async function paymentsRoutes(app: ZodApp): Promise<void> {
       schema: {
         tags: ['payments'],
         summary: 'Confirms the mandate with the SMS code (10 minutes, 5 tries)',
-        body: z.object({ mandate: idField, code: z.string().max(10) }),
-        response: { 200: z.object({ mandate: mandateSchema }), ...errors },
+        body: confirmMandateBodySchema,
+        response: { 200: mandateResponseSchema, ...errors },
       },
     },
     async (request) => ({
@@ -322,7 +303,7 @@ export async function paymentsRoutes(app: ZodApp): Promise<void> {
           tags: ['payments'],
           summary:
             'The payment provider tells a payment changed; the payment is fetched again before anything moves',
-          body: z.object({ id: z.string().min(1).max(100) }),
+          body: webhookBodySchema,
           response: { 200: okSchema },
         },
       },
@@ -347,19 +328,8 @@ export async function paymentsRoutes(app: ZodApp): Promise<void> {
         schema: {
           tags: ['payments'],
           summary: 'Test mode only: a test payment, for the test checkout page',
-          querystring: z.object({ payment: z.string().max(100) }),
-          response: {
-            200: z.object({
-              payment: z.object({
-                id: z.string(),
-                amount: z.number().int(),
-                currency: z.string(),
-                description: z.string(),
-                status: z.string(),
-              }),
-            }),
-            ...errors,
-          },
+          querystring: testPaymentQuerySchema,
+          response: { 200: testPaymentResponseSchema, ...errors },
         },
       },
       async (request) => {
@@ -382,8 +352,8 @@ export async function paymentsRoutes(app: ZodApp): Promise<void> {
           tags: ['payments'],
           summary:
             'Test mode only: the payer chooses paid, failed or canceled; settles through the webhook path',
-          body: z.object({ payment: z.string().max(100), status: z.enum(['paid', 'failed', 'canceled']) }),
-          response: { 200: z.object({ ok: z.literal(true), redirect: z.string() }), ...errors },
+          body: testPaymentBodySchema,
+          response: { 200: testPaymentResultSchema, ...errors },
         },
       },
       async (request) => {

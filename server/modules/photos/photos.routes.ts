@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
-import { z } from 'zod';
-import { errorBodySchema, idField, okSchema } from '#contract/common.ts';
-import { photoOrderBodySchema, photoSchema } from '#contract/profiles.ts';
+import { errorBodySchema, okSchema } from '#contract/common.ts';
+import { mainPhotoBodySchema, photoRefSchema, photoUploadResponseSchema } from '#contract/endpoints.ts';
+import { photoOrderBodySchema } from '#contract/profiles.ts';
 import { AppError } from '#server/lib/errors.ts';
 import type { ZodApp } from '#server/lib/zod-app.ts';
 import { requireMember } from '#server/modules/accounts/sessions.ts';
@@ -60,7 +60,7 @@ export async function photosRoutes(app: ZodApp): Promise<void> {
         summary:
           'Uploads a photo (multipart field "file"). 403 premium_required past 3 photos (free), 422 photo_limit past 25',
         consumes: ['multipart/form-data'],
-        response: { 201: z.object({ photo: photoSchema }), ...errors },
+        response: { 201: photoUploadResponseSchema, ...errors },
       },
     },
     async (request, reply) => {
@@ -85,7 +85,7 @@ export async function photosRoutes(app: ZodApp): Promise<void> {
       schema: {
         tags: ['photos'],
         summary: 'Deletes one of the own photos',
-        body: z.object({ photo: idField }),
+        body: photoRefSchema,
         response: { 200: okSchema, ...errors },
       },
     },
@@ -101,7 +101,7 @@ export async function photosRoutes(app: ZodApp): Promise<void> {
       schema: {
         tags: ['photos'],
         summary: 'Makes one of the own photos the main photo',
-        body: z.object({ photo: idField, main: z.literal(true) }),
+        body: mainPhotoBodySchema,
         response: { 200: okSchema, ...errors },
       },
     },

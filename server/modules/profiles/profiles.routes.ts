@@ -1,11 +1,11 @@
-import { z } from 'zod';
-import { errorBodySchema, idField, okSchema } from '#contract/common.ts';
+import { errorBodySchema, okSchema } from '#contract/common.ts';
 import {
   memberQuerySchema,
   ownProfileResponseSchema,
   profilesResponseSchema,
   reportBodySchema,
 } from '#contract/endpoints.ts';
+import { profileRefSchema } from '#contract/likes.ts';
 import { memberResponseSchema, profileUpdateSchema } from '#contract/profiles.ts';
 import { AuthenticationRequiredError } from '#server/lib/errors.ts';
 import type { ZodApp } from '#server/lib/zod-app.ts';
@@ -19,7 +19,6 @@ const errors = {
   422: errorBodySchema,
   429: errorBodySchema,
 };
-const profileRef = z.object({ profile: idField });
 
 export async function profilesRoutes(app: ZodApp): Promise<void> {
   const profiles = app.deps.profiles;
@@ -77,7 +76,7 @@ export async function profilesRoutes(app: ZodApp): Promise<void> {
       schema: {
         tags: ['profiles'],
         summary: 'Blocks a member: neither sees nor contacts the other any more',
-        body: profileRef,
+        body: profileRefSchema,
         response: { 200: okSchema, ...errors },
       },
     },
@@ -93,7 +92,7 @@ export async function profilesRoutes(app: ZodApp): Promise<void> {
       schema: {
         tags: ['profiles'],
         summary: 'Unblocks a member',
-        body: profileRef,
+        body: profileRefSchema,
         response: { 200: okSchema, ...errors },
       },
     },

@@ -1,8 +1,8 @@
 import { iso1A2Code } from '@rapideditor/country-coder';
-import { z } from 'zod';
 import {
   geocodeQuerySchema,
   geocodeResponseSchema,
+  interestsResponseSchema,
   regionsQuerySchema,
   regionsResponseSchema,
 } from '#contract/endpoints.ts';
@@ -56,7 +56,7 @@ export async function regionsRoutes(app: ZodApp): Promise<void> {
       schema: {
         tags: ['profiles'],
         summary: 'The interests a profile can list, with icon names',
-        response: { 200: z.object({ interests: z.array(z.object({ id: z.string(), icon: z.string() })) }) },
+        response: { 200: interestsResponseSchema },
       },
     },
     async (_request, reply) => {

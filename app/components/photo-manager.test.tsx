@@ -1,0 +1,146 @@
+// @vitest-environment happy-dom
+import { act, cleanup, fireEvent, screen } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { OwnProfile } from '#contract/profiles.ts';
+import { renderShell, testUser } from '../../tests/setup/render-shell.tsx';
+import { PhotoManager } from './photo-manager.tsx';
+
+const photo = (id: number) => ({
+  id,
+  filename: `/media/${id}.webp`,
+  thumb_filename: `/media/${id}-thumb.webp`,
+  premium: id !== 1,
+  locked: false,
+});
+
+const profile: OwnProfile = {
+  id: 1,
+  name: 'Robin',
+  age: 35,
+  gender: 'male',
+  seeking: 'female',
+  sexuality: 'hetero',
+  country: 'NL',
+  countryregion: 'NH',
+  region_label: 'North Holland',
+  status: 'active',
+  fictional: false,
+  main_image: null,
+  body_type: null,
+  hair: null,
+  eye_colour: null,
+  relationship_status: null,
+  tattoos: null,
+  interests: [],
+  about: null,
+  last_active: '2026-01-01T00:00:00.000Z',
+  birthdate: '1990-01-01',
+  photos: [photo(1), photo(2), photo(3)],
+  photo_limit: 25,
+  public_profile: false,
+};
+
+const json = (body: unknown) =>
+  new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
+
+describe('PhotoManager: reorder by dragging', () => {
+  let fetchMock: ReturnType<typeof vi.fn>;
+  beforeEach(() => {
+    fetchMock = vi.fn(async () => json({ ok: true }));
+    vi.stubGlobal('fetch', fetchMock);
+    // happy-dom has no layout: three 100 px tiles in a row, 10 px apart, moved by their translate()
+    // as a browser moves the dragged tile.
+    vi.spyOn(HTMLElement.prototype, 'getBoundingClientRect').mockImplementation(function (this: HTMLElement) {
+      const index = [...(this.parentElement?.children ?? [])].indexOf(this);
+      const shift = /translate\((-?[\d.]+)px, (-?[\d.]+)px\)/.exec(this.style.transform);
+      return new DOMRect(index * 110 + Number(shift?.[1] ?? 0), Number(shift?.[2] ?? 0), 100, 100);
+    });
+    if (!HTMLElement.prototype.setPointerCapture) HTMLElement.prototype.setPointerCapture = () => undefined;
+  });
+  afterEach(() => {
+    cleanup();
+    vi.restoreAllMocks();
+    vi.unstubAllGlobals();
+  });
+
+  const orderSaved = () =>
+    fetchMock.mock.calls
+      .filter(([url, init]) => url === '/api/photo-order.php' && init?.method === 'PUT')
+      .map(([, init]) => JSON.parse(String(init?.body)));
+  const shown = () => screen.getAllByTestId('own-photo').map((tile) => Number(tile.dataset.photoId));
+
+  const drag = async (
+    from: Element,
+    to: { x: number; y: number },
+    pointerType: 'mouse' | 'touch',
+  ): Promise<void> => {
+    // One event at a time, each rendered, as a browser delivers them.
+    const events = [
+      () => fireEvent.pointerDown(from, { pointerId: 7, pointerType, button: 0, clientX: 50, clientY: 50 }),
+      () =>
+        fireEvent.pointerMove(from, { pointerId: 7, pointerType, clientX: (50 + to.x) / 2, clientY: to.y }),
+      () => fireEvent.pointerMove(from, { pointerId: 7, pointerType, clientX: to.x, clientY: to.y }),
+      () => fireEvent.pointerMove(from, { pointerId: 7, pointerType, clientX: to.x, clientY: to.y }),
+      () => fireEvent.pointerUp(from, { pointerId: 7, pointerType, clientX: to.x, clientY: to.y }),
+    ];
+    for (const event of events) {
+      await act(async () => {
+        event();
+      });
+    }
+  };
+
+  it('moves the first photo to where the mouse lets go and saves the whole order', async () => {
+    renderShell(<PhotoManager profile={profile} />, { user: testUser() });
+    const tiles = await screen.findAllByTestId('own-photo');
+    const first = tiles[0]?.querySelector('img');
+    if (!first) throw new Error('no photo');
+    let answer: (response: Response) => void = () => undefined;
+    fetchMock.mockImplementationOnce(() => new Promise<Response>((resolve) => (answer = resolve)));
+    await drag(first, { x: 250, y: 50 }, 'mouse');
+    expect(orderSaved()).toEqual([{ photos: [2, 3, 1] }]);
+    // Shown in the new order at once, while it is being saved.
+    expect(shown()).toEqual([2, 3, 1]);
+    await act(async () => answer(json({ ok: true })));
+  });
+
+  it('on touch, drags from the grip only (a finger on the photo scrolls the page)', async () => {
+    renderShell(<PhotoManager profile={profile} />, { user: testUser() });
+    const tiles = await screen.findAllByTestId('own-photo');
+    const third = tiles[2];
+    const image = third?.querySelector('img');
+    const grip = third?.querySelector('.photo-tile-grip');
+    if (!image || !grip) throw new Error('no photo');
+    await drag(image, { x: 20, y: 50 }, 'touch');
+    expect(orderSaved()).toEqual([]);
+    await drag(grip, { x: 20, y: 50 }, 'touch');
+    expect(orderSaved()).toEqual([{ photos: [3, 1, 2] }]);
+  });
+
+  it('a tap (no movement) is not a drag', async () => {
+    renderShell(<PhotoManager profile={profile} />, { user: testUser() });
+    const tiles = await screen.findAllByTestId('own-photo');
+    const first = tiles[0]?.querySelector('img');
+    if (!first) throw new Error('no photo');
+    await act(async () => {
+      fireEvent.pointerDown(first, {
+        pointerId: 3,
+        pointerType: 'mouse',
+        button: 0,
+        clientX: 50,
+        clientY: 50,
+      });
+      fireEvent.pointerUp(first, { pointerId: 3, pointerType: 'mouse', clientX: 52, clientY: 51 });
+    });
+    expect(orderSaved()).toEqual([]);
+  });
+
+  it('keeps the arrow buttons as the keyboard alternative', async () => {
+    renderShell(<PhotoManager profile={profile} />, { user: testUser() });
+    const earlier = await screen.findByRole('button', { name: 'Move photo 2 earlier' });
+    await act(async () => {
+      fireEvent.click(earlier);
+    });
+    expect(orderSaved()).toEqual([{ photos: [2, 1, 3] }]);
+  });
+});
