@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '#server/config.ts';
 import type { StaffService } from './staff.service.ts';
@@ -32,6 +32,8 @@ export async function ensureStaffAtStart(config: Config, staff: StaffService): P
   if (!(await staff.ensureAdmin(demoAdminEmail, password, 'Demo admin')))
     return { adminCreated: false, demoAdmin: null };
   const file = path.join(config.DATA_DIR, demoAdminPasswordFile);
+  // With PostgreSQL nothing else may have made the data folder yet.
+  await mkdir(config.DATA_DIR, { recursive: true });
   await writeFile(file, `${demoAdminEmail}\n${password}\n`, { mode: 0o600 });
   return { adminCreated: true, demoAdmin: { email: demoAdminEmail, password, file } };
 }

@@ -359,4 +359,19 @@ describe('the demo admin', () => {
     expect(login.statusCode).toBe(200);
     expect((await ensureStaffAtStart(t.config, t.app.deps.staff)).demoAdmin).toBeNull();
   });
+
+  it('makes the data folder when nothing else has (PostgreSQL, a new DATA_DIR)', async () => {
+    const { mkdtemp, readFile } = await import('node:fs/promises');
+    const os = await import('node:os');
+    const path = await import('node:path');
+    const dataDir = path.join(await mkdtemp(path.join(os.tmpdir(), 'staff-start-')), 'not-yet', 'data');
+    // As on a database without the demo admin (its audit entries keep the old row).
+    await t.database.db
+      .update(staff)
+      .set({ email: 'former-demo-admin@demo.localhost' })
+      .where(eq(staff.email, t.app.deps.staffStart.demoAdmin!.email));
+    const start = await ensureStaffAtStart({ ...t.config, DATA_DIR: dataDir }, t.app.deps.staff);
+    expect(start.demoAdmin?.file).toBe(path.join(dataDir, 'admin-password.txt'));
+    expect(await readFile(start.demoAdmin!.file, 'utf8')).toContain(start.demoAdmin!.password);
+  });
 });
