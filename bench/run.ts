@@ -19,6 +19,8 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { z } from 'zod';
+import { landerVideoKinds, landerVideoReady } from '../server/modules/landers/lander-video.ts';
+import { landerMediaDir } from '../server/modules/landers/landers.service.ts';
 import { capacity } from './lib/capacity.ts';
 import {
   type BenchMember,
@@ -235,6 +237,16 @@ async function main(): Promise<void> {
     };
     const app = stopLater(await startApp(ports.app, appEnv));
     log(`app ready in ${(app.ms / 1000).toFixed(1)} s`);
+    // A fresh demo makes its photos and then the lander videos after it listens (sharp, ffmpeg): on
+    // 2 cores that work would share the CPU with every scenario, so the measuring waits for it.
+    const media = performance.now();
+    const videos = landerMediaDir(appEnv.dataDir);
+    while (!landerVideoKinds.every((kind) => landerVideoReady(videos, kind))) {
+      if (performance.now() - media > 600_000)
+        throw new Error('the demo media were not made within 10 minutes');
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+    log(`demo photos and lander videos made in ${((performance.now() - media) / 1000).toFixed(1)} s`);
 
     const poolSize = Math.max(
       64,
