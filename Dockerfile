@@ -45,4 +45,4 @@ EXPOSE 3000
 HEALTHCHECK --interval=15s --timeout=5s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT}/api/health/ready`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # What `npm run serve` runs, without npm in between (signals reach Node for a graceful shutdown).
-CMD ["node", "--import", "tsx", "server/main.ts"]
+CMD ["node", "build/app-server/main.mjs"]

@@ -500,7 +500,8 @@ async function measureStarts(): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       await waitForBuild();
       const begin = performance.now();
-      const server = startNode('server/main.ts', {
+      // What `npm start` runs: the server bundled at build time (decision 020).
+      const server = startNode('build/app-server/main.mjs', {
         NODE_ENV: 'production',
         PORT: String(ports.start),
         HOST: '127.0.0.1',

@@ -1,13 +1,43 @@
-// `npm start`: builds the pages once when no build exists, then serves in production mode.
+// `npm start`: builds the pages and the server once when there is no build, then serves in
+// production mode from the bundled server (one file: a quick start, docs/decisions/020).
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
 
-if (!existsSync(new URL('../build/server/index.js', import.meta.url))) {
+const root = new URL('..', import.meta.url).pathname;
+const pages = path.join(root, 'build/server/index.js');
+const bundle = path.join(root, 'build/app-server/main.mjs');
+
+function run(args) {
+  const result = spawnSync('npm', args, { stdio: 'inherit', cwd: root });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
+
+/** The newest change under the server's own sources (a bundle older than it is stale). */
+function newestSource(dir) {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) newest = Math.max(newest, newestSource(full));
+    else if (/\.tsx?$/.test(entry.name)) newest = Math.max(newest, statSync(full).mtimeMs);
+  }
+  return newest;
+}
+
+if (!existsSync(pages)) {
   console.log('No build found: building the web app first (once)...');
-  const result = spawnSync('npm', ['run', 'build'], { stdio: 'inherit' });
+  run(['run', 'build']);
+} else if (
+  !existsSync(bundle) ||
+  Math.max(newestSource(path.join(root, 'server')), newestSource(path.join(root, 'contract'))) >
+    statSync(bundle).mtimeMs
+) {
+  // The server's sources changed since the last build: bundle them again (well under a second).
+  const result = spawnSync(process.execPath, [path.join(root, 'scripts/build-server.mjs')], {
+    stdio: 'inherit',
+    cwd: root,
+  });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 process.env.NODE_ENV ??= 'production';
-const { register } = await import('tsx/esm/api');
-register();
-await import('../server/main.ts');
+await import(bundle);

@@ -1,6 +1,5 @@
 import { useState } from 'react';
-import Dropdown from 'react-bootstrap/Dropdown';
-import Modal from 'react-bootstrap/Modal';
+import { Dropdown, Modal } from 'react-bootstrap';
 import { PersonFill, Translate } from 'react-bootstrap-icons';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import Modal from 'react-bootstrap/Modal';
+import { Modal } from 'react-bootstrap';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { ApiError, apiFetch } from '../lib/api-client.ts';

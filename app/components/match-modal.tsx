@@ -1,4 +1,4 @@
-import Modal from 'react-bootstrap/Modal';
+import { Modal } from 'react-bootstrap';
 import { XLg } from 'react-bootstrap-icons';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';

@@ -8,7 +8,7 @@ import {
   useMemo,
   useState,
 } from 'react';
-import Modal from 'react-bootstrap/Modal';
+import { Modal } from 'react-bootstrap';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 import { SignupForm } from './signup-form.tsx';

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import Offcanvas from 'react-bootstrap/Offcanvas';
+import { Offcanvas } from 'react-bootstrap';
 import { Sliders, XLg } from 'react-bootstrap-icons';
 import { useTranslation } from 'react-i18next';
 import { Form, Link, type ShouldRevalidateFunctionArgs, useNavigation, useSearchParams } from 'react-router';

@@ -44,7 +44,13 @@ export function startNode(
 ): { child: ChildProcess; output(): string; stop(): Promise<void> } {
   const child = spawn(
     process.execPath,
-    [...(options.nodeArgs ?? []), '--import', 'tsx', file, ...(options.args ?? [])],
+    // TypeScript through tsx; the bundled server (build/app-server/main.mjs) is plain JavaScript.
+    [
+      ...(options.nodeArgs ?? []),
+      ...(file.endsWith('.mjs') ? [] : ['--import', 'tsx']),
+      file,
+      ...(options.args ?? []),
+    ],
     {
       cwd: projectRoot,
       env: { ...process.env, ...env },
@@ -99,9 +105,12 @@ export async function startFloor(kind: 'hello' | 'pg', port: number, databaseUrl
  * machine: wait (up to 5 minutes) until the server build is there again.
  */
 export async function waitForBuild(): Promise<void> {
-  const file = path.join(projectRoot, 'build', 'server', 'index.js');
+  const files = ['server/index.js', 'app-server/main.mjs'].map((file) =>
+    path.join(projectRoot, 'build', file),
+  );
+  const file = files.join(' and ');
   const deadline = performance.now() + 300_000;
-  while (!existsSync(file)) {
+  while (!files.every((each) => existsSync(each))) {
     if (performance.now() > deadline) throw new Error(`No build at ${file}: run npm run build first`);
     await new Promise((resolve) => setTimeout(resolve, 1000));
   }

@@ -1,7 +1,6 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
@@ -9,6 +8,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { projectRoot } from '#server/lib/project-root.ts';
 import * as schema from './schema/index.ts';
 import { isInitialised, readSnapshot, snapshotKey, writeSnapshot } from './snapshot.ts';
 
@@ -48,7 +48,7 @@ export function observeStatements(observer: StatementObserver | null): void {
 }
 const logger = { logQuery: (query: string, params: unknown[]) => statementObserver?.(query, params) };
 
-export const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
+export const migrationsFolder = path.join(projectRoot, 'server', 'db', 'migrations');
 
 /** Serializes migrations of several instances that start at once on one PostgreSQL. */
 const MIGRATION_LOCK_ID = 72_410_001;

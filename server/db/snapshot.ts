@@ -10,9 +10,9 @@ import {
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { PGlite } from '@electric-sql/pglite';
 import { z } from 'zod';
+import { projectRoot } from '#server/lib/project-root.ts';
 
 /**
  * Fast start of the embedded database (docs/decisions/012-pglite-start-snapshot.md): a fresh data
@@ -21,7 +21,7 @@ import { z } from 'zod';
  * that decides its content, so a changed migration, schema or demo source never meets an old one.
  */
 
-export const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
+export { projectRoot };
 
 /** Where snapshots are kept unless told otherwise: the package's cache folder (not in the data folder). */
 export const defaultSnapshotDir = path.join(projectRoot, 'node_modules', '.cache', 'dating-platform');

@@ -1,6 +1,5 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createInstance, type i18n } from 'i18next';
 import {
   type Catalog,
@@ -10,8 +9,9 @@ import {
   typographyProcessor,
 } from '#contract/i18n.ts';
 import { defaultLocale, type Locale, locales } from '#contract/locales.ts';
+import { projectRoot } from '#server/lib/project-root.ts';
 
-export const localesDir = fileURLToPath(new URL('../../locales', import.meta.url));
+export const localesDir = path.join(projectRoot, 'locales');
 
 /** Reads every catalog of every locale once: locales/<lang>/<area>.json. */
 export function loadTranslations(dir = localesDir): Translations {

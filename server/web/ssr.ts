@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import { createReadableStreamFromReadable } from '@react-router/node';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -9,10 +8,11 @@ import { createRequestHandler, type ServerBuild } from 'react-router';
 import type { ApiCaller } from '#app/lib/load-context.ts';
 import { localeCookieName } from '#contract/locales.ts';
 import { AppError, CsrfError } from '#server/lib/errors.ts';
+import { projectRoot } from '#server/lib/project-root.ts';
 import { shareSession, withSharedSession } from '#server/modules/accounts/sessions.ts';
 import { siteOrigin } from '#server/modules/sites/site-origin.ts';
 
-export const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
+export { projectRoot };
 export const buildDir = path.join(projectRoot, 'build');
 export const serverBuildFile = path.join(buildDir, 'server', 'index.js');
 

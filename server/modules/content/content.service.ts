@@ -1,16 +1,16 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { marked } from 'marked';
 import { countryName } from '#contract/countries.ts';
 import { type ContentPage, contentPages } from '#contract/endpoints.ts';
 import { typography } from '#contract/i18n.ts';
 import { defaultLocale, type Locale } from '#contract/locales.ts';
 import type { CompanyRow, SiteRow } from '#server/db/schema/sites.ts';
+import { projectRoot } from '#server/lib/project-root.ts';
 import { escapeHtml } from '#server/modules/mail/mail-templates.ts';
 import { siteText } from '#server/modules/sites/site-texts.ts';
 
-export const contentDir = fileURLToPath(new URL('../../../content', import.meta.url));
+export const contentDir = path.join(projectRoot, 'content');
 export type { ContentPage };
 export { contentPages };
 
