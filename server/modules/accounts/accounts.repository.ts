@@ -1,6 +1,7 @@
 import { and, asc, eq, gt, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import type { Executor } from '#server/db/client.ts';
 import { type EmailTokenPurpose, emailTokens, loginThrottles, sessions } from '#server/db/schema/accounts.ts';
+import { messages } from '#server/db/schema/chats.ts';
 import { profiles, type TrafficSource, users } from '#server/db/schema/members.ts';
 import { photos } from '#server/db/schema/photos.ts';
 
@@ -275,7 +276,17 @@ export async function photoKeysOfUser(db: Executor, userId: number): Promise<str
     .from(photos)
     .innerJoin(profiles, eq(profiles.id, photos.profileId))
     .where(eq(profiles.userId, userId));
-  return rows.flatMap((row) => [row.main, row.thumb, row.blurred, row.blurredThumb]);
+  // Photos sent in chats from the device live only in their messages, which go with the profile.
+  const sent = await db
+    .select({ main: messages.photoKey, thumb: messages.photoThumbKey })
+    .from(messages)
+    .innerJoin(profiles, eq(profiles.id, messages.senderProfileId))
+    .where(and(eq(profiles.userId, userId), eq(messages.kind, 'photo')));
+  const keys = [
+    ...rows.flatMap((row) => [row.main, row.thumb, row.blurred, row.blurredThumb]),
+    ...sent.flatMap((row) => [row.main, row.thumb]),
+  ];
+  return [...new Set(keys.filter((key): key is string => key !== null))];
 }
 
 // ---- login throttles

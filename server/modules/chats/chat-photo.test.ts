@@ -86,6 +86,25 @@ describe('a chat photo from the device', () => {
     expect(again.json()).toMatchObject({ credits: 8, message: { id: response.json().message.id } });
   });
 
+  it('is erased with the account of its sender, like the profile photos', async () => {
+    const sender = await activeMember(t.app);
+    const receiver = await activeMember(t.app);
+    const response = await sendPhoto(
+      sender.cookie,
+      `profile=${receiver.profileId}&client_id=erased-photo`,
+      multipart(await cameraJpeg()),
+    );
+    expect(response.statusCode).toBe(201);
+    const keys = await storedOf(response.json().message.id);
+    for (const key of keys) expect(await t.app.deps.storage.get(key), key).not.toBeNull();
+    await t.database.db
+      .update(users)
+      .set({ status: 'pending_deletion', deletionRequestedAt: new Date('2020-01-01T00:00:00Z') })
+      .where(eq(users.id, sender.userId));
+    expect(await t.app.deps.accounts.eraseExpiredDeletions()).toBeGreaterThanOrEqual(1);
+    for (const key of keys) expect(await t.app.deps.storage.get(key), key).toBeNull();
+  });
+
   it('answers 402 without enough credits, and removes what it stored', async () => {
     const sender = await activeMember(t.app);
     const receiver = await activeMember(t.app);
