@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { ArrowCounterclockwise, HeartFill, StarFill, XLg } from 'react-bootstrap-icons';
 import { useTranslation } from 'react-i18next';
 import { Link, redirect } from 'react-router';
@@ -98,6 +98,12 @@ export default function SwipeGame({ loaderData }: Route.ComponentProps) {
     }
   }, [lastPassed]);
 
+  // The keys reach the newest decide and undo: set before the browser paints, so a key pressed as
+  // soon as the count changed never runs an older closure that would like the same card again.
+  const actions = useRef({ decide, undo });
+  useLayoutEffect(() => {
+    actions.current = { decide, undo };
+  }, [decide, undo]);
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       const target = event.target;
@@ -107,13 +113,14 @@ export default function SwipeGame({ loaderData }: Route.ComponentProps) {
         document.querySelector('[role="dialog"]')
       )
         return;
-      if (event.key === 'ArrowLeft') void decide(false);
-      if (event.key === 'ArrowRight') void decide(true);
-      if (event.key === 'Backspace' || (event.key === 'z' && (event.ctrlKey || event.metaKey))) void undo();
+      if (event.key === 'ArrowLeft') void actions.current.decide(false);
+      if (event.key === 'ArrowRight') void actions.current.decide(true);
+      if (event.key === 'Backspace' || (event.key === 'z' && (event.ctrlKey || event.metaKey)))
+        void actions.current.undo();
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [decide, undo]);
+  }, []);
 
   const stamp = Math.min(1, Math.abs(drag) / swipeThresholdPx);
   return (
