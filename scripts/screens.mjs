@@ -5,6 +5,7 @@
 // from the server's outbox folder), gives them a photo-less but lived-in account (likes, a chat), and
 // photographs home (as a visitor), search, a profile, likes, swipe, chats, a chat, credits, premium.
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -94,7 +95,12 @@ try {
   const api = setup.request;
   const email = `screens-${Date.now()}@example.com`;
   const signup = await api.post('/api/signup.php', {
-    data: { email, name: 'Robin', password: 'Saffron-river-93', date_of_birth: '1992-04-12' },
+    data: {
+      email,
+      name: 'Robin',
+      password: randomBytes(18).toString('base64url'),
+      date_of_birth: '1992-04-12',
+    },
   });
   if (!signup.ok()) throw new Error(`signup: ${signup.status()} ${await signup.text()}`);
   const link = await activationLink(email);

@@ -139,7 +139,6 @@ export async function startApp(port: number, env: AppEnv, workers = 1): Promise<
       DATA_DIR: env.dataDir,
       LOG_LEVEL: 'warn',
       RATE_LIMITS_OFF: '1',
-      SESSION_SECRET: 'bench-session-secret-0123456789abcdef',
       DEMO_PROFILES: String(env.demoProfiles ?? 320),
       BENCH_WORKERS: String(workers),
       ...(env.databaseUrl ? { DATABASE_URL: env.databaseUrl, DATABASE_POOL_SIZE: '10' } : {}),

@@ -27,7 +27,6 @@ export async function explainSearches(options: {
       LOG_LEVEL: 'silent',
       SEED_DEMO: '0',
       RATE_LIMITS_OFF: '1',
-      SESSION_SECRET: 'bench-session-secret-0123456789abcdef',
     }),
     { web: false },
   );

@@ -1,5 +1,6 @@
-import { type ReactNode, useId } from 'react';
+import { type ReactNode, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useRevalidator } from 'react-router';
 import type { FormErrors } from '../../lib/form-errors.ts';
 
 /** The API's error for a field, or for an item of it (`countries.0`, `minimum_message_costs.FR`). */
@@ -150,4 +151,61 @@ export function list(form: FormData, name: string): string[] | undefined {
 /** Drops undefined values, so an edit sends only the fields the form had. */
 export function defined<T extends Record<string, unknown>>(body: T): Partial<T> {
   return Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined)) as Partial<T>;
+}
+
+/**
+ * An image uploaded on its own (a gift's picture, a site's logo): the file goes to `uploadUrl` as
+ * multipart, the server re-encodes it (no metadata kept), and the page's data is read again.
+ */
+export function AdminImageUpload({
+  label,
+  uploadUrl,
+  preview,
+  inputLabel,
+  failedText,
+}: {
+  label: string;
+  uploadUrl: string;
+  /** The current image, or what to show without one. */
+  preview: ReactNode;
+  inputLabel: string;
+  failedText: string;
+}) {
+  const revalidator = useRevalidator();
+  const [state, setState] = useState<'idle' | 'busy' | 'failed'>('idle');
+  const upload = async (file: File) => {
+    setState('busy');
+    const body = new FormData();
+    body.append('file', file);
+    const response = await fetch(uploadUrl, { method: 'POST', body, credentials: 'same-origin' }).catch(
+      () => null,
+    );
+    setState(response?.ok ? 'idle' : 'failed');
+    if (response?.ok) await revalidator.revalidate();
+  };
+  return (
+    <div className="mb-3">
+      <div className="form-label">{label}</div>
+      <div className="d-flex align-items-center gap-3 flex-wrap">
+        {preview}
+        <input
+          type="file"
+          accept="image/*"
+          className="form-control form-control-sm"
+          style={{ maxWidth: 260 }}
+          aria-label={inputLabel}
+          disabled={state === 'busy'}
+          onChange={(event) => {
+            const file = event.currentTarget.files?.[0];
+            if (file) void upload(file);
+          }}
+        />
+      </div>
+      {state === 'failed' && (
+        <div className="text-danger small" role="alert">
+          {failedText}
+        </div>
+      )}
+    </div>
+  );
 }

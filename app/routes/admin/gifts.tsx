@@ -1,13 +1,12 @@
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Form, Link, redirect, useNavigation, useRevalidator } from 'react-router';
+import { Form, Link, redirect, useNavigation } from 'react-router';
 import type { AdminGift } from '#contract/admin-money.ts';
 import { localeNames, locales } from '#contract/locales.ts';
 import { formError } from '../../lib/actions.server.ts';
 import { giftName } from '../../lib/gift-name.ts';
 import { useRootData } from '../../lib/root-data.ts';
 import type { Route } from './+types/gifts';
-import { AdminCheckbox, AdminInput, defined, text, whole } from './backoffice-form.tsx';
+import { AdminCheckbox, AdminImageUpload, AdminInput, defined, text, whole } from './backoffice-form.tsx';
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const result = await context.api<{ gifts: AdminGift[] }>('/api/admin/gifts.php');
@@ -45,48 +44,20 @@ export async function action({ context, request }: Route.ActionArgs) {
 /** The image of a gift: uploaded here, re-encoded by the server's photo pipeline (no metadata kept). */
 function GiftImage({ gift }: { gift: AdminGift }) {
   const { t } = useTranslation();
-  const revalidator = useRevalidator();
-  const [state, setState] = useState<'idle' | 'busy' | 'failed'>('idle');
-  const upload = async (file: File) => {
-    setState('busy');
-    const body = new FormData();
-    body.append('file', file);
-    const response = await fetch(`/api/admin/gift-image.php?gift=${gift.id}`, {
-      method: 'POST',
-      body,
-      credentials: 'same-origin',
-    });
-    setState(response.ok ? 'idle' : 'failed');
-    if (response.ok) await revalidator.revalidate();
-  };
   return (
-    <div className="mb-3">
-      <div className="form-label">{t('admin:gifts.image')}</div>
-      <div className="d-flex align-items-center gap-3 flex-wrap">
-        {gift.image ? (
+    <AdminImageUpload
+      label={t('admin:gifts.image')}
+      uploadUrl={`/api/admin/gift-image.php?gift=${gift.id}`}
+      preview={
+        gift.image ? (
           <img src={gift.image} alt="" width={64} height={64} className="rounded border" />
         ) : (
           <span className="text-body-secondary small">{t('admin:gifts.noImage')}</span>
-        )}
-        <input
-          type="file"
-          accept="image/*"
-          className="form-control form-control-sm"
-          style={{ maxWidth: 260 }}
-          aria-label={t('admin:gifts.uploadImage')}
-          disabled={state === 'busy'}
-          onChange={(event) => {
-            const file = event.currentTarget.files?.[0];
-            if (file) void upload(file);
-          }}
-        />
-      </div>
-      {state === 'failed' && (
-        <div className="text-danger small" role="alert">
-          {t('admin:gifts.imageFailed')}
-        </div>
-      )}
-    </div>
+        )
+      }
+      inputLabel={t('admin:gifts.uploadImage')}
+      failedText={t('admin:gifts.imageFailed')}
+    />
   );
 }
 

@@ -1,6 +1,5 @@
-import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { data, Form, Link, redirect, useNavigation, useRevalidator } from 'react-router';
+import { data, Form, Link, redirect, useNavigation } from 'react-router';
 import {
   type AdminCompany,
   type AdminSite,
@@ -18,7 +17,16 @@ import { formError } from '../../lib/actions.server.ts';
 import { useRootData } from '../../lib/root-data.ts';
 import type { Route } from './+types/site-edit';
 import { languageName } from './admin-socket.ts';
-import { AdminCheckbox, AdminField, AdminInput, defined, list, text, whole } from './backoffice-form.tsx';
+import {
+  AdminCheckbox,
+  AdminField,
+  AdminImageUpload,
+  AdminInput,
+  defined,
+  list,
+  text,
+  whole,
+} from './backoffice-form.tsx';
 
 export async function loader({ context, params, request }: Route.LoaderArgs) {
   const [sites, companies] = await Promise.all([
@@ -158,26 +166,12 @@ function Section({ title, children }: { title: string; children: React.ReactNode
 /** The logo: uploaded here (re-encoded, public) or given as a URL in the form. */
 function LogoUpload({ site }: { site: AdminSite }) {
   const { t } = useTranslation();
-  const revalidator = useRevalidator();
-  const input = useRef<HTMLInputElement>(null);
-  const [state, setState] = useState<'idle' | 'busy' | 'failed'>('idle');
-  const upload = async (file: File) => {
-    setState('busy');
-    const body = new FormData();
-    body.append('file', file);
-    const response = await fetch(`/api/admin/site-logo.php?site=${site.id}`, {
-      method: 'POST',
-      body,
-      credentials: 'same-origin',
-    });
-    setState(response.ok ? 'idle' : 'failed');
-    if (response.ok) await revalidator.revalidate();
-  };
   return (
-    <div className="mb-3">
-      <div className="form-label">{t('admin:site.logo')}</div>
-      <div className="d-flex align-items-center gap-3 flex-wrap">
-        {site.logo_url ? (
+    <AdminImageUpload
+      label={t('admin:site.logo')}
+      uploadUrl={`/api/admin/site-logo.php?site=${site.id}`}
+      preview={
+        site.logo_url ? (
           <img
             src={site.logo_url}
             alt={t('admin:site.logoAlt', { name: site.name })}
@@ -185,27 +179,11 @@ function LogoUpload({ site }: { site: AdminSite }) {
           />
         ) : (
           <span className="text-body-secondary small">{t('admin:site.noLogo')}</span>
-        )}
-        <input
-          ref={input}
-          type="file"
-          accept="image/*"
-          className="form-control form-control-sm"
-          style={{ maxWidth: 260 }}
-          aria-label={t('admin:site.uploadLogo')}
-          disabled={state === 'busy'}
-          onChange={(event) => {
-            const file = event.currentTarget.files?.[0];
-            if (file) void upload(file);
-          }}
-        />
-      </div>
-      {state === 'failed' && (
-        <div className="text-danger small" role="alert">
-          {t('admin:site.logoFailed')}
-        </div>
-      )}
-    </div>
+        )
+      }
+      inputLabel={t('admin:site.uploadLogo')}
+      failedText={t('admin:site.logoFailed')}
+    />
   );
 }
 
