@@ -146,3 +146,19 @@ export async function openDatabase(options: {
   if (options.databaseUrl) return connectPostgres(options.databaseUrl, options.poolSize);
   return openPglite(path.join(options.dataDir, 'db'), options.snapshot);
 }
+
+/**
+ * A prepared statement built once per database handle (hot queries, issue 15): Drizzle builds the
+ * SQL text once and the driver sends it as a named statement. A transaction is a handle of its own.
+ */
+export function preparedPerDatabase<T>(build: (db: Executor) => T): (db: Executor) => T {
+  const built = new WeakMap<Executor, T>();
+  return (db) => {
+    let statement = built.get(db);
+    if (statement === undefined) {
+      statement = build(db);
+      built.set(db, statement);
+    }
+    return statement;
+  };
+}

@@ -1,9 +1,10 @@
-import { and, asc, eq, gt, isNull, lt, ne, or, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import type { Executor } from '#server/db/client.ts';
 import { type EmailTokenPurpose, emailTokens, loginThrottles, sessions } from '#server/db/schema/accounts.ts';
 import { messages } from '#server/db/schema/chats.ts';
 import { profiles, type TrafficSource, users } from '#server/db/schema/members.ts';
 import { photos } from '#server/db/schema/photos.ts';
+import { findMainPhoto, mainPhotoLateral } from '#server/modules/profiles/profiles.repository.ts';
 
 export type UserUpdate = Partial<typeof users.$inferInsert>;
 
@@ -83,16 +84,6 @@ export async function findProfileWithMainPhoto(db: Executor, userId: number) {
   return { profile, mainPhoto: await findMainPhoto(db, profile.id) };
 }
 
-export async function findMainPhoto(db: Executor, profileId: number) {
-  const [mainPhoto] = await db
-    .select()
-    .from(photos)
-    .where(eq(photos.profileId, profileId))
-    .orderBy(asc(photos.position), asc(photos.id))
-    .limit(1);
-  return mainPhoto;
-}
-
 export async function insertSession(
   db: Executor,
   session: { tokenHash: string; userId: number; at: Date; expiresAt: Date; userAgent: string | null },
@@ -109,11 +100,13 @@ export async function insertSession(
 
 /** The session lookup runs on nearly every request: built once per database, as a prepared statement. */
 function prepareSessionLookup(db: Executor) {
+  const mainPhoto = mainPhotoLateral(db, profiles.id);
   return db
-    .select({ session: sessions, user: users, profile: profiles })
+    .select({ session: sessions, user: users, profile: profiles, mainPhoto: mainPhoto.fields })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .leftJoin(profiles, eq(profiles.userId, users.id))
+    .leftJoinLateral(mainPhoto.subquery, sql`true`)
     .where(
       and(
         eq(sessions.tokenHash, sql.placeholder('tokenHash')),
@@ -125,7 +118,7 @@ function prepareSessionLookup(db: Executor) {
 }
 const sessionLookups = new WeakMap<Executor, ReturnType<typeof prepareSessionLookup>>();
 
-/** The session with its member and the member's profile (null before the profile exists), in one statement. */
+/** The session with its member, the member's profile (null before it exists) and its main photo, in one statement. */
 export async function findSession(db: Executor, tokenHash: string, now: Date) {
   let lookup = sessionLookups.get(db);
   if (!lookup) {

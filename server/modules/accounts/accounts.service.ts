@@ -14,7 +14,11 @@ import { hashToken, newToken } from '#server/lib/tokens.ts';
 import { changeCredits } from '#server/modules/credits/credits.service.ts';
 import type { MailQueue } from '#server/modules/mail/mail.service.ts';
 import { mailSiteOf, renderMail } from '#server/modules/mail/mail-templates.ts';
-import { rememberSessionProfile, sessionProfileOf } from '#server/modules/profiles/profiles.repository.ts';
+import {
+  rememberSessionProfile,
+  sessionMainPhotoOf,
+  sessionProfileOf,
+} from '#server/modules/profiles/profiles.repository.ts';
 import { recordActivation, recordActiveDay, recordSignup } from '#server/modules/tracking/attribution.ts';
 import { verifiedTrafficSource } from '#server/modules/tracking/tracking.service.ts';
 import {
@@ -104,7 +108,7 @@ export class AccountsService {
 
   async toUser(user: UserRow, site: SiteRow): Promise<User> {
     const profile = await sessionProfileOf(this.db, user);
-    const photo = profile ? await repo.findMainPhoto(this.db, profile.id) : undefined;
+    const photo = profile ? await sessionMainPhotoOf(this.db, user, profile.id) : undefined;
     const found = profile ? { profile } : undefined;
     return {
       id: user.id,
@@ -156,13 +160,14 @@ export class AccountsService {
 
   /** The member behind a session cookie; the session's 30 days start again at most once an hour. */
   async resolveSession(token: string): Promise<UserRow | null> {
-    const now = this.clock.now();
-    const tokenHash = hashToken(token);
-    const cached = this.sessionCache.get(tokenHash);
+    // The cache is keyed by the cookie itself (it never leaves this process): a hit hashes nothing.
+    const cached = this.sessionCache.get(token);
     if (cached) {
-      rememberSessionProfile(cached.user, cached.profile);
+      rememberSessionProfile(cached.user, cached.own);
       return cached.user;
     }
+    const now = this.clock.now();
+    const tokenHash = hashToken(token);
     const mark = this.sessionCache.mark();
     const found = await repo.findSession(this.db, tokenHash, now);
     if (
@@ -179,8 +184,9 @@ export class AccountsService {
       if (newDay) await recordActiveDay(this.db, found.user.id, now);
     }
     // The profile came with the session: read-only calls of this request use it (sessionProfileOf).
-    rememberSessionProfile(found.user, found.profile);
-    this.sessionCache.set(tokenHash, found.user, found.profile, mark);
+    const own = { profile: found.profile, mainPhoto: found.mainPhoto };
+    rememberSessionProfile(found.user, own);
+    this.sessionCache.set(token, found.user, own, mark);
     return found.user;
   }
 

@@ -15,23 +15,23 @@ describe('session cache', () => {
   it('keeps an entry for its TTL, drops a member at once, and never refills from a lookup older than a drop', async () => {
     let now = 1_000;
     const cache = new SessionCache(2_000, () => now);
-    cache.set('a', user(1), profile, cache.mark());
-    cache.set('b', user(1), profile, cache.mark());
-    cache.set('c', user(2), profile, cache.mark());
+    cache.set('a', user(1), { profile, mainPhoto: null }, cache.mark());
+    cache.set('b', user(1), { profile, mainPhoto: null }, cache.mark());
+    cache.set('c', user(2), { profile, mainPhoto: null }, cache.mark());
     expect(cache.get('a')?.user.id).toBe(1);
     now += 2_001;
     expect(cache.get('a')).toBeUndefined();
 
-    cache.set('a', user(1), profile, cache.mark());
-    cache.set('b', user(1), profile, cache.mark());
-    cache.set('c', user(2), profile, cache.mark());
+    cache.set('a', user(1), { profile, mainPhoto: null }, cache.mark());
+    cache.set('b', user(1), { profile, mainPhoto: null }, cache.mark());
+    cache.set('c', user(2), { profile, mainPhoto: null }, cache.mark());
     const lookupStarted = cache.mark();
     cache.dropUser(1);
     expect(cache.get('a')).toBeUndefined();
     expect(cache.get('b')).toBeUndefined();
     expect(cache.get('c')?.user.id).toBe(2);
     // A lookup that read the row before the drop must not put it back.
-    cache.set('a', user(1), profile, lookupStarted);
+    cache.set('a', user(1), { profile, mainPhoto: null }, lookupStarted);
     expect(cache.get('a')).toBeUndefined();
 
     const bus = createLocalBus();
@@ -43,10 +43,11 @@ describe('session cache', () => {
 
   it('is off with a TTL of 0 and never grows past its cap', () => {
     const off = new SessionCache(0);
-    off.set('a', user(1), profile, off.mark());
+    off.set('a', user(1), { profile, mainPhoto: null }, off.mark());
     expect(off.get('a')).toBeUndefined();
     const small = new SessionCache(60_000, Date.now, 10);
-    for (let id = 0; id < 100; id++) small.set(`t${id}`, user(id), profile, small.mark());
+    for (let id = 0; id < 100; id++)
+      small.set(`t${id}`, user(id), { profile, mainPhoto: null }, small.mark());
     expect(small.size).toBeLessThanOrEqual(10);
   });
 });

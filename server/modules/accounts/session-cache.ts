@@ -1,5 +1,6 @@
-import type { ProfileRow, UserRow } from '#server/db/schema/members.ts';
+import type { UserRow } from '#server/db/schema/members.ts';
 import type { EventBus } from '#server/lib/event-bus.ts';
+import type { SessionProfile } from '#server/modules/profiles/profiles.repository.ts';
 
 /** Every instance listens here: a member's cached sessions are dropped at once, everywhere. */
 export const sessionsChangedChannel = 'sessions.changed';
@@ -9,7 +10,7 @@ export async function announceSessionsChanged(bus: EventBus, userId: number): Pr
   await bus.publish(sessionsChangedChannel, { userId });
 }
 
-type Entry = { user: UserRow; profile: ProfileRow | null; expiresAt: number };
+type Entry = { user: UserRow; own: SessionProfile; expiresAt: number };
 
 /**
  * Session → member for a few seconds per process (issue 15), so the hot calls skip the session
@@ -39,29 +40,29 @@ export class SessionCache {
     return this.generation;
   }
 
-  get(tokenHash: string): Entry | undefined {
-    const entry = this.entries.get(tokenHash);
+  get(token: string): Entry | undefined {
+    const entry = this.entries.get(token);
     if (!entry) return undefined;
     if (entry.expiresAt > this.now()) return entry;
-    this.forget(tokenHash, entry.user.id);
+    this.forget(token, entry.user.id);
     return undefined;
   }
 
-  set(tokenHash: string, user: UserRow, profile: ProfileRow | null, mark: number): void {
+  set(token: string, user: UserRow, own: SessionProfile, mark: number): void {
     if (!this.enabled || mark !== this.generation) return;
     if (this.entries.size >= this.maxEntries) this.prune();
-    this.entries.set(tokenHash, { user, profile, expiresAt: this.now() + this.ttlMs });
+    this.entries.set(token, { user, own, expiresAt: this.now() + this.ttlMs });
     let tokens = this.tokensOf.get(user.id);
     if (!tokens) {
       tokens = new Set();
       this.tokensOf.set(user.id, tokens);
     }
-    tokens.add(tokenHash);
+    tokens.add(token);
   }
 
   dropUser(userId: number): void {
     this.generation++;
-    for (const tokenHash of this.tokensOf.get(userId) ?? []) this.entries.delete(tokenHash);
+    for (const token of this.tokensOf.get(userId) ?? []) this.entries.delete(token);
     this.tokensOf.delete(userId);
   }
 
@@ -77,23 +78,22 @@ export class SessionCache {
     return this.entries.size;
   }
 
-  private forget(tokenHash: string, userId: number): void {
-    this.entries.delete(tokenHash);
+  private forget(token: string, userId: number): void {
+    this.entries.delete(token);
     const tokens = this.tokensOf.get(userId);
-    tokens?.delete(tokenHash);
+    tokens?.delete(token);
     if (tokens?.size === 0) this.tokensOf.delete(userId);
   }
 
   private prune(): void {
     const now = this.now();
-    for (const [tokenHash, entry] of this.entries)
-      if (entry.expiresAt <= now) this.forget(tokenHash, entry.user.id);
+    for (const [token, entry] of this.entries) if (entry.expiresAt <= now) this.forget(token, entry.user.id);
     // Still full: the oldest half goes (a Map iterates in insertion order).
     if (this.entries.size >= this.maxEntries) {
       let drop = Math.floor(this.entries.size / 2);
-      for (const [tokenHash, entry] of this.entries) {
+      for (const [token, entry] of this.entries) {
         if (drop-- <= 0) break;
-        this.forget(tokenHash, entry.user.id);
+        this.forget(token, entry.user.id);
       }
     }
   }

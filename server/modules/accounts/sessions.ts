@@ -57,6 +57,8 @@ export function registerSessions(app: FastifyInstance): void {
   // session holds: it is dropped on every instance before the answer leaves (decision 014).
   app.addHook('onSend', async (request) => {
     if (request.member && request.method !== 'GET' && request.method !== 'HEAD') {
+      // Here at once (the announcement reaches this instance over Redis a moment later).
+      app.deps.chatLists.dropUser(request.member.id);
       await app.deps.accounts.memberChanged(request.member.id);
     }
   });

@@ -12,7 +12,7 @@ import { regionName } from '#server/modules/regions/regions.data.ts';
  * one, or a confirmed member who opted in from the settings (off by default). Real members are
  * never shown to the public otherwise.
  */
-export function inPublicPool(profile: ProfileRow, owner: UserRow): boolean {
+export function inPublicPool(profile: ProfileRow, owner: Pick<UserRow, 'status'>): boolean {
   return profile.fictional || (profile.publicProfile && owner.status === 'active');
 }
 

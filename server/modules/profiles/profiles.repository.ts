@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import type { Executor } from '#server/db/client.ts';
+import { type Executor, preparedPerDatabase } from '#server/db/client.ts';
 import { conversationParticipants, conversations, messages } from '#server/db/schema/chats.ts';
 import { type ProfileRow, profiles, type UserRow, users } from '#server/db/schema/members.ts';
 import { type PhotoRow, photos } from '#server/db/schema/photos.ts';
@@ -15,17 +15,39 @@ export async function findProfileByUserId(db: Executor, userId: number): Promise
  * The profile read together with a member's session, kept with that member's row for the request
  * (the row object lives as long as the request that resolved it): hot read paths skip the query.
  */
-const sessionProfiles = new WeakMap<UserRow, ProfileRow | null>();
+export type SessionProfile = { profile: ProfileRow | null; mainPhoto: PhotoRow | null };
+const sessionProfiles = new WeakMap<UserRow, SessionProfile>();
 
-export function rememberSessionProfile(member: UserRow, profile: ProfileRow | null): void {
-  sessionProfiles.set(member, profile);
+export function rememberSessionProfile(member: UserRow, own: SessionProfile): void {
+  sessionProfiles.set(member, own);
 }
 
 /** The member's own profile for read-only paths: the one read with the session, else one query. */
 export async function sessionProfileOf(db: Executor, member: UserRow): Promise<ProfileRow | undefined> {
   const known = sessionProfiles.get(member);
-  if (known !== undefined) return known ?? undefined;
+  if (known !== undefined) return known.profile ?? undefined;
   return findProfileByUserId(db, member.id);
+}
+
+/** The main photo of the member's own profile: the one read with the session, else one query. */
+export async function sessionMainPhotoOf(
+  db: Executor,
+  member: UserRow,
+  profileId: number,
+): Promise<PhotoRow | undefined> {
+  const known = sessionProfiles.get(member);
+  if (known?.profile?.id === profileId) return known.mainPhoto ?? undefined;
+  return findMainPhoto(db, profileId);
+}
+
+export async function findMainPhoto(db: Executor, profileId: number): Promise<PhotoRow | undefined> {
+  const [mainPhoto] = await db
+    .select()
+    .from(photos)
+    .where(eq(photos.profileId, profileId))
+    .orderBy(asc(photos.position), asc(photos.id))
+    .limit(1);
+  return mainPhoto;
 }
 
 /**
@@ -118,12 +140,14 @@ type PhotoJson = {
  * order, blocks either way and the likes between the two (`newLike`: the profile liked the viewer
  * and the viewer has not seen it yet). Without a viewer the flags are false.
  */
-export async function profileForViewer(db: Executor, profileId: number, viewerProfileId: number | undefined) {
-  const viewer = viewerProfileId ?? 0;
-  const [row] = await db
+const profileForViewerStatement = preparedPerDatabase((db) => {
+  const profileId = sql.placeholder('profileId');
+  const viewer = sql.placeholder('viewer');
+  return db
     .select({
       profile: profiles,
-      owner: users,
+      // Only what the view decides on: a users row is wide, and every column costs on every call.
+      owner: { status: users.status },
       photos: sql<
         PhotoJson[]
       >`(select coalesce(json_agg(p order by p.position, p.id), '[]'::json) from ${photos} p where p.profile_id = ${profiles.id})`,
@@ -135,7 +159,12 @@ export async function profileForViewer(db: Executor, profileId: number, viewerPr
     .from(profiles)
     .innerJoin(users, eq(users.id, profiles.userId))
     .where(eq(profiles.id, profileId))
-    .limit(1);
+    .limit(1)
+    .prepare('profile_for_viewer');
+});
+
+export async function profileForViewer(db: Executor, profileId: number, viewerProfileId: number | undefined) {
+  const [row] = await profileForViewerStatement(db).execute({ profileId, viewer: viewerProfileId ?? 0 });
   if (!row) return undefined;
   const photoRows: PhotoRow[] = row.photos.map((photo) => ({
     id: photo.id,
