@@ -21,7 +21,18 @@ export const trackingKeys = ['network', 'ref', 'sub1', 'sub2', 'sub3'] as const;
 export function registerRequestContext(app: FastifyInstance): void {
   app.decorateRequest('site', null as never);
   app.decorateRequest('locale', null as never);
-  app.decorateRequest('clientCountry', null);
+  // The visitor's country from the address, looked up on first use (few routes need it).
+  const countries = new WeakMap<FastifyRequest, string | null>();
+  app.decorateRequest('clientCountry', {
+    getter(this: FastifyRequest): string | null {
+      let country = countries.get(this);
+      if (country === undefined) {
+        country = countryForIp(this.ip);
+        countries.set(this, country);
+      }
+      return country;
+    },
+  });
 
   app.addHook('onRequest', async (request, reply) => {
     // A Host that is no host[:port] (e.g. "[::1" or "evil.test:99999") is refused before anything builds a URL from it.
@@ -47,7 +58,6 @@ export function registerRequestContext(app: FastifyInstance): void {
         secure: request.protocol === 'https',
       });
     }
-    request.clientCountry = countryForIp(request.ip);
     checkCsrf(request);
   });
 
@@ -106,9 +116,15 @@ export function registerRequestContext(app: FastifyInstance): void {
 /** host or host:port as a browser sends it; an absent Host (HTTP/1.0) gets the default site. */
 export function isValidHost(host: string | undefined): boolean {
   if (!host) return true;
+  if (validHosts.has(host)) return true;
   if (!/^[\w.-]+(:\d{1,5})?$|^\[[\da-f:.]+\](:\d{1,5})?$/i.test(host)) return false;
-  return URL.canParse(`http://${host}/`);
+  if (!URL.canParse(`http://${host}/`)) return false;
+  // The sites' few hosts are checked once; the set stays small whatever clients send.
+  if (validHosts.size >= 1000) validHosts.clear();
+  validHosts.add(host);
+  return true;
 }
+const validHosts = new Set<string>();
 
 /** The dotted path of the first key or string holding a NUL character, or undefined. */
 function nulField(value: unknown, path: string, depth = 0): string | undefined {

@@ -1,6 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
-import fastifyHelmet from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '#server/config.ts';
 
@@ -55,81 +53,106 @@ function ownHost(host: string | undefined): string | null {
   return host && /^[a-z0-9.-]+(:\d{1,5})?$/i.test(host) ? host : null;
 }
 
-type PerRequest = { nonce: string; cdn: string | null; host: string | null };
+/** CSP nonces: 16 random bytes each, cut from a buffer refilled 256 nonces at a time (one syscall). */
+function nonceSource(): () => string {
+  const size = 16;
+  let pool = randomBytes(size * 256);
+  let offset = 0;
+  return () => {
+    if (offset === pool.length) {
+      pool = randomBytes(pool.length);
+      offset = 0;
+    }
+    const nonce = pool.toString('base64', offset, offset + size);
+    offset += size;
+    return nonce;
+  };
+}
 
 /**
- * Security headers on every answer (helmet): a Content-Security-Policy whose scripts need this
- * response's nonce, nosniff, a referrer policy, no framing, a Permissions-Policy, and HSTS when the
- * request came over HTTPS (directly or from a trusted proxy).
+ * Security headers on every answer: a Content-Security-Policy whose scripts need this response's
+ * nonce, nosniff, a referrer policy, no framing, a Permissions-Policy, and HSTS when the request came
+ * over HTTPS (directly or from a trusted proxy). The same set helmet sends, written once at start:
+ * only the nonce, the site's CDN and the host differ per answer (decision 021).
  */
 export async function registerSecurityHeaders(app: FastifyInstance, config: Config): Promise<void> {
   const development = config.NODE_ENV === 'development';
-  const perRequest = new WeakMap<IncomingMessage, PerRequest>();
-  const get = (req: IncomingMessage): PerRequest =>
-    perRequest.get(req) ?? { nonce: randomBytes(16).toString('base64'), cdn: null, host: null };
+  const nextNonce = nonceSource();
   const storageSources = storageImageSources(config);
   const mollie =
     config.PAYMENT_PROVIDER === 'mollie' ? ['https://www.mollie.com', 'https://*.mollie.com'] : [];
 
-  app.decorateRequest('cspNonce', '');
-  // Before helmet's own hook: the nonce and the site's CDN for the directives below.
-  app.addHook('onRequest', async (request) => {
-    request.cspNonce = randomBytes(16).toString('base64');
-    const site = await app.deps.sites.resolve(request.host).catch(() => null);
-    perRequest.set(request.raw, {
-      nonce: request.cspNonce,
-      cdn: originOf(site?.cdnPrefix),
-      host: ownHost(request.host),
-    });
-  });
-
-  await app.register(fastifyHelmet, {
-    contentSecurityPolicy: {
-      useDefaults: false,
-      directives: {
-        'default-src': ["'self'"],
-        'base-uri': ["'self'"],
-        'object-src': ["'none'"],
-        'frame-ancestors': ["'none'"],
-        'form-action': ["'self'", ...mollie],
-        // The page's inline scripts (React Router's context and hydration, React's streaming) carry
-        // the nonce; the module scripts come from this origin. No inline event handlers.
-        'script-src': ["'self'", (req) => `'nonce-${get(req).nonce}'`],
-        'script-src-attr': ["'none'"],
-        // Style attributes of server-rendered markup (and Vite's injected styles in development).
-        'style-src': ["'self'", "'unsafe-inline'"],
-        'img-src': ["'self'", 'data:', 'blob:', ...storageSources, (req) => get(req).cdn ?? "'self'"],
-        'font-src': ["'self'", 'data:'],
-        // The live-events WebSocket on this host ('self' covers ws/wss in current browsers only),
-        // and Vite's hot-reload socket in development.
-        'connect-src': [
-          "'self'",
-          (req) => {
-            const host = get(req).host;
-            return host ? `ws://${host} wss://${host}` : "'self'";
-          },
-          ...(development ? ['ws:', 'wss:'] : []),
-        ],
-        'worker-src': ["'self'"],
-        'manifest-src': ["'self'"],
-        'media-src': ["'self'"],
-        'frame-src': ["'none'"],
-      },
-    },
-    // HSTS only over HTTPS: set below from the request's protocol.
-    strictTransportSecurity: false,
-    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
-    xFrameOptions: { action: 'deny' },
-    crossOriginEmbedderPolicy: false,
-    crossOriginOpenerPolicy: { policy: 'same-origin' },
-    crossOriginResourcePolicy: { policy: 'same-origin' },
-  });
-
-  app.addHook('onSend', async (request, reply) => {
-    reply.header('permissions-policy', permissionsPolicy);
-    if (request.protocol === 'https') reply.header('strict-transport-security', hstsHeader);
-    if (sharedResourcePaths.some((prefix) => request.url.startsWith(prefix))) {
-      reply.header('cross-origin-resource-policy', 'cross-origin');
+  // The policy up to the nonce, and after it per (CDN, host): a handful of strings per site.
+  const policyHead = [
+    "default-src 'self'",
+    "base-uri 'self'",
+    "object-src 'none'",
+    "frame-ancestors 'none'",
+    ['form-action', "'self'", ...mollie].join(' '),
+    // The page's inline scripts (React Router's context and hydration, React's streaming) carry
+    // the nonce; the module scripts come from this origin. No inline event handlers.
+    "script-src 'self' 'nonce-",
+  ].join(';');
+  const policyTail = (cdn: string | null, host: string | null) =>
+    [
+      "'",
+      "script-src-attr 'none'",
+      // Style attributes of server-rendered markup (and Vite's injected styles in development).
+      "style-src 'self' 'unsafe-inline'",
+      ['img-src', "'self'", 'data:', 'blob:', ...storageSources, cdn ?? "'self'"].join(' '),
+      "font-src 'self' data:",
+      // The live-events WebSocket on this host ('self' covers ws/wss in current browsers only),
+      // and Vite's hot-reload socket in development.
+      [
+        'connect-src',
+        "'self'",
+        host ? `ws://${host} wss://${host}` : "'self'",
+        ...(development ? ['ws:', 'wss:'] : []),
+      ].join(' '),
+      "worker-src 'self'",
+      "manifest-src 'self'",
+      "media-src 'self'",
+      "frame-src 'none'",
+    ].join(';');
+  const tails = new Map<string, string>();
+  const tailFor = (cdn: string | null, host: string | null): string => {
+    const key = `${cdn ?? ''} ${host ?? ''}`;
+    let tail = tails.get(key);
+    if (tail === undefined) {
+      // Hosts come from requests: the map stays small whatever a client sends.
+      if (tails.size >= 1000) tails.clear();
+      tail = policyTail(cdn, host);
+      tails.set(key, tail);
     }
+    return tail;
+  };
+  const everyAnswer = {
+    'cross-origin-opener-policy': 'same-origin',
+    'origin-agent-cluster': '?1',
+    'referrer-policy': 'strict-origin-when-cross-origin',
+    'x-content-type-options': 'nosniff',
+    'x-dns-prefetch-control': 'off',
+    'x-download-options': 'noopen',
+    'x-frame-options': 'DENY',
+    'x-permitted-cross-domain-policies': 'none',
+    'x-xss-protection': '0',
+    'permissions-policy': permissionsPolicy,
+  };
+
+  app.decorateRequest('cspNonce', '');
+  app.addHook('onRequest', async (request, reply) => {
+    request.cspNonce = nextNonce();
+    const site = await app.deps.sites.resolve(request.host).catch(() => null);
+    reply.headers(everyAnswer);
+    reply.header(
+      'content-security-policy',
+      policyHead + request.cspNonce + tailFor(originOf(site?.cdnPrefix), ownHost(request.host)),
+    );
+    reply.header(
+      'cross-origin-resource-policy',
+      sharedResourcePaths.some((prefix) => request.url.startsWith(prefix)) ? 'cross-origin' : 'same-origin',
+    );
+    // HSTS only over HTTPS.
+    if (request.protocol === 'https') reply.header('strict-transport-security', hstsHeader);
   });
 }
