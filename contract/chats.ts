@@ -43,7 +43,25 @@ export const chatListItemSchema = z.object({
 });
 export type ChatListItem = z.infer<typeof chatListItemSchema>;
 
-export const chatsResponseSchema = z.object({ chats: z.array(chatListItemSchema) });
+/** Conversations per page of GET /api/chats.php unless `limit` says otherwise. */
+export const chatListPageSize = 50;
+
+export const chatsQuerySchema = z.object({
+  cursor: z
+    .string()
+    .regex(/^\d{1,19}\.\d{1,10}$/)
+    .optional()
+    .describe('the next page: the `next` of the previous answer'),
+  limit: z.coerce.number().int().min(1).max(100).optional().describe(`conversations per page (default ${chatListPageSize})`),
+});
+
+export const chatsResponseSchema = z.object({
+  chats: z.array(chatListItemSchema),
+  next: z
+    .string()
+    .nullable()
+    .describe('the cursor of the next (older) page, or null on the last page'),
+});
 
 export const chatQuerySchema = z.object({
   conversation: idParam,

@@ -16,6 +16,7 @@ import {
 import {
   chatQuerySchema,
   chatResponseSchema,
+  chatsQuerySchema,
   chatsResponseSchema,
   costsSchema,
   deleteConversationSchema,
@@ -345,7 +346,13 @@ export const endpoints = {
     response: countsResponseSchema,
     errors: [],
   },
-  'GET /api/chats.php': { method: 'GET', path: '/api/chats.php', response: chatsResponseSchema, errors: [] },
+  'GET /api/chats.php': {
+    method: 'GET',
+    path: '/api/chats.php',
+    query: chatsQuerySchema,
+    response: chatsResponseSchema,
+    errors: ['validation_failed'],
+  },
   'GET /api/chat.php': {
     method: 'GET',
     path: '/api/chat.php',

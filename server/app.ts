@@ -49,6 +49,7 @@ import { assetsRoutes } from './modules/assets/assets.routes.ts';
 import { moneyAdminRoutes } from './modules/backoffice/money-admin.routes.ts';
 import { profilesAdminRoutes } from './modules/backoffice/profiles-admin.routes.ts';
 import { sitesAdminRoutes } from './modules/backoffice/sites-admin.routes.ts';
+import { ChatListCache } from './modules/chats/chat-list-cache.ts';
 import { chatsRoutes } from './modules/chats/chats.routes.ts';
 import { ChatsService } from './modules/chats/chats.service.ts';
 import { complaintsRoutes } from './modules/content/complaints.routes.ts';
@@ -124,6 +125,8 @@ export type AppDeps = {
   search: SearchService;
   likes: LikesService;
   chats: ChatsService;
+  /** Finished conversation lists per member for a few seconds (chats/chat-list-cache.ts). */
+  chatLists: ChatListCache;
   payments: PaymentsService;
   notifications: NotificationsService;
   directDebit: DirectDebitService;
@@ -291,7 +294,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   };
   metrics.queue('mail', () => mail.pending());
   const sites = new SiteDirectory(database.db, bus);
-  const chats = new ChatsService(database.db, clock, storage, bus, notifications);
+  // Finished conversation lists per member for a few seconds (chats/chat-list-cache.ts).
+  const chatLists = new ChatListCache(config.CHAT_LIST_CACHE_MS ?? (config.NODE_ENV === 'test' ? 0 : 5000));
+  const chats = new ChatsService(database.db, clock, storage, bus, notifications, chatLists);
   const staffService = new StaffService(database.db, clock, {
     maxFailures: config.LOGIN_MAX_FAILURES,
     windowMinutes: config.LOGIN_WINDOW_MINUTES,
@@ -316,7 +321,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       windowMinutes: config.LOGIN_WINDOW_MINUTES,
       lockMinutes: config.LOGIN_LOCK_MINUTES,
     }),
-    profiles: new ProfilesService(database.db, clock, storage),
+    profiles: new ProfilesService(database.db, clock, storage, (userId) => chats.listChanged(userId)),
     photos: new PhotosService(database.db, clock, storage),
     search: new SearchService(database.db, clock, storage),
     likes: new LikesService(database.db, clock, storage, bus, notifications),
@@ -344,6 +349,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     ),
     stats: new StatsService(database.db, clock),
     staffStart: { adminCreated: false, demoAdmin: null },
+    chatLists: new ChatListCache(config.CHAT_LIST_CACHE_MS ?? (config.NODE_ENV === 'test' ? 0 : 5000)),
   };
   await deps.payments.ensureTimeBonusCode();
   await deps.photos
@@ -361,6 +367,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const sessionCache = new SessionCache(config.SESSION_CACHE_MS ?? (config.NODE_ENV === 'test' ? 0 : 2000));
   deps.accounts.cacheSessions(sessionCache, bus);
   const stopSessionCache = sessionCache.listen(bus);
+  const stopChatListCache = deps.chatLists.listen(bus);
   metrics.queue('payments', () => deps.payments.pendingCount());
   metrics.queue('postbacks', () => deps.postbacks.pending());
   deps.staffStart = await ensureStaffAtStart(config, deps.staff);
@@ -371,6 +378,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await deps.postbacks.stop();
     await bus.close();
     stopSessionCache();
+    stopChatListCache();
     await presence.stop();
     await redis?.quit().catch(() => undefined);
     await database.close();

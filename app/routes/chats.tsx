@@ -24,7 +24,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   // New matches: mutual likes without a conversation yet, shown as a row above the list.
   const talking = new Set(answer.data.chats.map((chat) => chat.profile.id));
   const matches = likes.ok ? likes.data.matches.filter((profile) => !talking.has(profile.id)) : [];
-  return { chats: answer.data.chats, matches };
+  return { chats: answer.data.chats, next: answer.data.next, matches };
 }
 
 /** The conversation list (spec §2): new matches first, unread counts in the green unread colour, newest activity first. */
@@ -32,10 +32,33 @@ export default function Chats({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const { socket, reloadChats } = useLiveState();
   const [chats, setChats] = useState(loaderData.chats);
+  const [next, setNext] = useState(loaderData.next);
+  const [loadingOlder, setLoadingOlder] = useState(false);
   const [removed, setRemoved] = useState<ChatListItem | null>(null);
   const [failed, setFailed] = useState<string | null>(null);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  useEffect(() => setChats(loaderData.chats), [loaderData.chats]);
+  useEffect(() => {
+    setChats(loaderData.chats);
+    setNext(loaderData.next);
+  }, [loaderData.chats, loaderData.next]);
+
+  /** The list comes a page at a time: the next page joins the end, without rows already shown. */
+  const showOlder = async () => {
+    if (!next || loadingOlder) return;
+    setLoadingOlder(true);
+    const answer = await api('GET /api/chats.php', { query: { cursor: next } });
+    setLoadingOlder(false);
+    if (!answer.ok) {
+      setFailed(t('chat:list.olderFailed', { error: answer.error.message }));
+      return;
+    }
+    setFailed(null);
+    setChats((current) => {
+      const shown = new Set(current.map((chat) => chat.conversation.id));
+      return [...current, ...answer.data.chats.filter((chat) => !shown.has(chat.conversation.id))];
+    });
+    setNext(answer.data.next);
+  };
   useEffect(
     () =>
       socket?.subscribe((event) => {
@@ -154,6 +177,21 @@ export default function Chats({ loaderData }: Route.ComponentProps) {
       ) : (
         <div className="border rounded-3 overflow-hidden">
           <ChatList chats={chats} onDelete={remove} />
+        </div>
+      )}
+      {next && (
+        <div className="text-center mt-3">
+          <button
+            type="button"
+            className="btn btn-outline-primary rounded-pill px-4"
+            onClick={() => void showOlder()}
+            disabled={loadingOlder}
+            aria-busy={loadingOlder}
+            data-testid="chats-older"
+          >
+            {loadingOlder && <span className="spinner-border spinner-border-sm me-2" aria-hidden="true" />}
+            {t('chat:list.older')}
+          </button>
         </div>
       )}
     </div>

@@ -900,7 +900,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Conversations, most recent activity first, with unread counts */
+        /** Conversations, most recent activity first, with unread counts: a page at a time (`next` is the cursor of the following one) */
         get: operations["getChats"];
         put?: never;
         post?: never;
@@ -10760,7 +10760,10 @@ export interface operations {
     };
     getChats: {
         parameters: {
-            query?: never;
+            query?: {
+                cursor?: string;
+                limit?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -10832,6 +10835,7 @@ export interface operations {
                                 tattoos: ("none" | "some" | "many") | null;
                             };
                         }[];
+                        next: string | null;
                     };
                 };
             };

@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, gt, inArray, lt, notInArray, sql, type WithSubquery } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import type { Executor } from '#server/db/client.ts';
+import { type Executor, preparedPerDatabase } from '#server/db/client.ts';
 import { gifts } from '#server/db/schema/catalog.ts';
 import {
   conversationParticipants,
@@ -199,7 +199,7 @@ export async function conversationsOf(db: Executor, profileId: number) {
  * either way, those with nothing left to show (never written in, or deleted by this side up to the
  * last message), and those whose other member is deleted or banned.
  */
-function prepareChatList(db: Executor) {
+const prepareChatList = preparedPerDatabase((db) => {
   const profileId = sql.placeholder('profileId');
   const other = alias(profiles, 'other');
   const owner = alias(users, 'owner');
@@ -211,10 +211,13 @@ function prepareChatList(db: Executor) {
     .limit(1)
     .as('last_message');
   const mainPhoto = mainPhotoLateral(db, other.id);
+  // The list's order and its keyset: last activity to the microsecond (exact, as text), then the id.
+  const activity = sql`(extract(epoch from coalesce(${conversations.lastMessageAt}, ${conversations.createdAt})) * 1000000)::bigint`;
   return db
     .select({
       conversation: conversations,
       participant: conversationParticipants,
+      activityMicros: sql<string>`${activity}::text`,
       profile: other,
       lastMessage: {
         id: lastMessage.id,
@@ -246,21 +249,32 @@ function prepareChatList(db: Executor) {
         gt(lastMessage.id, conversationParticipants.clearedMessageId),
         notInArray(owner.status, ['deleted', 'banned']),
         sql`not exists (select 1 from ${blocks} b where (b.blocker_profile_id = ${conversations.lowProfileId} and b.blocked_profile_id = ${conversations.highProfileId}) or (b.blocker_profile_id = ${conversations.highProfileId} and b.blocked_profile_id = ${conversations.lowProfileId}))`,
+        sql`(${activity}, ${conversations.id}) < (${sql.placeholder('beforeMicros')}::bigint, ${sql.placeholder('beforeId')}::int)`,
       ),
     )
-    .orderBy(desc(sql`coalesce(${conversations.lastMessageAt}, ${conversations.createdAt})`))
+    .orderBy(desc(activity), desc(conversations.id))
+    .limit(sql.placeholder('limit'))
     .prepare('chat_list');
-}
-const chatLists = new WeakMap<Executor, ReturnType<typeof prepareChatList>>();
+});
 
-/** See prepareChatList: built once per database, run as a prepared statement (issue 15). */
-export async function chatListOf(db: Executor, profileId: number) {
-  let list = chatLists.get(db);
-  if (!list) {
-    list = prepareChatList(db);
-    chatLists.set(db, list);
-  }
-  return list.execute({ profileId });
+/** Where a page of the chat list starts: before this activity (microseconds) and conversation id. */
+export type ChatListCursor = { activityMicros: string; conversationId: number };
+
+/**
+ * A page of the chat list, newest activity first: up to `limit` conversations older than `before`
+ * (the first page without it). See prepareChatList: one prepared statement (issue 15).
+ */
+export async function chatListOf(
+  db: Executor,
+  profileId: number,
+  page: { before: ChatListCursor | undefined; limit: number },
+) {
+  return prepareChatList(db).execute({
+    profileId,
+    beforeMicros: page.before?.activityMicros ?? '9223372036854775807',
+    beforeId: page.before?.conversationId ?? 2147483647,
+    limit: page.limit,
+  });
 }
 
 export async function messagesByIds(db: Executor, ids: number[]): Promise<MessageRow[]> {
@@ -441,10 +455,13 @@ function prepareConversationView(db: Executor, countFree: boolean) {
   const other = alias(profiles, 'other');
   const owner = alias(users, 'owner');
   const mainPhoto = mainPhotoLateral(db, other.id);
+  // The list's order and its keyset: last activity to the microsecond (exact, as text), then the id.
+  const activity = sql`(extract(epoch from coalesce(${conversations.lastMessageAt}, ${conversations.createdAt})) * 1000000)::bigint`;
   return db
     .select({
       conversation: conversations,
       participant: conversationParticipants,
+      activityMicros: sql<string>`${activity}::text`,
       profile: other,
       owner,
       mainPhoto: mainPhoto.fields,

@@ -2,6 +2,7 @@ import {
   chatPhotoQuerySchema,
   chatQuerySchema,
   chatResponseSchema,
+  chatsQuerySchema,
   chatsResponseSchema,
   costsSchema,
   deleteConversationSchema,
@@ -13,9 +14,10 @@ import {
 } from '#contract/chats.ts';
 import { errorBodySchema, okSchema } from '#contract/common.ts';
 import { AppError } from '#server/lib/errors.ts';
-import type { ZodApp } from '#server/lib/zod-app.ts';
+import { sendSerialized, serializeAnswer, type ZodApp } from '#server/lib/zod-app.ts';
 import { requireMember } from '#server/modules/accounts/sessions.ts';
 import { readUpload } from '#server/modules/photos/photos.routes.ts';
+import { regionLabelled } from '#server/modules/regions/region-labels.ts';
 
 const errors = {
   402: errorBodySchema,
@@ -27,17 +29,33 @@ const errors = {
 
 export async function chatsRoutes(app: ZodApp): Promise<void> {
   const chats = app.deps.chats;
+  const lists = app.deps.chatLists;
 
   app.get(
     '/api/chats.php',
     {
       schema: {
         tags: ['chats'],
-        summary: 'Conversations, most recent activity first, with unread counts',
+        summary:
+          'Conversations, most recent activity first, with unread counts: a page at a time (`next` is the cursor of the following one)',
+        querystring: chatsQuerySchema,
         response: { 200: chatsResponseSchema, ...errors },
       },
     },
-    async (request) => ({ chats: await chats.list(requireMember(request), request.site) }),
+    async (request, reply) => {
+      const member = requireMember(request);
+      // Polled by every open app: most polls find the list as it was (chat-list-cache.ts).
+      const { cursor, limit } = request.query;
+      const key = `${request.site.id} ${request.locale} ${cursor ?? ''} ${limit ?? ''}`;
+      let body = lists.get(member.id, key);
+      if (body === undefined) {
+        const mark = lists.mark();
+        const answer = await chats.list(member, request.site, { cursor, limit });
+        body = serializeAnswer(chatsResponseSchema, regionLabelled(answer, request.locale));
+        lists.set(member.id, key, body, mark);
+      }
+      return sendSerialized(reply, body);
+    },
   );
 
   app.get(

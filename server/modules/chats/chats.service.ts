@@ -1,5 +1,5 @@
 import type { ChatListItem, ChatResponse, Costs, Message } from '#contract/chats.ts';
-import { chatHistoryLimit, chatPageSize } from '#contract/chats.ts';
+import { chatHistoryLimit, chatListPageSize, chatPageSize } from '#contract/chats.ts';
 import type { Database, Executor } from '#server/db/client.ts';
 import type { MessageRow } from '#server/db/schema/chats.ts';
 import type { ProfileRow, UserRow } from '#server/db/schema/members.ts';
@@ -28,6 +28,7 @@ import {
   sessionProfileOf,
 } from '#server/modules/profiles/profiles.repository.ts';
 import { selectedCountry } from '#server/modules/sites/sites.service.ts';
+import { ChatListCache } from './chat-list-cache.ts';
 import type { GiftRow } from './chats.repository.ts';
 import * as repo from './chats.repository.ts';
 
@@ -73,7 +74,13 @@ export class ChatsService {
     private readonly storage: MediaStorage,
     private readonly bus: EventBus,
     private readonly notifications?: NotificationsService,
+    private readonly lists: ChatListCache = new ChatListCache(0),
   ) {}
+
+  /** A member's conversation list changed without a request of theirs (chat-list-cache.ts). */
+  async listChanged(userId: number): Promise<void> {
+    await this.lists.changed(this.bus, userId);
+  }
 
   private async own(member: UserRow): Promise<ProfileRow> {
     const profile = await findProfileByUserId(this.db, member.id);
@@ -362,6 +369,7 @@ export class ChatsService {
     const known = gift ? [gift] : [];
     const forSender = (await this.present([row], me.id, site, known))[0]!;
     const forRecipient = (await this.present([row], other.profile.id, site, known))[0]!;
+    await this.listChanged(other.owner.id);
     await publishToMember(this.bus, other.owner.id, {
       type: 'message',
       conversation: row.conversationId,
@@ -401,25 +409,40 @@ export class ChatsService {
     };
   }
 
-  async list(member: UserRow, site: SiteRow): Promise<ChatListItem[]> {
+  /** A page of the conversation list, newest activity first, and the cursor of the next one. */
+  async list(
+    member: UserRow,
+    site: SiteRow,
+    page: { cursor?: string | undefined; limit?: number | undefined } = {},
+  ): Promise<{ chats: ChatListItem[]; next: string | null }> {
     const me = await this.ownForRead(member);
-    // One statement for the whole list (its size never changes the number of queries).
-    const rows = await repo.chatListOf(this.db, me.id);
+    const limit = page.limit ?? chatListPageSize;
+    // One statement for the whole page (its size never changes the number of queries); one row
+    // more than the page tells whether another page follows.
+    const found = await repo.chatListOf(this.db, me.id, {
+      before: parseCursor(page.cursor),
+      limit: limit + 1,
+    });
+    const rows = found.slice(0, limit);
     const lastMessages = await this.present(
       rows.map((row) => row.lastMessage),
       me.id,
       site,
     );
     const ctx = { storage: this.storage, site, today: this.clock.now() };
-    return rows.map((row, index) => ({
-      profile: toProfile(row.profile, row.mainPhoto ?? undefined, ctx),
-      conversation: {
-        id: row.conversation.id,
-        last_message: lastMessages[index] ?? null,
-        last_activity: (row.conversation.lastMessageAt ?? row.conversation.createdAt).toISOString(),
-      },
-      num_unread_messages: row.unread,
-    }));
+    const last = rows.at(-1);
+    return {
+      chats: rows.map((row, index) => ({
+        profile: toProfile(row.profile, row.mainPhoto ?? undefined, ctx),
+        conversation: {
+          id: row.conversation.id,
+          last_message: lastMessages[index] ?? null,
+          last_activity: (row.conversation.lastMessageAt ?? row.conversation.createdAt).toISOString(),
+        },
+        num_unread_messages: row.unread,
+      })),
+      next: found.length > limit && last ? `${last.activityMicros}.${last.conversation.id}` : null,
+    };
   }
 
   /** A page of a conversation; reading it sets its unread count to zero and tells the other side. */
@@ -450,6 +473,8 @@ export class ChatsService {
       markReadUpTo,
     });
     if (markReadUpTo !== null) {
+      // A GET that changes the reader's list (its unread count): their cached list goes.
+      await this.listChanged(member.id);
       await publishToMember(this.bus, view.owner.id, {
         type: 'read',
         conversation: view.conversation.id,
@@ -520,4 +545,14 @@ export class ChatsService {
     const me = await this.own(member);
     return (await repo.conversationsOf(this.db, me.id)).reduce((total, row) => total + row.unread, 0);
   }
+}
+
+/** `<activity in microseconds>.<conversation id>` (the contract checked its form). */
+function parseCursor(cursor: string | undefined): repo.ChatListCursor | undefined {
+  if (!cursor) return undefined;
+  const [micros = '', id = ''] = cursor.split('.');
+  // Past the range of bigint and int the cursor means "from the start", never a database error.
+  const maxMicros = '9223372036854775807';
+  const activityMicros = micros.length === maxMicros.length && micros > maxMicros ? maxMicros : micros;
+  return { activityMicros, conversationId: Math.min(Number(id), 2147483647) };
 }

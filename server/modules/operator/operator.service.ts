@@ -319,6 +319,7 @@ export class OperatorService {
 
     const [forMember] = await this.chats.present([row], found.memberProfile.id, site);
     const [forStaff] = await this.chats.present([row], found.fictionalProfile.id, site);
+    await this.chats.listChanged(found.member.id);
     if (forMember) {
       await publishToMember(this.bus, found.member.id, {
         type: 'message',

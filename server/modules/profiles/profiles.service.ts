@@ -34,6 +34,8 @@ export class ProfilesService {
     private readonly db: Database,
     private readonly clock: Clock,
     private readonly storage: MediaStorage,
+    /** Tells the chat lists that a member's list changed (ChatsService.listChanged). */
+    private readonly chatListChanged: (userId: number) => Promise<void> = async () => {},
   ) {}
 
   private ctx(site: SiteRow): ViewContext {
@@ -136,11 +138,14 @@ export class ProfilesService {
   async block(member: UserRow, profileId: number): Promise<void> {
     const own = await this.profileOf(member);
     if (own.id === profileId) throw new ValidationFailedError({ profile: 'invalid' });
-    if (!(await repo.findProfileWithOwner(this.db, profileId))) throw new NotFoundError();
+    const blocked = await repo.findProfileWithOwner(this.db, profileId);
+    if (!blocked) throw new NotFoundError();
     await this.db.transaction(async (tx) => {
       await repo.insertBlock(tx, own.id, profileId, this.clock.now());
       await repo.removePairFromLists(tx, own.id, profileId);
     });
+    // Their conversation with the blocker is gone from their list too.
+    await this.chatListChanged(blocked.owner.id);
   }
 
   async unblock(member: UserRow, profileId: number): Promise<void> {

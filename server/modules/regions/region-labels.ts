@@ -45,6 +45,11 @@ export function withRegionLabels(value: unknown, locale: Locale, depth = 0): unk
   return copy ?? value;
 }
 
+/** withRegionLabels for a typed answer: only `region_label` strings change, so the shape stays the same. */
+export function regionLabelled<T>(answer: T, locale: Locale): T {
+  return withRegionLabels(answer, locale) as T;
+}
+
 /** Before an API answer is serialized: region labels in the request's language. */
 export function registerRegionLabels(app: FastifyInstance): void {
   app.addHook('preSerialization', async (request, _reply, payload) => {
