@@ -21,7 +21,7 @@ import { serverApi } from './lib/api.ts';
 import { brandVariables } from './lib/brand.ts';
 import { parseCookies } from './lib/cookies.ts';
 import { CspNonceContext, zodJitlessScript } from './lib/csp-nonce.ts';
-import { createI18n } from './lib/i18n.ts';
+import { i18nFor } from './lib/i18n.ts';
 import { isBareRoute, isScriptlessRoute } from './lib/layout-handle.ts';
 import { languageAlternates } from './lib/meta.ts';
 import { isChunkLoadError, shouldReloadForChunk, siteEntrySkipCookie } from './lib/shell-rules.ts';
@@ -33,6 +33,7 @@ import membersCss from './styles/members.scss?url';
 import publicCss from './styles/public.scss?url';
 
 export const trackingCookie = 'tracking';
+const noCatalogs = {};
 /** The landing URL's parameters that mark ad traffic (kept by the server in the tracking cookie). */
 const trackingParams = ['network', 'ref', 'sub1', 'sub2', 'sub3'];
 
@@ -91,7 +92,7 @@ export function links() {
 export function Layout({ children }: { children: ReactNode }) {
   const data = useRouteLoaderData<typeof loader>('root');
   const locale = data?.locale ?? defaultLocale;
-  const i18n = useMemo(() => createI18n(locale, data?.resources ?? {}), [locale, data?.resources]);
+  const i18n = useMemo(() => i18nFor(locale, data?.resources ?? noCatalogs), [locale, data?.resources]);
   const matches = useMatches();
   const error = useRouteError();
   // An error page always gets the shell, even when the route that failed was a bare one.

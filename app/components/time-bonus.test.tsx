@@ -33,7 +33,7 @@ describe('time bonus', () => {
       if (String(url).startsWith('/api/user.php')) return json({ user: currentUser });
       if (String(url).startsWith('/api/likes.php'))
         return json({ profiles: [], liked_by: [], received: [], matches: [] });
-      return json({ chats: [] });
+      return json({ chats: [], next: null });
     });
     vi.stubGlobal('fetch', fetchMock);
   });

@@ -78,8 +78,8 @@ describe('the typed API client', () => {
     expect(fetchImpl).toHaveBeenCalledTimes(1);
     fetchImpl.mockClear();
     fetchImpl.mockResolvedValueOnce(json(503, { error: 'internal_error', message: 'x' }));
-    fetchImpl.mockResolvedValueOnce(json(200, { chats: [] }));
-    expect(await api('GET /api/chats.php')).toMatchObject({ ok: true, data: { chats: [] } });
+    fetchImpl.mockResolvedValueOnce(json(200, { chats: [], next: null }));
+    expect(await api('GET /api/chats.php')).toMatchObject({ ok: true, data: { chats: [], next: null } });
     expect(fetchImpl).toHaveBeenCalledTimes(2);
   });
 });

@@ -3,7 +3,22 @@ import { initReactI18next } from 'react-i18next';
 import { interpolation, type LocaleResources, typographyProcessor } from '#contract/i18n.ts';
 import type { Locale } from '#contract/locales.ts';
 
-/** One i18next instance per request on the server and per page load in the browser, same catalogs. */
+/**
+ * The i18next instance of a page: one per catalog object. The server hands every render of a locale
+ * (and area) the same catalogs, so renders share an instance instead of building one each (its
+ * language never changes); the browser builds one per page load.
+ */
+const instances = new WeakMap<LocaleResources, i18n>();
+export function i18nFor(locale: Locale, resources: LocaleResources): i18n {
+  let instance = instances.get(resources);
+  if (!instance || instance.language !== locale) {
+    instance = createI18n(locale, resources);
+    instances.set(resources, instance);
+  }
+  return instance;
+}
+
+/** A new i18next instance with these catalogs. */
 export function createI18n(locale: Locale, resources: LocaleResources): i18n {
   const instance = createInstance();
   void instance

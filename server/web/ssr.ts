@@ -6,11 +6,13 @@ import { createReadableStreamFromReadable } from '@react-router/node';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createRequestHandler, type ServerBuild } from 'react-router';
 import type { ApiCaller } from '#app/lib/load-context.ts';
+import type { LocaleResources } from '#contract/i18n.ts';
 import { localeCookieName } from '#contract/locales.ts';
 import { AppError, CsrfError } from '#server/lib/errors.ts';
 import { projectRoot } from '#server/lib/project-root.ts';
 import { shareSession, withSharedSession } from '#server/modules/accounts/sessions.ts';
 import { siteOrigin } from '#server/modules/sites/site-origin.ts';
+import { PageCache } from './page-cache.ts';
 
 export { projectRoot };
 export const buildDir = path.join(projectRoot, 'build');
@@ -127,15 +129,59 @@ export async function registerWeb(app: FastifyInstance, mode: WebMode): Promise<
 
   const handle = createRequestHandler(loadBuild, mode);
 
-  await registerPages(app, (webRequest, request) =>
-    handle(webRequest, {
-      api: apiCallerFor(app, request),
-      locale: request.locale,
-      origin: siteOrigin(request.site, app.deps.config),
-      resources: app.deps.translator.translations[request.locale],
-      cspNonce: request.cspNonce,
-    }),
+  const { config } = app.deps;
+  // Never in development: a kept page would hide the edit just made.
+  const pageCacheMs =
+    mode === 'production' ? (config.PAGE_CACHE_MS ?? (config.NODE_ENV === 'test' ? 0 : 10_000)) : 0;
+  const pageCache = new PageCache(pageCacheMs);
+  if (pageCache.enabled) {
+    const stop = pageCache.listen(app.deps.bus);
+    app.addHook('onClose', async () => stop());
+  }
+  await registerPages(
+    app,
+    (webRequest, request) =>
+      handle(webRequest, {
+        api: apiCallerFor(app, request),
+        locale: request.locale,
+        origin: siteOrigin(request.site, config),
+        resources: pageCatalogs(app.deps.translator.translations[request.locale], request.url),
+        cspNonce: request.cspNonce,
+      }),
+    pageCache,
   );
+}
+
+/**
+ * The catalogs a page is sent (in its loader data, so in every page's HTML): the back office's
+ * only to its pages, the mails' only to the unsubscribe page, the setup page's (server-made)
+ * never. No member or public page links to either area, so a client-side navigation never
+ * needs a catalog the page did not bring. One object per locale and area, shared by every render.
+ */
+const catalogsByArea = new WeakMap<LocaleResources, Map<string, LocaleResources>>();
+const serverOnlyCatalogs: Record<'admin' | 'unsubscribe' | 'site', readonly string[]> = {
+  admin: ['setup'],
+  unsubscribe: ['admin', 'setup'],
+  site: ['admin', 'mail', 'setup'],
+};
+export function pageCatalogs(all: LocaleResources, url: string): LocaleResources {
+  const area = /^\/admin(\/|$|\?)/.test(url)
+    ? 'admin'
+    : /^\/unsubscribe(\/|$|\?)/.test(url)
+      ? 'unsubscribe'
+      : 'site';
+  let areas = catalogsByArea.get(all);
+  if (!areas) {
+    areas = new Map();
+    catalogsByArea.set(all, areas);
+  }
+  let catalogs = areas.get(area);
+  if (!catalogs) {
+    const left = serverOnlyCatalogs[area];
+    catalogs = Object.fromEntries(Object.entries(all).filter(([namespace]) => !left.includes(namespace)));
+    areas.set(area, catalogs);
+  }
+  return catalogs;
 }
 
 /** What a page action reads: a form, as a browser posts it. */
@@ -149,6 +195,7 @@ const formContentType = /^(application\/x-www-form-urlencoded|multipart\/form-da
 export async function registerPages(
   app: FastifyInstance,
   render: (webRequest: Request, request: FastifyRequest) => Promise<Response>,
+  pageCache: PageCache = new PageCache(0),
 ): Promise<void> {
   await app.register(async (pages) => {
     // Page actions read their own form bodies; hand them the raw stream.
@@ -168,6 +215,14 @@ export async function registerPages(
         }
         if (hasBody && !formContentType.test(request.headers['content-type'] ?? '')) {
           throw new AppError(415, 'unsupported_media_type');
+        }
+        // A public page as every visitor without a session sees it (page-cache.ts).
+        const cacheKey = hasBody ? undefined : pageCache.keyOf(request);
+        const kept = cacheKey === undefined ? undefined : pageCache.get(cacheKey, request.cspNonce);
+        if (kept) {
+          reply.status(kept.status);
+          for (const [name, value] of kept.headers) reply.header(name, value);
+          return reply.header('x-page-cache', 'hit').send(kept.body);
         }
         const controller = new AbortController();
         reply.raw.on('close', () => controller.abort());
@@ -193,6 +248,13 @@ export async function registerPages(
           if (!readable) throw new AppError(400, 'bad_request');
         }
         const response = await render(webRequest, request);
+        if (cacheKey !== undefined && pageCache.storable(response)) {
+          const body = await response.text();
+          pageCache.set(cacheKey, response, body, request.cspNonce);
+          reply.status(response.status);
+          for (const [name, value] of response.headers) reply.header(name, value);
+          return reply.header('x-page-cache', 'miss').send(body);
+        }
         return sendWebResponse(reply, response);
       },
     });

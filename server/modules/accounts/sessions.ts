@@ -2,6 +2,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { UserRow } from '#server/db/schema/members.ts';
 import { AuthenticationRequiredError } from '#server/lib/errors.ts';
+import { announcePublicPagesChanged } from '#server/lib/public-pages.ts';
+import { rememberedSessionProfile } from '#server/modules/profiles/profiles.repository.ts';
 import { siteOrigin } from '#server/modules/sites/site-origin.ts';
 import { selectedCountry } from '#server/modules/sites/sites.service.ts';
 import { type RequestContext, sessionDays } from './accounts.service.ts';
@@ -60,6 +62,12 @@ export function registerSessions(app: FastifyInstance): void {
       // Here at once (the announcement reaches this instance over Redis a moment later).
       app.deps.chatLists.dropUser(request.member.id);
       await app.deps.accounts.memberChanged(request.member.id);
+      // A public profile (or one that becomes public) may headline the visitors' pages.
+      const body = request.body;
+      const namesPublicProfile = typeof body === 'object' && body !== null && 'public_profile' in body;
+      if (namesPublicProfile || rememberedSessionProfile(request.member)?.publicProfile) {
+        await announcePublicPagesChanged(app.deps.bus);
+      }
     }
   });
 }

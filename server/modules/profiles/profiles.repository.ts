@@ -29,6 +29,11 @@ export async function sessionProfileOf(db: Executor, member: UserRow): Promise<P
   return findProfileByUserId(db, member.id);
 }
 
+/** The profile read with this request's session, without a query: undefined when none was. */
+export function rememberedSessionProfile(member: UserRow): ProfileRow | null | undefined {
+  return sessionProfiles.get(member)?.profile;
+}
+
 /** The main photo of the member's own profile: the one read with the session, else one query. */
 export async function sessionMainPhotoOf(
   db: Executor,

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { staffSessionHours } from '#contract/admin.ts';
 import type { StaffRow } from '#server/db/schema/staff.ts';
+import { announcePublicPagesChanged } from '#server/lib/public-pages.ts';
 import { ForbiddenError, OtpEnrolmentRequiredError, StaffRequiredError } from './staff.errors.ts';
 import { hasRight, mustEnrol, type StaffRight } from './staff.service.ts';
 
@@ -44,6 +45,12 @@ export function registerStaffSessions(app: FastifyInstance): void {
     // Before any validation: members and visitors learn nothing about back-office calls but this.
     const path = request.url.split('?')[0];
     if (!request.staff && !(request.method === 'POST' && path === signInPath)) throw new StaffRequiredError();
+  });
+  // A back-office write may change what visitors see (a site, a fictional profile, a text, a ban).
+  app.addHook('onSend', async (request) => {
+    if (request.staff && request.method !== 'GET' && request.method !== 'HEAD') {
+      await announcePublicPagesChanged(app.deps.bus);
+    }
   });
 }
 
