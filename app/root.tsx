@@ -1,5 +1,5 @@
 import { Component, type ReactNode, useContext, useEffect, useMemo } from 'react';
-import { I18nextProvider, useTranslation } from 'react-i18next';
+import { I18nextProvider } from 'react-i18next';
 import {
   isRouteErrorResponse,
   Links,
@@ -12,6 +12,7 @@ import {
   useRouteError,
   useRouteLoaderData,
 } from 'react-router';
+import { useTranslation } from '#app/lib/use-translation.ts';
 import { defaultLocale } from '#contract/locales.ts';
 import type { Route } from './+types/root';
 import { ErrorScreen } from './components/error-screen.tsx';

@@ -52,15 +52,18 @@ export const chatsQuerySchema = z.object({
     .regex(/^\d{1,19}\.\d{1,10}$/)
     .optional()
     .describe('the next page: the `next` of the previous answer'),
-  limit: z.coerce.number().int().min(1).max(100).optional().describe(`conversations per page (default ${chatListPageSize})`),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100)
+    .optional()
+    .describe(`conversations per page (default ${chatListPageSize})`),
 });
 
 export const chatsResponseSchema = z.object({
   chats: z.array(chatListItemSchema),
-  next: z
-    .string()
-    .nullable()
-    .describe('the cursor of the next (older) page, or null on the last page'),
+  next: z.string().nullable().describe('the cursor of the next (older) page, or null on the last page'),
 });
 
 export const chatQuerySchema = z.object({

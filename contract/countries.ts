@@ -1,3 +1,4 @@
+import { regionNames } from './intl-cache.ts';
 import type { Locale } from './locales.ts';
 
 /**
@@ -6,7 +7,7 @@ import type { Locale } from './locales.ts';
  */
 export function countryName(code: string, locale: Locale): string {
   try {
-    return new Intl.DisplayNames([locale === 'no' ? 'nb' : locale], { type: 'region' }).of(code) ?? code;
+    return regionNames(locale === 'no' ? 'nb' : locale).of(code) ?? code;
   } catch {
     return code;
   }

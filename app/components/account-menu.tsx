@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { Dropdown, Modal } from 'react-bootstrap';
 import { PersonFill, Translate } from 'react-bootstrap-icons';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { useTranslation } from '#app/lib/use-translation.ts';
 import { localeNames } from '#contract/locales.ts';
 import { useRootData } from '../lib/root-data.ts';
 import { LanguageSwitcher } from './language-switcher.tsx';

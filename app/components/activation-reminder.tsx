@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Modal } from 'react-bootstrap';
-import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
+import { useTranslation } from '#app/lib/use-translation.ts';
 import { ApiError, apiFetch } from '../lib/api-client.ts';
 import { useLiveState } from '../state/live-state.tsx';
 

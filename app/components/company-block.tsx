@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#app/lib/use-translation.ts';
 import type { CompanyInfo } from '#contract/sites.ts';
 import { countryName } from '../lib/countries.ts';
 import { useRootData } from '../lib/root-data.ts';

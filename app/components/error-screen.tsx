@@ -1,6 +1,6 @@
 import { ChatHeartFill, HeartFill, House, Search } from 'react-bootstrap-icons';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { useTranslation } from '#app/lib/use-translation.ts';
 import { useLiveStateOptional } from '../state/live-state.tsx';
 
 /**

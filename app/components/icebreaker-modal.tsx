@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Modal } from 'react-bootstrap';
-import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
+import { useTranslation } from '#app/lib/use-translation.ts';
 import type { Costs } from '#contract/chats.ts';
 import type { Profile } from '#contract/profiles.ts';
 import { api } from '../lib/api.ts';

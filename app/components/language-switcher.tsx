@@ -1,6 +1,6 @@
 import { type FormEvent, useEffect, useId, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate, useRevalidator } from 'react-router';
+import { useTranslation } from '#app/lib/use-translation.ts';
 import {
   isLocale,
   type Locale,

@@ -1,7 +1,7 @@
 import { Modal } from 'react-bootstrap';
 import { XLg } from 'react-bootstrap-icons';
-import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
+import { useTranslation } from '#app/lib/use-translation.ts';
 import type { Profile } from '#contract/profiles.ts';
 import { useOptionalRootData } from '../lib/root-data.ts';
 

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#app/lib/use-translation.ts';
 import type { paymentMethodOptions } from '#contract/payments.ts';
 
 type Method = (typeof paymentMethodOptions)[number];

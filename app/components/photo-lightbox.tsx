@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { ChevronLeft, ChevronRight, LockFill, XLg } from 'react-bootstrap-icons';
 import { createPortal } from 'react-dom';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { useTranslation } from '#app/lib/use-translation.ts';
 import type { Photo } from '#contract/profiles.ts';
 
 const swipePx = 60;

@@ -1,7 +1,7 @@
 import { useRef, useState } from 'react';
 import { ChevronLeft, ChevronRight, GripVertical, PlusLg, StarFill, Trash3Fill } from 'react-bootstrap-icons';
-import { useTranslation } from 'react-i18next';
 import { useRevalidator } from 'react-router';
+import { useTranslation } from '#app/lib/use-translation.ts';
 import type { OwnProfile } from '#contract/profiles.ts';
 import { photoLimits } from '#contract/profiles.ts';
 import { api } from '../lib/api.ts';

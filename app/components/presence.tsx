@@ -1,4 +1,5 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#app/lib/use-translation.ts';
+import { relativeTimeFormat } from '#contract/intl-cache.ts';
 import type { Locale } from '#contract/locales.ts';
 import { intlLocale } from '../lib/format.ts';
 import { useOptionalRootData } from '../lib/root-data.ts';
@@ -13,7 +14,7 @@ export function presenceOf(lastActive: string, locale: Locale | undefined, now =
   const elapsed = now - new Date(lastActive).getTime();
   if (!Number.isFinite(elapsed)) return { online: false, ago: null };
   if (elapsed < onlineWindowMs) return { online: true, ago: null };
-  const format = new Intl.RelativeTimeFormat(intlLocale(locale), { numeric: 'auto', style: 'long' });
+  const format = relativeTimeFormat(intlLocale(locale), { numeric: 'auto', style: 'long' });
   const minutes = Math.floor(elapsed / 60_000);
   if (minutes < 60) return { online: false, ago: format.format(-minutes, 'minute') };
   const hours = Math.floor(minutes / 60);

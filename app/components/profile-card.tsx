@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { StarFill } from 'react-bootstrap-icons';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { useTranslation } from '#app/lib/use-translation.ts';
 import type { Profile } from '#contract/profiles.ts';
 import { Presence } from './presence.tsx';
 

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { CheckCircleFill } from 'react-bootstrap-icons';
-import { useTranslation } from 'react-i18next';
 import { Form, useNavigation } from 'react-router';
+import { useTranslation } from '#app/lib/use-translation.ts';
 import type { Region } from '#contract/endpoints.ts';
 import {
   bodyTypeOptions,

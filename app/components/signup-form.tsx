@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Link, useFetcher } from 'react-router';
+import { useTranslation } from '#app/lib/use-translation.ts';
 import { dateExample, parseDateInput } from '../lib/date-input.ts';
 import type { FormErrors } from '../lib/form-errors.ts';
 import { useRootData } from '../lib/root-data.ts';

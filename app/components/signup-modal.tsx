@@ -9,8 +9,8 @@ import {
   useState,
 } from 'react';
 import { Modal } from 'react-bootstrap';
-import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
+import { useTranslation } from '#app/lib/use-translation.ts';
 import { SignupForm } from './signup-form.tsx';
 
 type SignupModal = { open(): void };

@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useMatches } from 'react-router';
+import { useTranslation } from '#app/lib/use-translation.ts';
 import { setBrowserCookie } from '../lib/cookies.ts';
 import { useRootData } from '../lib/root-data.ts';
 import {

@@ -1,5 +1,5 @@
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { useTranslation } from '#app/lib/use-translation.ts';
 import { useRootData } from '../lib/root-data.ts';
 import { CompanyBlock } from './company-block.tsx';
 import { LanguageSwitcher } from './language-switcher.tsx';

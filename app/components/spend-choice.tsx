@@ -1,5 +1,5 @@
 import { type ReactNode, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#app/lib/use-translation.ts';
 
 /** The cost of one spend, shown on the control before anything is spent. */
 export function SpendCost({ credits }: { credits: number }) {

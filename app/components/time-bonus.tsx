@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Modal } from 'react-bootstrap';
-import { useTranslation } from 'react-i18next';
 import { Link, useMatches } from 'react-router';
+import { useTranslation } from '#app/lib/use-translation.ts';
 import type { DiscountCode } from '#contract/payments.ts';
 import { api } from '../lib/api.ts';
 import { membersAreaRoutes } from '../lib/shell-rules.ts';

@@ -1,7 +1,7 @@
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { ArrowLeft, ChatHeartFill, HeartFill, PersonFill, Search, Stack } from 'react-bootstrap-icons';
-import { useTranslation } from 'react-i18next';
 import { Link, NavLink, useMatches, useNavigate, useRevalidator } from 'react-router';
+import { useTranslation } from '#app/lib/use-translation.ts';
 import { apiFetch } from '../lib/api-client.ts';
 import { useRootData } from '../lib/root-data.ts';
 import { backButtonVisible, badgeLabel, creditsBadge } from '../lib/shell-rules.ts';

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { useTranslation } from '#app/lib/use-translation.ts';
 import { currentPushState, type PushState, subscribeToPush } from '../lib/push.ts';
 import { useRootData } from '../lib/root-data.ts';
 import { useDismissal } from '../lib/use-dismissal.ts';

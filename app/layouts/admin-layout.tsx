@@ -1,5 +1,5 @@
-import { useTranslation } from 'react-i18next';
 import { Form, NavLink, Outlet, redirect, useRouteLoaderData } from 'react-router';
+import { useTranslation } from '#app/lib/use-translation.ts';
 import type { Staff } from '#contract/admin.ts';
 import type { LayoutHandle } from '../lib/layout-handle.ts';
 import type { Route } from './+types/admin-layout';

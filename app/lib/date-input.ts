@@ -1,3 +1,4 @@
+import { dateTimeFormat } from '#contract/intl-cache.ts';
 import type { Locale } from '#contract/locales.ts';
 import { intlLocale } from './format.ts';
 
@@ -5,7 +6,7 @@ type Part = 'day' | 'month' | 'year';
 
 /** The order of day, month and year in the language's numeric dates (nl: day-month-year). */
 export function dateOrder(locale: Locale | undefined): Part[] {
-  const parts = new Intl.DateTimeFormat(intlLocale(locale), {
+  const parts = dateTimeFormat(intlLocale(locale), {
     day: '2-digit',
     month: '2-digit',
     year: 'numeric',
@@ -19,7 +20,7 @@ export function dateOrder(locale: Locale | undefined): Part[] {
 
 /** A sample date written the way the language writes it (22.11.1990, 22/11/1990, 1990-11-22). */
 export function dateExample(locale: Locale | undefined): string {
-  return new Intl.DateTimeFormat(intlLocale(locale), {
+  return dateTimeFormat(intlLocale(locale), {
     day: '2-digit',
     month: '2-digit',
     year: 'numeric',

@@ -1,3 +1,4 @@
+import { dateTimeFormat, numberFormat, relativeTimeFormat } from '#contract/intl-cache.ts';
 import { defaultDateLocale, type Locale } from '#contract/locales.ts';
 import { useOptionalRootData } from './root-data.ts';
 
@@ -19,12 +20,12 @@ export function formatDate(
   options: Intl.DateTimeFormatOptions = { dateStyle: 'medium' },
 ): string {
   const date = typeof value === 'string' ? new Date(value) : value;
-  return new Intl.DateTimeFormat(intlLocale(locale), options).format(date);
+  return dateTimeFormat(intlLocale(locale), options).format(date);
 }
 
 /** The calendar day of an instant in a time zone, as a day number (for "today", "yesterday"). */
 function dayNumber(date: Date, timeZone: string | undefined): number {
-  const parts = new Intl.DateTimeFormat('en-CA', {
+  const parts = dateTimeFormat('en-CA', {
     timeZone,
     year: 'numeric',
     month: '2-digit',
@@ -56,10 +57,7 @@ export function formatRecent(
   if (daysAgo <= 0) return time;
   let day: string;
   if (daysAgo === 1) {
-    day = capitalize(
-      new Intl.RelativeTimeFormat(intlLocale(locale), { numeric: 'auto' }).format(-1, 'day'),
-      locale,
-    );
+    day = capitalize(relativeTimeFormat(intlLocale(locale), { numeric: 'auto' }).format(-1, 'day'), locale);
   } else if (daysAgo < 7) {
     day = capitalize(formatDate(date, locale, { weekday: 'long', timeZone: tz }), locale);
   } else {
@@ -78,10 +76,7 @@ export function formatDay(
   const daysAgo = dayNumber(options.now, options.timeZone) - dayNumber(date, options.timeZone);
   if (daysAgo <= 1) {
     return capitalize(
-      new Intl.RelativeTimeFormat(intlLocale(locale), { numeric: 'auto' }).format(
-        -Math.max(0, daysAgo),
-        'day',
-      ),
+      relativeTimeFormat(intlLocale(locale), { numeric: 'auto' }).format(-Math.max(0, daysAgo), 'day'),
       locale,
     );
   }
@@ -115,9 +110,9 @@ function numberLocale(locale: Locale): string {
 
 /** Money is integer cents plus a currency (api-contract.md). */
 export function formatMoney(cents: number, currency: string, locale: Locale): string {
-  return new Intl.NumberFormat(numberLocale(locale), { style: 'currency', currency }).format(cents / 100);
+  return numberFormat(numberLocale(locale), { style: 'currency', currency }).format(cents / 100);
 }
 
 export function formatNumber(value: number, locale: Locale): string {
-  return new Intl.NumberFormat(numberLocale(locale)).format(value);
+  return numberFormat(numberLocale(locale)).format(value);
 }

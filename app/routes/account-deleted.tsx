@@ -1,5 +1,5 @@
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { useTranslation } from '#app/lib/use-translation.ts';
 import { pageMeta } from '../lib/meta.ts';
 import type { Route } from './+types/account-deleted';
 

@@ -10,8 +10,8 @@ import {
   Image,
   StarFill,
 } from 'react-bootstrap-icons';
-import { useTranslation } from 'react-i18next';
 import { data, Link, redirect } from 'react-router';
+import { useTranslation } from '#app/lib/use-translation.ts';
 import type { ChatListItem, Message } from '#contract/chats.ts';
 import type { BundlesResponse } from '#contract/payments.ts';
 import { ChatList, withMessage } from '../components/chat/chat-list.tsx';

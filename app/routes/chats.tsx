@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Link, redirect } from 'react-router';
+import { useTranslation } from '#app/lib/use-translation.ts';
 import type { ChatListItem } from '#contract/chats.ts';
 import { ChatList, withMessage } from '../components/chat/chat-list.tsx';
 import { api, serverApi } from '../lib/api.ts';

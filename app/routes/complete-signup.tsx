@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Form, Link, redirect, useNavigate, useNavigation, useSearchParams } from 'react-router';
+import { useTranslation } from '#app/lib/use-translation.ts';
 import { FormAlert } from '../components/forms/form-field.tsx';
 import { formError, formText } from '../lib/actions.server.ts';
 import { serverApi } from '../lib/api.ts';

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { data, Form, redirect, useFetcher, useLocation, useNavigation } from 'react-router';
+import { useTranslation } from '#app/lib/use-translation.ts';
 import type { ErrorBody } from '#contract/common.ts';
 import type { Quote } from '#contract/payments.ts';
 import { FormAlert } from '../components/forms/form-field.tsx';

@@ -1,5 +1,5 @@
-import { useTranslation } from 'react-i18next';
 import { Form, Link, redirect, useNavigation } from 'react-router';
+import { useTranslation } from '#app/lib/use-translation.ts';
 import { FormAlert } from '../components/forms/form-field.tsx';
 import { PaymentLogo } from '../components/payment-logo.tsx';
 import { formError, formText } from '../lib/actions.server.ts';

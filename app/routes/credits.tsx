@@ -1,6 +1,6 @@
 import { CheckCircleFill } from 'react-bootstrap-icons';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { useTranslation } from '#app/lib/use-translation.ts';
 import { CreditsIcon } from '../components/credits-icon.tsx';
 import { PaymentLogo } from '../components/payment-logo.tsx';
 import { TimeBonusBanner } from '../components/time-bonus.tsx';

@@ -1,5 +1,5 @@
-import { useTranslation } from 'react-i18next';
 import { Link, redirect } from 'react-router';
+import { useTranslation } from '#app/lib/use-translation.ts';
 import { useSignupModal } from '../components/signup-modal.tsx';
 import { serverApi } from '../lib/api.ts';
 import { useRootData } from '../lib/root-data.ts';

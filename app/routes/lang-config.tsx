@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#app/lib/use-translation.ts';
 import { localeNames, locales } from '#contract/locales.ts';
 import { pageMeta } from '../lib/meta.ts';
 import type { Route } from './+types/lang-config';

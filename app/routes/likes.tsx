@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { ChatHeartFill, HeartFill } from 'react-bootstrap-icons';
-import { useTranslation } from 'react-i18next';
 import { data, Link, NavLink, redirect, useParams } from 'react-router';
+import { useTranslation } from '#app/lib/use-translation.ts';
 import type { Profile } from '#contract/profiles.ts';
 import { ProfileCard } from '../components/profile-card.tsx';
 import { api, serverApi } from '../lib/api.ts';

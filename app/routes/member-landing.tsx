@@ -1,5 +1,5 @@
-import { useTranslation } from 'react-i18next';
 import { data, useMatches } from 'react-router';
+import { useTranslation } from '#app/lib/use-translation.ts';
 import { LanderFrame, LanderSignup, ProfilePhoto, useAgeLabel } from '../components/landers/lander-parts.tsx';
 import { serverApi } from '../lib/api.ts';
 import { landerSignupAction } from '../lib/lander-signup.server.ts';

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { ChatHeartFill, LockFill, StarFill } from 'react-bootstrap-icons';
-import { useTranslation } from 'react-i18next';
 import { data, Form, Link, redirect, useNavigation } from 'react-router';
+import { useTranslation } from '#app/lib/use-translation.ts';
 import type { Photo, Profile } from '#contract/profiles.ts';
 import { FormAlert } from '../components/forms/form-field.tsx';
 import { LikeButton } from '../components/like-button.tsx';

@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
 import { Offcanvas } from 'react-bootstrap';
 import { Sliders, XLg } from 'react-bootstrap-icons';
-import { useTranslation } from 'react-i18next';
 import { Form, Link, type ShouldRevalidateFunctionArgs, useNavigation, useSearchParams } from 'react-router';
+import { useTranslation } from '#app/lib/use-translation.ts';
 import type { Profile } from '#contract/profiles.ts';
 import { ProfileGrid } from '../components/profile-card.tsx';
 import { useSignupModal } from '../components/signup-modal.tsx';

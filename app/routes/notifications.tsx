@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Form, redirect, useNavigation } from 'react-router';
+import { useTranslation } from '#app/lib/use-translation.ts';
 import { serverApi } from '../lib/api.ts';
 import { pageMeta } from '../lib/meta.ts';
 import { currentPushState, type PushState, subscribeToPush } from '../lib/push.ts';

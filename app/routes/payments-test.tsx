@@ -1,5 +1,5 @@
-import { useTranslation } from 'react-i18next';
 import { data, Form, redirect } from 'react-router';
+import { useTranslation } from '#app/lib/use-translation.ts';
 import { testPaymentBodySchema } from '#contract/endpoints.ts';
 import { formText } from '../lib/actions.server.ts';
 import { serverApi } from '../lib/api.ts';

@@ -1,6 +1,6 @@
 import { CheckCircleFill, Dash, StarFill } from 'react-bootstrap-icons';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { useTranslation } from '#app/lib/use-translation.ts';
 import { CreditsIcon } from '../components/credits-icon.tsx';
 import { serverApi } from '../lib/api.ts';
 import { formatMoney, formatNumber } from '../lib/format.ts';

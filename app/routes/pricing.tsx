@@ -1,5 +1,5 @@
 import { ChatHeartFill, Gift, Image } from 'react-bootstrap-icons';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#app/lib/use-translation.ts';
 import { serverApi } from '../lib/api.ts';
 import { anchorBundleId, pricePerMessage } from '../lib/bundles.ts';
 import { formatMoney } from '../lib/format.ts';

@@ -1,6 +1,6 @@
 import { EyeFill } from 'react-bootstrap-icons';
-import { useTranslation } from 'react-i18next';
 import { Form, Link, redirect, useNavigation } from 'react-router';
+import { useTranslation } from '#app/lib/use-translation.ts';
 import { FormAlert, FormField } from '../components/forms/form-field.tsx';
 import { LanguageSwitcher } from '../components/language-switcher.tsx';
 import { PhotoManager } from '../components/photo-manager.tsx';

@@ -1,5 +1,5 @@
-import { useTranslation } from 'react-i18next';
 import { Form, Link, useNavigation } from 'react-router';
+import { useTranslation } from '#app/lib/use-translation.ts';
 import { FormAlert, FormField } from '../components/forms/form-field.tsx';
 import { formError, formText } from '../lib/actions.server.ts';
 import { pageMeta } from '../lib/meta.ts';

@@ -1,5 +1,5 @@
-import { useTranslation } from 'react-i18next';
 import { Link, redirect } from 'react-router';
+import { useTranslation } from '#app/lib/use-translation.ts';
 import { ProfileGrid } from '../components/profile-card.tsx';
 import { serverApi } from '../lib/api.ts';
 import { countryName } from '../lib/countries.ts';

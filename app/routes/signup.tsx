@@ -1,5 +1,5 @@
-import { useTranslation } from 'react-i18next';
 import { Link, redirect } from 'react-router';
+import { useTranslation } from '#app/lib/use-translation.ts';
 import { SignupForm } from '../components/signup-form.tsx';
 import { formError, formText, redirectWithCookies } from '../lib/actions.server.ts';
 import { serverApi } from '../lib/api.ts';

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { ArrowCounterclockwise, HeartFill, StarFill, XLg } from 'react-bootstrap-icons';
-import { useTranslation } from 'react-i18next';
 import { Link, redirect } from 'react-router';
+import { useTranslation } from '#app/lib/use-translation.ts';
 import type { Profile } from '#contract/profiles.ts';
 import { Presence } from '../components/presence.tsx';
 import { api, serverApi } from '../lib/api.ts';

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
 import { data, Link, useRevalidator } from 'react-router';
+import { useTranslation } from '#app/lib/use-translation.ts';
 import type { Transaction } from '#contract/endpoints.ts';
 import { afterPaymentPath, withReturn } from '../lib/after-payment.ts';
 import { serverApi } from '../lib/api.ts';

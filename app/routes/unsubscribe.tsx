@@ -1,5 +1,5 @@
-import { useTranslation } from 'react-i18next';
 import { Form, Link, useSearchParams } from 'react-router';
+import { useTranslation } from '#app/lib/use-translation.ts';
 import { formText } from '../lib/actions.server.ts';
 import { pageMeta } from '../lib/meta.ts';
 import type { Route } from './+types/unsubscribe';

@@ -1,6 +1,6 @@
 import { Trash } from 'react-bootstrap-icons';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { useTranslation } from '#app/lib/use-translation.ts';
 import type { ChatListItem, Message } from '#contract/chats.ts';
 import { useDates } from '../../lib/format.ts';
 import { badgeLabel } from '../../lib/shell-rules.ts';

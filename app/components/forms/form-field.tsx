@@ -1,6 +1,6 @@
 import { type InputHTMLAttributes, useId, useState } from 'react';
 import { Eye, EyeSlash } from 'react-bootstrap-icons';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#app/lib/use-translation.ts';
 import { errorParams, type FormErrors, fieldError, fieldErrorKey } from '../../lib/form-errors.ts';
 
 type Props = InputHTMLAttributes<HTMLInputElement> & {

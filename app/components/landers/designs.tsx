@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#app/lib/use-translation.ts';
 import type { LanderMapResponse, LanderMediaResponse, LanderName } from '#contract/landers.ts';
 import type { Profile } from '#contract/profiles.ts';
 import type { LanderSignupResult } from '../../lib/lander-signup.server.ts';

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#app/lib/use-translation.ts';
 import type { Profile } from '#contract/profiles.ts';
 import { errorParams, type FormErrors, fieldError, fieldErrorKey } from '../../lib/form-errors.ts';
 import type { LanderSignupResult } from '../../lib/lander-signup.server.ts';

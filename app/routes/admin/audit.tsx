@@ -1,5 +1,5 @@
-import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { useTranslation } from '#app/lib/use-translation.ts';
 import type { AuditEntry } from '#contract/admin.ts';
 import { formatDate } from '../../lib/format.ts';
 import { useRootData } from '../../lib/root-data.ts';

@@ -1,6 +1,6 @@
 import { type ReactNode, useId, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useRevalidator } from 'react-router';
+import { useTranslation } from '#app/lib/use-translation.ts';
 import type { FormErrors } from '../../lib/form-errors.ts';
 
 /** The API's error for a field, or for an item of it (`countries.0`, `minimum_message_costs.FR`). */

@@ -1,5 +1,5 @@
-import { useTranslation } from 'react-i18next';
 import { Form, Link, redirect, useNavigation } from 'react-router';
+import { useTranslation } from '#app/lib/use-translation.ts';
 import type { AdminBundle } from '#contract/admin-money.ts';
 import { bundleBadgeOptions } from '#contract/payments.ts';
 import { formText } from '../../lib/actions.server.ts';

@@ -1,5 +1,5 @@
-import { useTranslation } from 'react-i18next';
 import { Form, Link, useNavigation } from 'react-router';
+import { useTranslation } from '#app/lib/use-translation.ts';
 import type { AdminCompany } from '#contract/admin-sites.ts';
 import { formError } from '../../lib/actions.server.ts';
 import type { Route } from './+types/companies';

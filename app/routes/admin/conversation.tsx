@@ -1,6 +1,6 @@
 import { useRef } from 'react';
-import { useTranslation } from 'react-i18next';
 import { data, Form, Link, redirect, useNavigation, useRevalidator } from 'react-router';
+import { useTranslation } from '#app/lib/use-translation.ts';
 import type { AdminConversation, ClaimResponse } from '#contract/admin.ts';
 import type { ErrorBody } from '#contract/common.ts';
 import { FormAlert } from '../../components/forms/form-field.tsx';

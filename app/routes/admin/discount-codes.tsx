@@ -1,5 +1,5 @@
-import { useTranslation } from 'react-i18next';
 import { Form, Link, useNavigation } from 'react-router';
+import { useTranslation } from '#app/lib/use-translation.ts';
 import type { AdminDiscountCode } from '#contract/admin-money.ts';
 import { paymentMethodOptions } from '#contract/payments.ts';
 import { formError, formText } from '../../lib/actions.server.ts';

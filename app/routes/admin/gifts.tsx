@@ -1,5 +1,5 @@
-import { useTranslation } from 'react-i18next';
 import { Form, Link, redirect, useNavigation } from 'react-router';
+import { useTranslation } from '#app/lib/use-translation.ts';
 import type { AdminGift } from '#contract/admin-money.ts';
 import { localeNames, locales } from '#contract/locales.ts';
 import { formError } from '../../lib/actions.server.ts';

@@ -1,6 +1,6 @@
 import { Fragment, useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Form, Link, useRevalidator } from 'react-router';
+import { useTranslation } from '#app/lib/use-translation.ts';
 import type { InboxItem, OperatorStats } from '#contract/admin.ts';
 import { locales } from '#contract/locales.ts';
 import { useStaff } from '../../layouts/admin-layout.tsx';

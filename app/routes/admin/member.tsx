@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Form, Link, useNavigation } from 'react-router';
+import { useTranslation } from '#app/lib/use-translation.ts';
 import type { MemberDetail } from '#contract/admin-members.ts';
 import { FormAlert } from '../../components/forms/form-field.tsx';
 import { useStaff } from '../../layouts/admin-layout.tsx';

@@ -1,5 +1,5 @@
-import { useTranslation } from 'react-i18next';
 import { Form, Link } from 'react-router';
+import { useTranslation } from '#app/lib/use-translation.ts';
 import { type MemberSummary, memberStatusOptions } from '#contract/admin-members.ts';
 import type { Route } from './+types/members';
 

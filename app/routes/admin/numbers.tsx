@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Form } from 'react-router';
 import uplotCss from 'uplot/dist/uPlot.min.css?url';
+import { useTranslation } from '#app/lib/use-translation.ts';
 import type { AdminSite } from '#contract/admin-sites.ts';
 import { type StatsResponse, statsBreakdownOptions } from '#contract/admin-stats.ts';
 import type { Route } from './+types/numbers';

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Form, Link, useNavigation } from 'react-router';
+import { useTranslation } from '#app/lib/use-translation.ts';
 import type { AdminOrderDetail } from '#contract/admin-money.ts';
 import { formError, formText } from '../../lib/actions.server.ts';
 import { formatDate, formatMoney } from '../../lib/format.ts';

@@ -1,5 +1,5 @@
-import { useTranslation } from 'react-i18next';
 import { Form, Link } from 'react-router';
+import { useTranslation } from '#app/lib/use-translation.ts';
 import type { AdminOrder } from '#contract/admin-money.ts';
 import type { AdminSite } from '#contract/admin-sites.ts';
 import { orderStatusSchema, paymentMethodOptions } from '#contract/payments.ts';

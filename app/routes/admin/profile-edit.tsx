@@ -1,6 +1,6 @@
 import { useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Form, Link, redirect, useNavigation, useRevalidator } from 'react-router';
+import { useTranslation } from '#app/lib/use-translation.ts';
 import type { AdminFictionalProfile, ProfileSite } from '#contract/admin-sites.ts';
 import {
   bodyTypeOptions,

@@ -1,5 +1,5 @@
-import { useTranslation } from 'react-i18next';
 import { Form, Link, useNavigation } from 'react-router';
+import { useTranslation } from '#app/lib/use-translation.ts';
 import type { AdminFictionalProfileSummary, ProfileSite } from '#contract/admin-sites.ts';
 import { genderOptions } from '#contract/profiles.ts';
 import { formError } from '../../lib/actions.server.ts';

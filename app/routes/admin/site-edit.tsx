@@ -1,5 +1,5 @@
-import { useTranslation } from 'react-i18next';
 import { data, Form, Link, redirect, useNavigation } from 'react-router';
+import { useTranslation } from '#app/lib/use-translation.ts';
 import {
   type AdminCompany,
   type AdminSite,

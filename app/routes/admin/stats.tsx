@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '#app/lib/use-translation.ts';
 import type { OperatorStats } from '#contract/admin.ts';
 import type { Route } from './+types/stats';
 import { formatSeconds } from './admin-socket.ts';
