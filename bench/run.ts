@@ -404,10 +404,11 @@ async function main(): Promise<void> {
     }
 
     if (selected.has('capacity')) {
+      const capacityWorkers = Number(process.env.BENCH_CAPACITY_WORKERS) || machine.nproc;
       const cluster = await startApp(
         ports.cluster,
         { ...appEnv, dataDir: path.join(workDir, 'cluster') },
-        machine.nproc,
+        capacityWorkers,
       );
       try {
         const result = await capacity({
@@ -420,7 +421,7 @@ async function main(): Promise<void> {
         details.capacity = result;
         const last = result.steps.find((step) => step.users === result.highestHealthy);
         row({
-          scenario: `capacity: active chat users (${machine.nproc} instances, Redis)`,
+          scenario: `capacity: active chat users (${capacityWorkers} instances, Redis)`,
           rps: last ? last.requests / sizes.capacitySeconds : null,
           p50: null,
           p99: last?.httpP99 ?? null,

@@ -1,7 +1,12 @@
 /** A socket is pinged once per heartbeatMs; one that has not answered the previous ping is closed. */
 export const heartbeatMs = 25_000;
-/** The sweep pings one of this many groups per tick, so a heartbeat's work is spread over its period. */
-const groupCount = 5;
+/**
+ * The sweep pings one of this many groups per tick (one a second), so a heartbeat's work is spread
+ * over its period: at 5,000 sockets a tick pings ~200, a few milliseconds of the event loop, where
+ * five groups made ~1,000 and a visible delay for every message delivered in that tick.
+ */
+export const heartbeatGroups = 25;
+const groupCount = heartbeatGroups;
 
 /** What the sweep needs of a socket (`ws`'s WebSocket; tests hand in fakes). */
 export type SweptSocket = {
@@ -12,7 +17,7 @@ export type SweptSocket = {
 
 /**
  * One heartbeat for all sockets of an instance instead of a timer and closures per socket (issue
- * 15: lean sockets). Every heartbeatMs / 5 it handles one of five groups: closes the sockets that
+ * 15: lean sockets). Every heartbeatMs / heartbeatGroups it handles one of the groups: closes the sockets that
  * did not answer the last ping, pings the others and reports their members (presence, in one
  * batch). A socket joins a random group, so heartbeats are jittered and never in phase.
  */
