@@ -17,6 +17,9 @@ declare module 'fastify' {
 }
 
 const adminApiPrefix = '/api/admin/';
+const operatorChatPaths = new Set(
+  ['claim', 'reply', 'notes', 'typing'].map((name) => `${adminApiPrefix}${name}.php`),
+);
 export const signInPath = '/api/admin/session.php';
 const adminRoutesOf = new WeakMap<FastifyInstance, { method: string; url: string }[]>();
 
@@ -46,11 +49,12 @@ export function registerStaffSessions(app: FastifyInstance): void {
     const path = request.url.split('?')[0];
     if (!request.staff && !(request.method === 'POST' && path === signInPath)) throw new StaffRequiredError();
   });
-  // A back-office write may change what visitors see (a site, a fictional profile, a text, a ban).
+  // A back-office write may change what visitors see (a site, a fictional profile, a text, a ban);
+  // the operators' chat work (claims, replies, notes, typing) never does, and it is most of the writes.
   app.addHook('onSend', async (request) => {
-    if (request.staff && request.method !== 'GET' && request.method !== 'HEAD') {
-      await announcePublicPagesChanged(app.deps.bus);
-    }
+    if (!request.staff || request.method === 'GET' || request.method === 'HEAD') return;
+    if (operatorChatPaths.has(request.url.split('?')[0] ?? '')) return;
+    await announcePublicPagesChanged(app.deps.bus);
   });
 }
 
