@@ -59,15 +59,19 @@ describe('public page cache', () => {
     expect(second.body.replace(nonce2 ?? '', 'N')).toBe(first.body.replace(nonce1 ?? '', 'N'));
   });
 
-  it('keeps apart languages, cookies and addresses', async () => {
+  it('keeps apart languages, countries, cookies and addresses', async () => {
     const before = renders;
+    // A visitor from another country (8.8.8.8: US) may see other profiles and prices.
+    await t.app.inject({ url: '/apart', remoteAddress: '8.8.8.8' });
+    await t.app.inject({ url: '/apart', remoteAddress: '8.8.8.8' });
+    expect(renders - before).toBe(1);
     await page('/apart', { 'accept-language': 'de' });
     await page('/apart', { 'accept-language': 'fr' });
     await page('/apart', { cookie: 'site_entry=1' });
     await page('/apart');
-    expect(renders - before).toBe(4);
+    expect(renders - before).toBe(5);
     expect((await page('/apart', { 'accept-language': 'fr' })).body).toContain('lang="fr"');
-    expect(renders - before).toBe(4);
+    expect(renders - before).toBe(5);
   });
 
   it('never keeps a page of a session, with a query, of another method, with a cookie set or not a 200', async () => {

@@ -20,7 +20,7 @@ const ownHeaders = new Set(['date', 'set-cookie', 'content-length', 'transfer-en
 /**
  * Pages as a visitor without a session sees them, kept finished for a few seconds per process
  * (issue 15, decision 021): the public pages are the same for every such visitor of a site and
- * language, and rendering one costs ~15 ms of the main thread. A page is kept only when nobody is
+ * language and country, and rendering one costs ~15 ms of the main thread. A page is kept only when nobody is
  * logged in (no member or staff session cookie), the address has no query (ad parameters, ?lang=)
  * and the answer is a 200 HTML page that sets no cookie. The key holds the whole Cookie header, so
  * whatever a page reads from a cookie (the 18+ notice, the tracking cookie) can only ever be served
@@ -48,7 +48,8 @@ export class PageCache {
     if (cookie.length > 1024) return undefined;
     // Crawlers get the whole page at once (entry.server.tsx): the same HTML, kept apart all the same.
     const agent = isbot(request.headers['user-agent']) ? 'bot' : 'browser';
-    return `${request.site.id}\n${request.locale}\n${agent}\n${request.url}\n${cookie}`;
+    // The visitor's country (from the address) chooses the profiles and prices a public page shows.
+    return `${request.site.id}\n${request.locale}\n${request.clientCountry ?? ''}\n${agent}\n${request.url}\n${cookie}`;
   }
 
   /** The kept page with `nonce` in its CSP places, or undefined. */
