@@ -21,7 +21,7 @@ import { loggableError, registerErrorHandler } from './lib/error-handler.ts';
 import { NotFoundError, RateLimitedError } from './lib/errors.ts';
 import { createLocalBus, createRedisBus, type EventBus } from './lib/event-bus.ts';
 import { createTranslator, type Translator } from './lib/i18n.ts';
-import { loggerOptions } from './lib/logging.ts';
+import { AccessLog, loggerOptions } from './lib/logging.ts';
 import { createMediaSigner } from './lib/media-signing.ts';
 import { Metrics, measuredBus, registerMetrics } from './lib/metrics.ts';
 import { collectRoutes, registerOpenApi } from './lib/openapi.ts';
@@ -198,6 +198,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     genReqId: requestIdGenerator(config.TRUST_PROXY),
     // An address that cannot be decoded gets the 404 page (or the API's error body), never raw JSON.
     frameworkErrors: answerFrameworkError,
+    // One access line per request, not Fastify's two (logging.ts).
+    logController: new AccessLog(),
   });
   if (config.TRUST_PROXY === true) app.log.warn(trustProxyTrueWarning);
   if (config.RATE_LIMITS_OFF) {

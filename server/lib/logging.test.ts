@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mailJobs } from '#server/db/schema/mail.ts';
 import { goodPassword, nextIp, signupMember, uniqueEmail } from '../../tests/setup/members.ts';
 import { createTestApp, type TestApp } from '../../tests/setup/test-app.ts';
+import { apiCallerFor, registerPages } from '#server/web/ssr.ts';
 import { isSensitiveKey, redactUrl } from './logging.ts';
 import { trustProxyTrueWarning } from './trust-proxy.ts';
 
@@ -118,6 +119,42 @@ describe('tokens, passwords and cookies never reach the log', () => {
       expect(secret.length).toBeGreaterThan(8);
       expect(text).not.toContain(secret);
     }
+  });
+});
+
+describe('the access log', () => {
+  let t: TestApp;
+  const log = captureLog();
+  beforeAll(async () => {
+    t = await createTestApp({ LOG_LEVEL: 'info' }, { logStream: log.stream });
+    // A page whose render calls the API in-process, as the pages' loaders do.
+    await registerPages(t.app, async (_webRequest, request) => {
+      const api = apiCallerFor(t.app, request);
+      const settings = await api<{ name: string }>('/api/settings.php');
+      await api('/api/companyinfo.php');
+      return new Response(`<p>${settings.data.name}</p>`, { headers: { 'content-type': 'text/html' } });
+    });
+    await t.app.ready();
+  });
+  afterAll(() => t.close());
+
+  const completed = () =>
+    log.lines
+      .map((line) => JSON.parse(line) as { msg: string; req?: { url: string }; res?: { statusCode: number } })
+      .filter((entry) => entry.msg === 'request completed');
+
+  it('writes one line per request, with its address and status, and none for a page’s own API calls', async () => {
+    log.lines.length = 0;
+    const page = await t.app.inject({ url: '/about-us?token=SECRET-in-page-url' });
+    expect(page.statusCode).toBe(200);
+    await t.app.inject({ url: '/api/settings.php' });
+    const lines = completed();
+    expect(lines.map((line) => [line.req?.url, line.res?.statusCode])).toEqual([
+      ['/about-us?token=[Redacted]', 200],
+      ['/api/settings.php', 200],
+    ]);
+    expect(log.text()).not.toContain('incoming request');
+    expect(log.text()).not.toContain('companyinfo');
   });
 });
 
