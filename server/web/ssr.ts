@@ -6,12 +6,13 @@ import { createReadableStreamFromReadable } from '@react-router/node';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createRequestHandler, type ServerBuild } from 'react-router';
 import type { ApiCaller } from '#app/lib/load-context.ts';
-import type { LocaleResources } from '#contract/i18n.ts';
 import { localeCookieName } from '#contract/locales.ts';
 import { AppError, CsrfError } from '#server/lib/errors.ts';
+import { runInProcess } from '#server/lib/in-process.ts';
 import { projectRoot } from '#server/lib/project-root.ts';
 import { shareSession, withSharedSession } from '#server/modules/accounts/sessions.ts';
 import { siteOrigin } from '#server/modules/sites/site-origin.ts';
+import { CatalogFiles, catalogAreaOf, registerCatalogFiles } from './catalog-files.ts';
 import { PageCache } from './page-cache.ts';
 
 export { projectRoot };
@@ -49,13 +50,15 @@ export function apiCallerFor(app: FastifyInstance, request: FastifyRequest): Api
       .join('; ');
     const method = init.method ?? 'GET';
     const response = await withSharedSession(session, method, () =>
-      app.inject({
-        method,
-        url,
-        headers,
-        remoteAddress: request.socket.remoteAddress ?? '127.0.0.1',
-        ...(init.body !== undefined ? { payload: JSON.stringify(init.body) } : {}),
-      }),
+      runInProcess(() =>
+        app.inject({
+          method,
+          url,
+          headers,
+          remoteAddress: request.socket.remoteAddress ?? '127.0.0.1',
+          ...(init.body !== undefined ? { payload: JSON.stringify(init.body) } : {}),
+        }),
+      ),
     );
     const setCookie = response.headers['set-cookie'];
     const data: unknown = response.body ? JSON.parse(response.body) : null;
@@ -103,7 +106,10 @@ export async function registerClientBuild(app: FastifyInstance, root: string): P
  * own route matching answers 404 for an unknown page.
  */
 export async function registerWeb(app: FastifyInstance, mode: WebMode): Promise<void> {
-  let loadBuild: () => Promise<ServerBuild>;
+  // Development hands React Router a function (the build changes with every edit), which it
+  // re-derives per request: its route tree, ranked branches and static handler. Production hands it
+  // the build itself, derived once (that re-derivation was ~8 % of a logged-in render's CPU).
+  let serverBuild: ServerBuild | (() => Promise<ServerBuild>);
 
   if (mode === 'development') {
     const { createServer } = await import('vite');
@@ -115,19 +121,20 @@ export async function registerWeb(app: FastifyInstance, mode: WebMode): Promise<
       vite.middlewares(req, res, next);
     });
     app.addHook('onClose', () => vite.close());
-    loadBuild = () => vite.ssrLoadModule('virtual:react-router/server-build') as Promise<ServerBuild>;
+    serverBuild = () => vite.ssrLoadModule('virtual:react-router/server-build') as Promise<ServerBuild>;
   } else {
     if (!existsSync(serverBuildFile)) {
       throw new Error(
         `No build at ${serverBuildFile}: run "npm run build" first (npm start does it for you).`,
       );
     }
-    const build = (await import(serverBuildFile)) as ServerBuild;
-    loadBuild = async () => build;
+    serverBuild = (await import(serverBuildFile)) as ServerBuild;
     await registerClientBuild(app, path.join(buildDir, 'client'));
   }
 
-  const handle = createRequestHandler(loadBuild, mode);
+  const handle = createRequestHandler(serverBuild, mode);
+  const catalogFiles = new CatalogFiles(app.deps.translator.translations);
+  registerCatalogFiles(app, catalogFiles);
 
   const { config } = app.deps;
   // Never in development: a kept page would hide the edit just made.
@@ -140,48 +147,19 @@ export async function registerWeb(app: FastifyInstance, mode: WebMode): Promise<
   }
   await registerPages(
     app,
-    (webRequest, request) =>
-      handle(webRequest, {
+    (webRequest, request) => {
+      const catalogs = catalogFiles.fileOf(request.locale, catalogAreaOf(request.url));
+      return handle(webRequest, {
         api: apiCallerFor(app, request),
         locale: request.locale,
         origin: siteOrigin(request.site, config),
-        resources: pageCatalogs(app.deps.translator.translations[request.locale], request.url),
+        resources: catalogs.resources,
+        catalogsUrl: catalogs.url,
         cspNonce: request.cspNonce,
-      }),
+      });
+    },
     pageCache,
   );
-}
-
-/**
- * The catalogs a page is sent (in its loader data, so in every page's HTML): the back office's
- * only to its pages, the mails' only to the unsubscribe page, the setup page's (server-made)
- * never. No member or public page links to either area, so a client-side navigation never
- * needs a catalog the page did not bring. One object per locale and area, shared by every render.
- */
-const catalogsByArea = new WeakMap<LocaleResources, Map<string, LocaleResources>>();
-const serverOnlyCatalogs: Record<'admin' | 'unsubscribe' | 'site', readonly string[]> = {
-  admin: ['setup'],
-  unsubscribe: ['admin', 'setup'],
-  site: ['admin', 'mail', 'setup'],
-};
-export function pageCatalogs(all: LocaleResources, url: string): LocaleResources {
-  const area = /^\/admin(\/|$|\?)/.test(url)
-    ? 'admin'
-    : /^\/unsubscribe(\/|$|\?)/.test(url)
-      ? 'unsubscribe'
-      : 'site';
-  let areas = catalogsByArea.get(all);
-  if (!areas) {
-    areas = new Map();
-    catalogsByArea.set(all, areas);
-  }
-  let catalogs = areas.get(area);
-  if (!catalogs) {
-    const left = serverOnlyCatalogs[area];
-    catalogs = Object.fromEntries(Object.entries(all).filter(([namespace]) => !left.includes(namespace)));
-    areas.set(area, catalogs);
-  }
-  return catalogs;
 }
 
 /** What a page action reads: a form, as a browser posts it. */
