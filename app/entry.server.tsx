@@ -6,11 +6,13 @@ import { renderToPipeableStream } from 'react-dom/server';
 import type { AppLoadContext, EntryContext } from 'react-router';
 import { ServerRouter } from 'react-router';
 import { CspNonceContext } from './lib/csp-nonce.ts';
+import { CatalogsContext } from './lib/i18n.ts';
 
 export const streamTimeout = 5_000;
 
 /**
- * React Router's default Node entry, plus the response's Content-Security-Policy nonce: React's
+ * React Router's default Node entry, plus the page's catalogs (in memory: the browser fetches the
+ * same file, entry.client) and the response's Content-Security-Policy nonce: React's
  * streaming scripts and React Router's `<Scripts>`, `<ScrollRestoration>` and data scripts carry
  * it (ServerRouter hands it to them), so the page's CSP allows no other inline script.
  */
@@ -41,7 +43,15 @@ export default function handleRequest(
 
     const { pipe, abort } = renderToPipeableStream(
       <CspNonceContext.Provider value={nonce ?? ''}>
-        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+        <CatalogsContext.Provider
+          value={{
+            url: loadContext.catalogsUrl,
+            locale: loadContext.locale,
+            resources: loadContext.resources,
+          }}
+        >
+          <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+        </CatalogsContext.Provider>
       </CspNonceContext.Provider>,
       {
         nonce,

@@ -22,9 +22,9 @@ import { serverApi } from './lib/api.ts';
 import { brandVariables } from './lib/brand.ts';
 import { parseCookies } from './lib/cookies.ts';
 import { CspNonceContext, zodJitlessScript } from './lib/csp-nonce.ts';
-import { i18nFor } from './lib/i18n.ts';
+import { i18nFor, usePageCatalogs } from './lib/i18n.ts';
 import { isBareRoute, isScriptlessRoute } from './lib/layout-handle.ts';
-import { languageAlternates } from './lib/meta.ts';
+import { languageAlternates, pageTitlesOf } from './lib/meta.ts';
 import { isChunkLoadError, shouldReloadForChunk, siteEntrySkipCookie } from './lib/shell-rules.ts';
 import { LiveStateProvider } from './state/live-state.tsx';
 // The shell's stylesheets as URLs, not side-effect imports: the root decides per page which are
@@ -34,7 +34,6 @@ import membersCss from './styles/members.scss?url';
 import publicCss from './styles/public.scss?url';
 
 export const trackingCookie = 'tracking';
-const noCatalogs = {};
 /** The landing URL's parameters that mark ad traffic (kept by the server in the tracking cookie). */
 const trackingParams = ['network', 'ref', 'sub1', 'sub2', 'sub3'];
 
@@ -53,7 +52,10 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const url = new URL(request.url);
   return {
     locale: context.locale,
-    resources: context.resources,
+    // The catalogs' file, fetched by the browser (entry.client); only the page titles travel here,
+    // for the meta functions, which cannot read a context.
+    catalogs: context.catalogsUrl,
+    titles: pageTitlesOf(context.resources),
     settings: settings.data,
     company: company.ok ? company.data : null,
     user,
@@ -93,7 +95,8 @@ export function links() {
 export function Layout({ children }: { children: ReactNode }) {
   const data = useRouteLoaderData<typeof loader>('root');
   const locale = data?.locale ?? defaultLocale;
-  const i18n = useMemo(() => i18nFor(locale, data?.resources ?? noCatalogs), [locale, data?.resources]);
+  const catalogs = usePageCatalogs(data?.catalogs, locale);
+  const i18n = useMemo(() => i18nFor(catalogs.locale, catalogs.resources), [catalogs]);
   const matches = useMatches();
   const error = useRouteError();
   // An error page always gets the shell, even when the route that failed was a bare one.
@@ -117,6 +120,10 @@ export function Layout({ children }: { children: ReactNode }) {
         {!bare && <link rel="stylesheet" href={publicCss} />}
         {!bare && member && <link rel="stylesheet" href={membersCss} />}
         <Links nonce="" />
+        {!scriptless && catalogs.url && (
+          // entry.client waits for this file before hydrating; preloaded, it comes with the scripts.
+          <link rel="preload" as="fetch" crossOrigin="anonymous" href={catalogs.url} data-catalogs="" />
+        )}
         <style>{brandCss}</style>
         {!scriptless && (
           // biome-ignore lint/security/noDangerouslySetInnerHtml: a constant of ours, carrying the CSP nonce

@@ -1,7 +1,9 @@
 import { createInstance, type i18n } from 'i18next';
+import { createContext, useContext, useEffect, useState } from 'react';
 import { initReactI18next } from 'react-i18next';
+import { z } from 'zod';
 import { interpolation, type LocaleResources, typographyProcessor } from '#contract/i18n.ts';
-import type { Locale } from '#contract/locales.ts';
+import { defaultLocale, type Locale } from '#contract/locales.ts';
 
 /**
  * The i18next instance of a page: one per catalog object. The server hands every render of a locale
@@ -37,4 +39,53 @@ export function createI18n(locale: Locale, resources: LocaleResources): i18n {
       react: { useSuspense: false },
     });
   return instance;
+}
+
+/** The catalogs a page translates with, and the file they came from (server/web/catalog-files.ts). */
+export type PageCatalogs = { url: string; locale: Locale; resources: LocaleResources };
+
+/**
+ * Set by entry.server (the catalogs in memory) and entry.client (the file the page preloads), so
+ * the catalogs never travel in the page's loader data.
+ */
+export const CatalogsContext = createContext<PageCatalogs>({ url: '', locale: defaultLocale, resources: {} });
+
+const catalogFileSchema = z.record(z.string(), z.record(z.string(), z.string()));
+
+/** Fetches a catalogs file, once per page load (immutable: the browser's cache answers later pages). */
+const fetchedCatalogs = new Map<string, Promise<LocaleResources>>();
+export function fetchCatalogs(url: string): Promise<LocaleResources> {
+  let catalogs = fetchedCatalogs.get(url);
+  if (!catalogs) {
+    catalogs = fetch(url, { credentials: 'same-origin' }).then(async (response) => {
+      if (!response.ok) throw new Error(`Catalogs ${url}: ${response.status}`);
+      return catalogFileSchema.parse(await response.json());
+    });
+    // A failed fetch is not kept: the next language switch may try again.
+    catalogs.catch(() => fetchedCatalogs.delete(url));
+    fetchedCatalogs.set(url, catalogs);
+  }
+  return catalogs;
+}
+
+/**
+ * The catalogs for the root loader's `catalogs` address: the ones the page started with, until a
+ * language switch (which revalidates in place) names another file; that one is fetched and the
+ * page re-renders in the new language. A file that cannot be fetched reloads the page.
+ */
+export function usePageCatalogs(url: string | undefined, locale: Locale): PageCatalogs {
+  const initial = useContext(CatalogsContext);
+  const [catalogs, setCatalogs] = useState(initial);
+  useEffect(() => {
+    if (!url || url === catalogs.url) return;
+    let current = true;
+    fetchCatalogs(url).then(
+      (resources) => current && setCatalogs({ url, locale, resources }),
+      () => current && window.location.reload(),
+    );
+    return () => {
+      current = false;
+    };
+  }, [url, locale, catalogs.url]);
+  return catalogs;
 }

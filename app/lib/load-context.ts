@@ -25,8 +25,10 @@ declare module 'react-router' {
     locale: Locale;
     /** The site's own origin (siteOrigin), for canonical and hreflang links; never the request's Host. */
     origin: string;
-    /** The request locale's catalogs, handed to the browser with the root loader's data. */
+    /** The request locale's catalogs, for the server's render (the browser fetches `catalogsUrl`). */
     resources: LocaleResources;
+    /** The same catalogs as a static, hashed file (server/web/catalog-files.ts). */
+    catalogsUrl: string;
     /** This response's Content-Security-Policy nonce, for the page's inline scripts. */
     cspNonce: string;
   }

@@ -1,4 +1,5 @@
 import type { MetaDescriptor } from 'react-router';
+import type { Catalog, LocaleResources } from '#contract/i18n.ts';
 import { locales } from '#contract/locales.ts';
 import type { RootData } from './root-data.ts';
 
@@ -13,8 +14,22 @@ function fill(message: string, params: Record<string, string>): string {
   return message.replace(/\{(\w+)\}/g, (whole, name: string) => params[name] ?? whole);
 }
 
+/** The page titles of the common catalog (`page.*`, `title.*`, the language page's), for the root loader's data. */
+const titlesOf = new WeakMap<LocaleResources, Catalog>();
+export function pageTitlesOf(resources: LocaleResources): Catalog {
+  let titles = titlesOf.get(resources);
+  if (!titles) {
+    const common = resources.common ?? {};
+    titles = Object.fromEntries(
+      Object.entries(common).filter(([key]) => key.startsWith('page.') || key.startsWith('title.')),
+    );
+    titlesOf.set(resources, titles);
+  }
+  return titles;
+}
+
 /**
- * `<title>` "Page | Site" and the description, translated from the root's catalogs (meta functions
+ * `<title>` "Page | Site" and the description, translated from the root's page titles (meta functions
  * cannot use hooks). Public pages also name their language alternates (`?lang=`).
  */
 export function pageMeta(
@@ -24,9 +39,8 @@ export function pageMeta(
 ): MetaDescriptor[] {
   const root = rootDataOf(matches);
   if (!root) return [];
-  const common = root.resources.common ?? {};
-  const page = common[pageKey] ?? pageKey;
-  const title = fill(common['title.withSite'] ?? '{page} | {site}', { page, site: root.settings.name });
+  const page = root.titles[pageKey] ?? pageKey;
+  const title = fill(root.titles['title.withSite'] ?? '{page} | {site}', { page, site: root.settings.name });
   const descriptors: MetaDescriptor[] = [
     { title },
     { name: 'description', content: root.settings.description },

@@ -29,7 +29,7 @@ function context(loggedIn: boolean) {
     };
     return answer as ApiResult<T>;
   };
-  return { api, locale: 'en' as const, resources: {} };
+  return { api, locale: 'en' as const, resources: {}, catalogsUrl: '' };
 }
 
 type LoaderArgs = Parameters<typeof loader>[0];

@@ -56,7 +56,7 @@ function context(calls: string[]) {
       : { status: 422, ok: false, data: { error: 'validation_failed', message: '' }, setCookies: [] };
     return answer as ApiResult<T>;
   };
-  return { api, locale: 'en' as const, resources: {} };
+  return { api, locale: 'en' as const, resources: {}, catalogsUrl: '' };
 }
 
 type LoaderArgs = Parameters<typeof loader>[0];

@@ -118,3 +118,28 @@ test('the language switcher changes on a deliberate choice and tells screen read
   await expect(footer.getByTestId('language-status')).toHaveText('Kieli on vaihdettu.');
   await expect(footer.getByTestId('language-status')).toHaveAttribute('aria-live', 'polite');
 });
+
+test('a page carries no catalogs: the browser fetches them once, as a file cached for a year', async ({
+  page,
+}) => {
+  const catalogFiles: string[] = [];
+  page.on('response', (response) => {
+    if (new URL(response.url()).pathname.startsWith('/i18n/')) catalogFiles.push(response.url());
+  });
+  await gotoHydrated(page, '/login?lang=nl');
+  const html = await (await page.request.get('/login?lang=nl')).text();
+  const file = /<link rel="preload" as="fetch" crossorigin="anonymous" href="(\/i18n\/nl\.site\.[\w-]{12}\.json)"/.exec(
+    html,
+  )?.[1];
+  expect(file).toBeTruthy();
+  // A sentence of the Dutch catalogs that the login page does not show stays out of its HTML.
+  const catalogs = (await (await page.request.get(file ?? '')).json()) as Record<string, Record<string, string>>;
+  const unseen = catalogs.chat?.['list.older'] ?? '';
+  expect(unseen.length).toBeGreaterThan(10);
+  expect(html).not.toContain(unseen);
+  const answer = await page.request.get(file ?? '');
+  expect(answer.headers()['cache-control']).toBe('public, max-age=31536000, immutable');
+  // The hydrated page translates with it: one fetch, the preloaded one.
+  expect(catalogFiles.map((url) => new URL(url).pathname)).toEqual([file]);
+  await expect(page.getByRole('button', { name: /inloggen/i }).first()).toBeVisible();
+});

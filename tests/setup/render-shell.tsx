@@ -5,6 +5,7 @@ import type { ReactNode } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { createRoutesStub, Outlet } from 'react-router';
 import { createI18n } from '../../app/lib/i18n.ts';
+import { pageTitlesOf } from '../../app/lib/meta.ts';
 import { LiveStateProvider } from '../../app/state/live-state.tsx';
 import type { LocaleResources } from '../../contract/i18n.ts';
 import type { CompanyInfo, Settings } from '../../contract/sites.ts';
@@ -98,7 +99,8 @@ export function renderShell(ui: ReactNode, options: ShellOptions = {}) {
   const resources = englishCatalogs();
   const rootData = {
     locale: 'en' as const,
-    resources,
+    catalogs: '',
+    titles: pageTitlesOf(resources),
     settings: { ...testSettings, ...options.settings },
     company: options.company ?? null,
     user: options.user ?? null,
