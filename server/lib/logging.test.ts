@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mailJobs } from '#server/db/schema/mail.ts';
+import { apiCallerFor, registerPages } from '#server/web/ssr.ts';
 import { goodPassword, nextIp, signupMember, uniqueEmail } from '../../tests/setup/members.ts';
 import { createTestApp, type TestApp } from '../../tests/setup/test-app.ts';
-import { apiCallerFor, registerPages } from '#server/web/ssr.ts';
 import { isSensitiveKey, redactUrl } from './logging.ts';
 import { trustProxyTrueWarning } from './trust-proxy.ts';
 

@@ -1,12 +1,21 @@
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import webpush from 'web-push';
 import type { Database } from '#server/db/client.ts';
 import { appSecrets } from '#server/db/schema/system.ts';
 
 /** The first instance to start generates a secret; every later one (and every restart) reads the same. */
-async function getOrCreateSecret(db: Database, key: string, generate: () => string): Promise<string> {
-  await db.insert(appSecrets).values({ key, value: generate() }).onConflictDoNothing();
+async function getOrCreateSecret(
+  db: Database,
+  key: string,
+  generate: () => string | Promise<string>,
+): Promise<string> {
+  const [stored] = await db.select().from(appSecrets).where(eq(appSecrets.key, key));
+  if (stored) return stored.value;
+  // Two instances starting at once: the first insert wins and both read its value.
+  await db
+    .insert(appSecrets)
+    .values({ key, value: await generate() })
+    .onConflictDoNothing();
   const [row] = await db.select().from(appSecrets).where(eq(appSecrets.key, key));
   if (!row) throw new Error(`Secret ${key} could not be stored`);
   return row.value;
@@ -24,7 +33,10 @@ export async function loadSecrets(db: Database, sessionSecret?: string): Promise
     randomBytes(32).toString('base64url'),
   );
   const vapid = JSON.parse(
-    await getOrCreateSecret(db, 'vapid_keys', () => JSON.stringify(webpush.generateVAPIDKeys())),
+    await getOrCreateSecret(db, 'vapid_keys', async () =>
+      // Loaded only the first time: a start with its keys stored never needs the library.
+      JSON.stringify((await import('web-push')).default.generateVAPIDKeys()),
+    ),
   ) as Secrets['vapid'];
   const mediaSecret = await getOrCreateSecret(db, 'media_secret', () =>
     randomBytes(32).toString('base64url'),

@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import type { S3Client } from '@aws-sdk/client-s3';
 import type { Config } from '#server/config.ts';
 import type { Clock } from './clock.ts';
 import { type MediaSigner, mediaLinkLifetimeSeconds } from './media-signing.ts';
@@ -136,18 +135,37 @@ const presignWindowMs = 600_000;
  * Private objects are reached through presigned GET URLs that expire after an hour.
  */
 export function createS3Storage(options: S3Options): MediaStorage {
-  const client = new S3Client({
-    region: options.region,
-    ...(options.endpoint ? { endpoint: options.endpoint, forcePathStyle: true } : {}),
-    ...(options.accessKeyId && options.secretAccessKey
-      ? { credentials: { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey } }
-      : {}),
-  });
+  // The SDK loads on first use, not at start (half a second of module loading a local-storage
+  // deployment never needs).
+  let sdk:
+    | Promise<{
+        client: S3Client;
+        s3: typeof import('@aws-sdk/client-s3');
+        getSignedUrl: typeof import('@aws-sdk/s3-request-presigner').getSignedUrl;
+      }>
+    | undefined;
+  const loadSdk = () => {
+    sdk ??= Promise.all([import('@aws-sdk/client-s3'), import('@aws-sdk/s3-request-presigner')]).then(
+      ([s3, presigner]) => ({
+        s3,
+        getSignedUrl: presigner.getSignedUrl,
+        client: new s3.S3Client({
+          region: options.region,
+          ...(options.endpoint ? { endpoint: options.endpoint, forcePathStyle: true } : {}),
+          ...(options.accessKeyId && options.secretAccessKey
+            ? { credentials: { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey } }
+            : {}),
+        }),
+      }),
+    );
+    return sdk;
+  };
   return {
     signer: options.signer,
     async put(key, data) {
+      const { client, s3 } = await loadSdk();
       await client.send(
-        new PutObjectCommand({
+        new s3.PutObjectCommand({
           Bucket: options.bucket,
           Key: checkKey(key),
           Body: data,
@@ -159,9 +177,10 @@ export function createS3Storage(options: S3Options): MediaStorage {
       );
     },
     async get(key) {
+      const { client, s3 } = await loadSdk();
       try {
         const answer = await client.send(
-          new GetObjectCommand({ Bucket: options.bucket, Key: checkKey(key) }),
+          new s3.GetObjectCommand({ Bucket: options.bucket, Key: checkKey(key) }),
         );
         return answer.Body ? Buffer.from(await answer.Body.transformToByteArray()) : null;
       } catch {
@@ -169,17 +188,19 @@ export function createS3Storage(options: S3Options): MediaStorage {
       }
     },
     async remove(key) {
-      await client.send(new DeleteObjectCommand({ Bucket: options.bucket, Key: checkKey(key) }));
+      const { client, s3 } = await loadSdk();
+      await client.send(new s3.DeleteObjectCommand({ Bucket: options.bucket, Key: checkKey(key) }));
     },
     url(key, cdnPrefix = '') {
       if (isPrivateKey(key)) return signedLink(options.signer, key);
       return `${(cdnPrefix || options.publicUrl).replace(/\/$/, '')}/${key}`;
     },
     async deliverPrivate(key) {
+      const { client, s3, getSignedUrl } = await loadSdk();
       const now = options.clock.now().getTime();
       const redirect = await getSignedUrl(
         client,
-        new GetObjectCommand({ Bucket: options.bucket, Key: checkKey(key) }),
+        new s3.GetObjectCommand({ Bucket: options.bucket, Key: checkKey(key) }),
         {
           expiresIn: mediaLinkLifetimeSeconds,
           signingDate: new Date(now - (now % presignWindowMs)),

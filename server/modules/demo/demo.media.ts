@@ -1,5 +1,3 @@
-import { avataaars } from '@dicebear/collection';
-import { createAvatar } from '@dicebear/core';
 import sharp from 'sharp';
 import type { Database } from '#server/db/client.ts';
 import type { MediaStorage } from '#server/lib/storage.ts';
@@ -85,6 +83,11 @@ export function demoLook(person: Person) {
 
 /** A cartoon portrait rendered to PNG: made here, nothing is downloaded. The same person on every photo. */
 export async function renderAvatar(person: Person, variant: number): Promise<Buffer> {
+  // Loaded when a portrait is first drawn (a fresh demo), not at every start: the styles are large.
+  const [{ avataaars }, { createAvatar }] = await Promise.all([
+    import('@dicebear/collection'),
+    import('@dicebear/core'),
+  ]);
   const look = demoLook(person);
   const svg = createAvatar(avataaars, {
     seed: `${person.id}-${person.name}-${variant}`,

@@ -1,5 +1,4 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import webpush from 'web-push';
 import { isLocale, type Locale } from '#contract/locales.ts';
 import type { Config } from '#server/config.ts';
 import type { Database } from '#server/db/client.ts';
@@ -23,6 +22,10 @@ export type PushSender = (
   payload: string,
   options: { vapidDetails: { subject: string; publicKey: string; privateKey: string }; TTL: number },
 ) => Promise<unknown>;
+
+/** web-push's sender, loaded with the first push (not at start). */
+const sendWithWebPush: PushSender = async (subscription, payload, options) =>
+  (await import('web-push')).default.sendNotification(subscription, payload, options);
 
 /** How long a message mail waits, so a push that gets the message read makes the mail unneeded. */
 export const messageMailDelayMs = 5 * 60_000;
@@ -50,7 +53,7 @@ export class NotificationsService {
     private readonly secrets: Secrets,
     /** Where mails link to: see siteOrigin. */
     private readonly originConfig: Pick<Config, 'PUBLIC_URL' | 'PORT'>,
-    private readonly sendPushMessage: PushSender = webpush.sendNotification as unknown as PushSender,
+    private readonly sendPushMessage: PushSender = sendWithWebPush,
     /** Who is online (no notifications for them): Redis or this process; see presence.ts. */
     readonly presence: Presence = new Presence(db, clock, localPresenceStore(clock)),
   ) {}

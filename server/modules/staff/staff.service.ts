@@ -1,5 +1,4 @@
 import { generateSecret, generateURI, verify } from 'otplib';
-import QRCode from 'qrcode';
 import type { Staff, StaffRole } from '#contract/admin.ts';
 import { staffSessionHours } from '#contract/admin.ts';
 import { isLocale } from '#contract/locales.ts';
@@ -232,6 +231,8 @@ export class StaffService {
     const secret = generateSecret();
     await repo.updateStaff(this.db, actor.id, { totpPendingSecret: secret });
     const url = generateURI({ issuer: totpIssuer, label: actor.email, secret });
+    // Loaded with the first enrolment, not at start.
+    const { default: QRCode } = await import('qrcode');
     const svg = await QRCode.toString(url, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' });
     return {
       secret,
