@@ -92,6 +92,7 @@ import { registerRegionLabels } from './modules/regions/region-labels.ts';
 import { regionsRoutes } from './modules/regions/regions.routes.ts';
 import { searchRoutes } from './modules/search/search.routes.ts';
 import { SearchService } from './modules/search/search.service.ts';
+import { SearchCounts } from './modules/search/search-counts.ts';
 import { seoRoutes } from './modules/sites/seo.routes.ts';
 import { sitesRoutes } from './modules/sites/sites.routes.ts';
 import { SiteDirectory } from './modules/sites/sites.service.ts';
@@ -325,7 +326,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     }),
     profiles: new ProfilesService(database.db, clock, storage, (userId) => chats.listChanged(userId)),
     photos: new PhotosService(database.db, clock, storage),
-    search: new SearchService(database.db, clock, storage),
+    search: new SearchService(
+      database.db,
+      clock,
+      storage,
+      new SearchCounts(config.SEARCH_COUNT_CACHE_MS ?? (config.NODE_ENV === 'test' ? 0 : 30_000), clock),
+    ),
     likes: new LikesService(database.db, clock, storage, bus, notifications),
     chats,
     payments: new PaymentsService(database.db, clock, bus, provider, directDebit),

@@ -85,6 +85,7 @@ const envSchema = z.object({
   /** How long a process keeps a public page as visitors without a session see it (ms; 0 = off). Default 10000 with the built pages, off under NODE_ENV=test. */
   PAGE_CACHE_MS: z.coerce.number().int().min(0).max(300_000).optional(),
   CHAT_LIST_CACHE_MS: z.coerce.number().int().min(0).max(60_000).optional(),
+  SEARCH_COUNT_CACHE_MS: z.coerce.number().int().min(0).max(300_000).optional(),
   S3_BUCKET: z.string().min(3).optional(),
   S3_REGION: z.string().min(2).default('us-east-1'),
   S3_ENDPOINT: z.url().optional(),

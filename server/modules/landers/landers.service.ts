@@ -57,6 +57,7 @@ export class LandersService {
         viewerProfileId: viewerProfile?.id,
       },
       { limit: query.limit, offset: 0 },
+      { count: false },
     );
     const ctx = { storage: this.storage, site, today: this.clock.now() };
     return {

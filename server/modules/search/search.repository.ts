@@ -94,15 +94,66 @@ export function decodeSearchCursor(value: string): SearchCursor | undefined {
 /** Counting stops here: past it the answer is "more than searchCountCap" (total_capped). */
 export const searchCountCap = 1000;
 
-/** The count of matches, up to one past searchCountCap, as a subquery. */
-function cappedMatches(db: Executor, where: SQL | undefined) {
-  return db
+/**
+ * The count of a search is kept in two parts: the matches of its filter as anyone sees them (the
+ * general count, the same for every viewer with that filter, counted up to `generalCountLimit`),
+ * less the viewer's own deductions — the viewer's profile, and profiles blocked either way — which
+ * the blocks indexes find at once. The general part may be reused for a few seconds (SearchCounts,
+ * search-counts.ts); the deductions are always counted. Up to `deductionsSlack` deductions, a
+ * general count at its limit still proves "more than searchCountCap".
+ */
+export const deductionsSlack = 100;
+export const generalCountLimit = searchCountCap + 1 + deductionsSlack;
+
+/** The filter as anyone sees it: no viewer, so no own profile or blocks left out. */
+export function generalFilter(filter: SearchFilter): SearchFilter {
+  const { viewerProfileId: _viewer, ...general } = filter;
+  return general;
+}
+
+/** The number of matches of `where`, up to `limit`, as a scalar subquery. */
+function cappedCount(db: Executor, where: SQL | undefined, limit: number): SQL<number> {
+  const matches = db
     .select({ one: sql`1` })
     .from(profiles)
     .innerJoin(users, eq(users.id, profiles.userId))
     .where(where)
-    .limit(searchCountCap + 1)
+    .limit(limit)
     .as('capped_matches');
+  return sql<number>`(select count(*) from ${matches})::int`;
+}
+
+/** The general matches that are the viewer or blocked either way with the viewer, as a scalar subquery. */
+function deductionsCount(filter: SearchFilter): SQL<number> {
+  const viewer = filter.viewerProfileId;
+  if (viewer === undefined) return sql<number>`0`;
+  // Driven by the viewer's blocks (both indexes), never by the matches: a union, so a profile
+  // blocked both ways is deducted once.
+  return sql<number>`(select count(*) from (
+      select ${viewer}::int as id
+      union select ${blocks.blockedProfileId} from ${blocks} where ${blocks.blockerProfileId} = ${viewer}
+      union select ${blocks.blockerProfileId} from ${blocks} where ${blocks.blockedProfileId} = ${viewer}
+    ) as viewer_deductions
+    inner join ${profiles} on ${profiles.id} = viewer_deductions.id
+    inner join ${users} on ${users.id} = ${profiles.userId}
+    where ${and(...conditions(generalFilter(filter)))})::int`;
+}
+
+/** How a search is counted: not at all (featured lists), or with the general part known or not. */
+export type SearchCounting = { count: false } | { count: true; knownGeneral?: number | undefined };
+
+export type SearchCount = {
+  total: number;
+  capped: boolean;
+  /** The general part counted by this statement (to keep), if it was counted. */
+  general?: number;
+};
+
+/** The general part as a column: counted, or null when it is known. */
+function generalColumn(db: Executor, filter: SearchFilter, knownGeneral: number | undefined) {
+  return knownGeneral === undefined
+    ? cappedCount(db, and(...conditions(generalFilter(filter))), generalCountLimit)
+    : sql<number | null>`null::int`;
 }
 
 /**
@@ -114,9 +165,9 @@ export function searchPageQuery(
   db: Executor,
   filter: SearchFilter,
   page: { limit: number; offset: number; after?: SearchCursor | undefined },
+  counting: SearchCounting = { count: true },
 ) {
   const where = and(...conditions(filter));
-  const matches = cappedMatches(db, where);
   const main = mainPhotoLateral(db, profiles.id);
   const after = page.after
     ? sql`(${profiles.lastActiveAt}, ${profiles.id}) < (${page.after.lastActiveAt.toISOString()}::timestamptz, ${page.after.id}::int)`
@@ -125,7 +176,10 @@ export function searchPageQuery(
     .select({
       profile: profiles,
       mainPhoto: main.fields,
-      total: sql<number>`(select count(*) from ${matches})::int`,
+      general: counting.count
+        ? generalColumn(db, filter, counting.knownGeneral)
+        : sql<number | null>`null::int`,
+      deductions: counting.count ? deductionsCount(filter) : sql<number>`0`,
     })
     .from(profiles)
     .innerJoin(users, eq(users.id, profiles.userId))
@@ -136,32 +190,53 @@ export function searchPageQuery(
     .offset(page.after ? 0 : page.offset);
 }
 
+/** The answer's count from its two parts, or undefined when the deductions are too many to tell. */
+function countFrom(general: number, deductions: number): { total: number; capped: boolean } | undefined {
+  if (general >= generalCountLimit) {
+    return deductions <= deductionsSlack ? { total: searchCountCap, capped: true } : undefined;
+  }
+  const exact = Math.max(0, general - deductions);
+  return { total: Math.min(exact, searchCountCap), capped: exact > searchCountCap };
+}
+
 /**
  * One page of matches, recently active first, with a stable tie-break on id, each with its main
- * photo, and the number of matches counted up to one past searchCountCap: one statement, whose
- * cost does not grow with the number of profiles beyond the cap.
+ * photo, and (unless `counting` says not to) the number of matches up to one past searchCountCap:
+ * one statement, whose cost does not grow with the number of profiles beyond the cap.
  */
 export async function searchProfiles(
   db: Executor,
   filter: SearchFilter,
   page: { limit: number; offset: number; after?: SearchCursor | undefined },
-): Promise<{ rows: { profile: ProfileRow; mainPhoto: PhotoRow | null }[]; total: number; capped: boolean }> {
-  const rows = await searchPageQuery(db, filter, page);
-  // A page past the end has no row to carry the count: count once more (rare: a stale page link).
-  const counted =
-    rows[0]?.total ??
+  counting: SearchCounting = { count: true },
+): Promise<{ rows: { profile: ProfileRow; mainPhoto: PhotoRow | null }[] } & SearchCount> {
+  const found = await searchPageQuery(db, filter, page, counting);
+  const rows = found.map((row) => ({ profile: row.profile, mainPhoto: row.mainPhoto }));
+  if (!counting.count) return { rows, total: rows.length, capped: false };
+  // A page past the end has no row to carry the counts: count once more (rare: a stale page link).
+  const parts =
+    found[0] ??
     (page.offset > 0 || page.after
-      ? ((
+      ? (
           await db
             .select({
-              value: sql<number>`(select count(*) from ${cappedMatches(db, and(...conditions(filter)))})::int`,
+              general: generalColumn(db, filter, counting.knownGeneral),
+              deductions: deductionsCount(filter),
             })
             .from(sql`(select 1) as one`)
-        )[0]?.value ?? 0)
-      : 0);
-  return {
-    rows: rows.map((row) => ({ profile: row.profile, mainPhoto: row.mainPhoto })),
-    total: Math.min(counted, searchCountCap),
-    capped: counted > searchCountCap,
-  };
+        )[0]
+      : undefined);
+  // No match on the first page: none at all for this viewer (the general part, which may hold the
+  // viewer's own profile, is not known, so nothing is kept).
+  if (!parts) return { rows, total: 0, capped: false };
+  const general = parts.general ?? counting.knownGeneral ?? 0;
+  const fresh = parts.general === null ? {} : { general };
+  const counted = countFrom(general, parts.deductions);
+  if (counted) return { rows, ...counted, ...fresh };
+  // A viewer who blocked more than the slack among many matches: count their own matches.
+  const [own] = await db
+    .select({ value: cappedCount(db, and(...conditions(filter)), searchCountCap + 1) })
+    .from(sql`(select 1) as one`);
+  const value = own?.value ?? 0;
+  return { rows, total: Math.min(value, searchCountCap), capped: value > searchCountCap, ...fresh };
 }

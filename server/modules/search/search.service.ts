@@ -20,6 +20,7 @@ import {
   type SearchFilter,
   searchProfiles,
 } from './search.repository.ts';
+import { SearchCounts } from './search-counts.ts';
 
 export const pageSize = 24;
 /** Fewer results than this on the first page bring relaxed "similar" matches. */
@@ -48,6 +49,7 @@ export class SearchService {
     private readonly db: Database,
     private readonly clock: Clock,
     private readonly storage: MediaStorage,
+    private readonly counts: SearchCounts = new SearchCounts(0, clock),
   ) {}
 
   /** Whether this visitor may search without logging in (spec §6). */
@@ -93,11 +95,14 @@ export class SearchService {
     };
     const after = query.cursor === undefined ? undefined : decodeSearchCursor(query.cursor);
     if (query.cursor !== undefined && !after) throw new ValidationFailedError({ cursor: 'invalid' });
-    const { rows, total, capped } = await searchProfiles(this.db, filter, {
-      limit: pageSize,
-      offset: (query.page - 1) * pageSize,
-      after,
-    });
+    const countKey = this.counts.keyOf(filter);
+    const { rows, total, capped, general } = await searchProfiles(
+      this.db,
+      filter,
+      { limit: pageSize, offset: (query.page - 1) * pageSize, after },
+      { count: true, knownGeneral: this.counts.get(countKey) },
+    );
+    if (general !== undefined) this.counts.set(countKey, general);
     const pages = Math.max(1, Math.ceil(total / pageSize));
     const last = rows.at(-1);
     const similarRows =
@@ -143,7 +148,13 @@ export class SearchService {
       publicOnly: true,
       viewerProfileId: viewerProfile?.id,
     };
-    const { rows } = await searchProfiles(this.db, { ...base, country }, { limit, offset: 0 });
+    // Featured lists show no count: none is made.
+    const { rows } = await searchProfiles(
+      this.db,
+      { ...base, country },
+      { limit, offset: 0 },
+      { count: false },
+    );
     const extra =
       rows.length < limit
         ? (
@@ -151,6 +162,7 @@ export class SearchService {
               this.db,
               { ...base, excludeIds: rows.map((row) => row.profile.id) },
               { limit: limit - rows.length, offset: 0 },
+              { count: false },
             )
           ).rows
         : [];
@@ -220,6 +232,7 @@ export class SearchService {
         this.db,
         { ...step, excludeIds },
         { limit: similarCount - found.length, offset: 0 },
+        { count: false },
       );
       found.push(...rows);
       if (found.length >= similarCount) break;
