@@ -128,12 +128,16 @@ test('a page carries no catalogs: the browser fetches them once, as a file cache
   });
   await gotoHydrated(page, '/login?lang=nl');
   const html = await (await page.request.get('/login?lang=nl')).text();
-  const file = /<link rel="preload" as="fetch" crossorigin="anonymous" href="(\/i18n\/nl\.site\.[\w-]{12}\.json)"/.exec(
-    html,
-  )?.[1];
+  const file =
+    /<link rel="preload" as="fetch" crossorigin="anonymous" href="(\/i18n\/nl\.site\.[\w-]{12}\.json)"/.exec(
+      html,
+    )?.[1];
   expect(file).toBeTruthy();
   // A sentence of the Dutch catalogs that the login page does not show stays out of its HTML.
-  const catalogs = (await (await page.request.get(file ?? '')).json()) as Record<string, Record<string, string>>;
+  const catalogs = (await (await page.request.get(file ?? '')).json()) as Record<
+    string,
+    Record<string, string>
+  >;
   const unseen = catalogs.chat?.['list.older'] ?? '';
   expect(unseen.length).toBeGreaterThan(10);
   expect(html).not.toContain(unseen);

@@ -1,7 +1,6 @@
-import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { profiles, users } from '#server/db/schema/members.ts';
 import { activeMember } from '../../../tests/setup/members.ts';
+import { profilesNextTo } from '../../../tests/setup/search-profiles.ts';
 import { createTestApp, type TestApp } from '../../../tests/setup/test-app.ts';
 import { searchCountCap } from './search.repository.ts';
 
@@ -14,31 +13,7 @@ describe('search count cap', () => {
 
   it('counts up to 1,000 and says when there are more; pages cover the first 1,000', async () => {
     const viewer = await activeMember(t.app);
-    const db = t.database.db;
-    const [own] = await db.select().from(profiles).where(eq(profiles.id, viewer.profileId));
-    const [ownUser] = await db.select().from(users).where(eq(users.id, viewer.userId));
-    const extra = 1_050;
-    const made = await db
-      .insert(users)
-      .values(
-        Array.from({ length: extra }, (_, index) => ({
-          siteId: ownUser!.siteId,
-          email: `cap.${index}.${viewer.userId}@example.com`,
-          passwordHash: 'x',
-          status: 'active' as const,
-        })),
-      )
-      .returning({ id: users.id });
-    await db.insert(profiles).values(
-      made.map((user, index) => ({
-        userId: user.id,
-        name: `Cap ${index}`,
-        birthdate: '1990-01-01',
-        country: own!.country,
-        gender: 'male' as const,
-        status: 'active' as const,
-      })),
-    );
+    await profilesNextTo(t.database.db, viewer, 1_050, 'cap');
     const answer = await t.app.inject({ url: '/api/search.php', headers: { cookie: viewer.cookie } });
     expect(answer.statusCode, answer.body).toBe(200);
     const body = answer.json();

@@ -1,9 +1,8 @@
-import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { profiles, users } from '#server/db/schema/members.ts';
 import { blocks } from '#server/db/schema/social.ts';
 import { createFakeClock } from '../../../tests/setup/fake-clock.ts';
 import { activeMember } from '../../../tests/setup/members.ts';
+import { profilesNextTo } from '../../../tests/setup/search-profiles.ts';
 import { createTestApp, type TestApp } from '../../../tests/setup/test-app.ts';
 import { deductionsSlack, searchCountCap } from './search.repository.ts';
 
@@ -16,36 +15,8 @@ describe('kept search counts', () => {
   });
   afterAll(() => t.close());
 
-  /** `count` active men in the viewer's country, as other members. */
-  async function menNextTo(viewer: { userId: number; profileId: number }, count: number, label: string) {
-    const db = t.database.db;
-    const [own] = await db.select().from(profiles).where(eq(profiles.id, viewer.profileId));
-    const [ownUser] = await db.select().from(users).where(eq(users.id, viewer.userId));
-    const made = await db
-      .insert(users)
-      .values(
-        Array.from({ length: count }, (_, index) => ({
-          siteId: ownUser!.siteId,
-          email: `${label}.${index}.${viewer.userId}@example.com`,
-          passwordHash: 'x',
-          status: 'active' as const,
-        })),
-      )
-      .returning({ id: users.id });
-    return db
-      .insert(profiles)
-      .values(
-        made.map((user, index) => ({
-          userId: user.id,
-          name: `${label} ${index}`,
-          birthdate: '1990-01-01',
-          country: own!.country,
-          gender: 'male' as const,
-          status: 'active' as const,
-        })),
-      )
-      .returning({ id: profiles.id });
-  }
+  const menNextTo = (viewer: { userId: number; profileId: number }, count: number, label: string) =>
+    profilesNextTo(t.database.db, viewer, count, label);
 
   const countFor = async (cookie: string) => {
     const answer = await t.app.inject({ url: '/api/search.php?gender=male', headers: { cookie } });

@@ -1,9 +1,9 @@
-import { eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { profiles, users } from '#server/db/schema/members.ts';
 import { sites } from '#server/db/schema/sites.ts';
 import { activeMember } from '../../../tests/setup/members.ts';
+import { profilesNextTo } from '../../../tests/setup/search-profiles.ts';
 import { injectCounted, installStatementCounter } from '../../../tests/setup/statement-count.ts';
 import { createTestApp, type TestApp } from '../../../tests/setup/test-app.ts';
 import { decodeSearchCursor, encodeSearchCursor, searchPageQuery } from './search.repository.ts';
@@ -18,32 +18,11 @@ afterAll(() => t.close());
 
 /** Profiles of the viewer's country, many of them active at the very same moment (ties broken by id). */
 async function seed(viewer: { userId: number; profileId: number }, count: number) {
-  const db = t.database.db;
-  const [own] = await db.select().from(profiles).where(eq(profiles.id, viewer.profileId));
-  const [ownUser] = await db.select().from(users).where(eq(users.id, viewer.userId));
-  const made = await db
-    .insert(users)
-    .values(
-      Array.from({ length: count }, (_, index) => ({
-        siteId: ownUser!.siteId,
-        email: `keyset.${index}.${viewer.userId}@example.com`,
-        passwordHash: 'x',
-        status: 'active' as const,
-      })),
-    )
-    .returning({ id: users.id });
   const moment = new Date(Date.now() + 60_000);
-  await db.insert(profiles).values(
-    made.map((user, index) => ({
-      userId: user.id,
-      name: `Keyset ${index}`,
-      birthdate: '1990-01-01',
-      country: own!.country,
-      gender: 'female' as const,
-      status: 'active' as const,
-      lastActiveAt: index % 3 === 0 ? moment : new Date(moment.getTime() - index * 1000),
-    })),
-  );
+  await profilesNextTo(t.database.db, viewer, count, 'keyset', (index) => ({
+    gender: 'female',
+    lastActiveAt: index % 3 === 0 ? moment : new Date(moment.getTime() - index * 1000),
+  }));
 }
 
 describe('search pages by cursor (keyset)', () => {
