@@ -119,8 +119,17 @@ describe('request ids', () => {
     expect(failed.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     expect(failed.headers['x-request-id']).not.toBe(id);
     expect(Object.keys(failed.json()).sort()).toEqual(['error', 'message']);
-    const ofRequest = lines.map((line) => JSON.parse(line)).filter((line) => line.reqId === id);
-    expect(ofRequest.length).toBeGreaterThanOrEqual(2);
+    const logged = lines.map(
+      (line) => JSON.parse(line) as { reqId?: string; msg: string; req?: { url: string } },
+    );
+    // The access line (one per request, logging.ts) names its request.
+    expect(logged.filter((line) => line.reqId === id).map((line) => [line.msg, line.req?.url])).toEqual([
+      ['request completed', '/api/user.php'],
+    ]);
+    const failedId = failed.headers['x-request-id'];
+    expect(logged.filter((line) => line.reqId === failedId).map((line) => line.req?.url)).toContain(
+      '/api/nothing.php',
+    );
   });
 
   it("takes a trusted proxy's X-Request-Id and ignores anybody else's", async () => {
