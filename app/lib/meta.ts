@@ -21,7 +21,9 @@ export function pageTitlesOf(resources: LocaleResources): Catalog {
   if (!titles) {
     const common = resources.common ?? {};
     titles = Object.fromEntries(
-      Object.entries(common).filter(([key]) => key.startsWith('page.') || key.startsWith('title.')),
+      Object.entries(common).filter(
+        ([key]) => key.startsWith('page.') || key.startsWith('title.') || key === 'footer.language',
+      ),
     );
     titlesOf.set(resources, titles);
   }
