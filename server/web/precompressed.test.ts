@@ -23,6 +23,7 @@ describe('hashed assets served pre-compressed (issue 21)', () => {
     await writeFile(path.join(dir, 'assets', 'root-AbC123.js'), script);
     await writeFile(path.join(dir, 'assets', 'tiny-XyZ789.js'), 'export {};');
     await writeFile(path.join(dir, 'assets', 'logo-Q1w2E3.png'), Buffer.alloc(4096, 1));
+    await writeFile(path.join(dir, 'sw.js'), script);
     await compressDir(dir);
     app = Fastify();
     // As in server/app.ts: compression of every response above 1 KiB.
@@ -75,5 +76,26 @@ describe('hashed assets served pre-compressed (issue 21)', () => {
     });
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.body).toBe(script);
+  });
+
+  it('serves the assets folder through one route, and an unknown asset is a plain 404', async () => {
+    // One wildcard route, not one per file: a file added after the start is served too.
+    await writeFile(path.join(dir, 'assets', 'late-Zz9.js'), 'export {};');
+    const late = await app.inject({ url: '/assets/late-Zz9.js' });
+    expect(late.statusCode).toBe(200);
+    expect(late.body).toBe('export {};');
+    const missing = await app.inject({ url: '/assets/gone-Aa1.js' });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.headers['content-type']).not.toMatch(/html/);
+    const outside = await app.inject({ url: '/assets/..%2fsw.js' });
+    expect(outside.statusCode).toBeGreaterThanOrEqual(400);
+  });
+
+  it('serves the files at the top of the build (the service worker) with an hour of caching', async () => {
+    const answer = await app.inject({ url: '/sw.js', headers: { 'accept-encoding': 'br' } });
+    expect(answer.statusCode).toBe(200);
+    expect(answer.headers['content-encoding']).toBe('br');
+    expect(answer.headers['cache-control']).toBe('public, max-age=3600');
+    expect(zlib.brotliDecompressSync(answer.rawPayload).toString()).toBe(script);
   });
 });
