@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -9,6 +9,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { projectRoot } from '#server/lib/project-root.ts';
+import { createPglite } from './pglite.ts';
 import * as schema from './schema/index.ts';
 import { isInitialised, readSnapshot, snapshotKey, writeSnapshot } from './snapshot.ts';
 
@@ -114,7 +115,7 @@ export type SnapshotOptions = {
 export async function openPglite(dataDir: string, snapshot?: SnapshotOptions): Promise<DatabaseHandle> {
   if (!snapshot || isInitialised(dataDir)) {
     mkdirSync(dataDir, { recursive: true });
-    return wrapPglite(await PGlite.create(dataDir));
+    return wrapPglite(await createPglite(dataDir));
   }
   const key = snapshotKey({
     demoProfiles: snapshot.demoProfiles,
@@ -124,10 +125,10 @@ export async function openPglite(dataDir: string, snapshot?: SnapshotOptions): P
   const found = readSnapshot(snapshot.dir, key);
   mkdirSync(dataDir, { recursive: true });
   if (found) {
-    const client = await PGlite.create(dataDir, { loadDataDir: found.tarball });
+    const client = await createPglite(dataDir, { loadDataDir: found.tarball });
     return { ...wrapPglite(client), snapshot: { kind: 'restored', seededAt: found.meta.seededAt } };
   }
-  const client = await PGlite.create(dataDir);
+  const client = await createPglite(dataDir);
   return {
     ...wrapPglite(client),
     snapshot: {

@@ -74,7 +74,9 @@ test('an admin creates a discount code and a bundle price, and reads an order wi
     .getByLabel('Upload an image')
     .setInputFiles({ name: 'tulip.png', mimeType: 'image/png', buffer: image });
   // This gift's own row shows the image once the upload is stored (other gifts' rows have images already).
-  await expect(page.getByRole('row', { name: new RegExp(slug) }).locator('img[src*="/media/"]')).toBeVisible();
+  await expect(
+    page.getByRole('row', { name: new RegExp(slug) }).locator('img[src*="/media/"]'),
+  ).toBeVisible();
   await page.getByLabel('On sale').check();
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByRole('status')).toContainText('Saved');

@@ -2,10 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { connectPostgres, wrapPglite } from '../../server/db/client.ts';
+import { createPglite } from '../../server/db/pglite.ts';
 import { seedDemo } from '../../server/modules/demo/demo.seed.ts';
 import { databaseUrlFor, type TestDatabaseInfo } from './test-database.ts';
 
@@ -53,7 +53,7 @@ export default async function setup(project: TestProject) {
   }
 
   const dir = await mkdtemp(path.join(os.tmpdir(), 'dating-test-'));
-  const client = await PGlite.create();
+  const client = await createPglite();
   const handle = wrapPglite(client);
   await handle.migrate();
   await seedDemo(handle.db, { profiles: templateProfiles });

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
-import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { connectPostgres, type DatabaseHandle, wrapPglite } from '../../server/db/client.ts';
+import { createPglite } from '../../server/db/pglite.ts';
 
 export type TestDatabaseInfo =
   | { kind: 'pglite'; dumpFile: string; runId: string }
@@ -21,7 +21,7 @@ export async function createTestDatabase(
 ): Promise<{ handle: DatabaseHandle; url?: string; drop(): Promise<void> }> {
   if (info.kind === 'pglite') {
     const dump = await readFile(info.dumpFile);
-    const client = await PGlite.create({ loadDataDir: new Blob([dump]) });
+    const client = await createPglite(undefined, { loadDataDir: new Blob([dump]) });
     return { handle: wrapPglite(client), drop: async () => undefined };
   }
   const name = `${info.prefix}_${process.pid}_${++counter}`;

@@ -1,8 +1,8 @@
-import { PGlite } from '@electric-sql/pglite';
 import { count, eq } from 'drizzle-orm';
 import pg from 'pg';
 import { describe, expect, inject, it } from 'vitest';
 import { connectPostgres, type DatabaseHandle, wrapPglite } from '#server/db/client.ts';
+import { createPglite } from '#server/db/pglite.ts';
 import { bundlePrices, bundles, gifts } from '#server/db/schema/catalog.ts';
 import { profiles, users } from '#server/db/schema/members.ts';
 import { sites } from '#server/db/schema/sites.ts';
@@ -20,7 +20,7 @@ async function twoInstancesOnAnEmptyDatabase(): Promise<{
 }> {
   const info = inject('testDatabase');
   if (info.kind === 'pglite') {
-    const handle = wrapPglite(await PGlite.create());
+    const handle = wrapPglite(await createPglite());
     return { handles: [handle, handle], drop: () => handle.close() };
   }
   // The run's prefix: the global teardown drops it even if this test dies half-way.

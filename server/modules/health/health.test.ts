@@ -1,13 +1,13 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildApp } from '#server/app.ts';
 import { loadConfig } from '#server/config.ts';
 import { connectPostgres, type DatabaseHandle, wrapPglite } from '#server/db/client.ts';
+import { createPglite } from '#server/db/pglite.ts';
 import { createTestApp, type TestApp } from '../../../tests/setup/test-app.ts';
 import { databaseUrlFor } from '../../../tests/setup/test-database.ts';
 
@@ -75,7 +75,7 @@ describe('readiness when the database goes away', () => {
 async function emptyDatabase(): Promise<{ handle: DatabaseHandle; drop(): Promise<void> }> {
   const info = inject('testDatabase');
   if (info.kind === 'pglite')
-    return { handle: wrapPglite(await PGlite.create()), drop: async () => undefined };
+    return { handle: wrapPglite(await createPglite()), drop: async () => undefined };
   const name = `${info.prefix}_empty_${process.pid}`;
   const admin = new pg.Client({ connectionString: info.adminUrl });
   await admin.connect();
