@@ -50,6 +50,21 @@ describe('session cache', () => {
       small.set(`t${id}`, user(id), { profile, mainPhoto: null }, small.mark());
     expect(small.size).toBeLessThanOrEqual(10);
   });
+
+  it('lets expired sessions go as new ones come, so it holds only the last TTL’s sessions', () => {
+    let now = 1_000;
+    const cache = new SessionCache(2_000, () => now);
+    for (let id = 0; id < 1_000; id++)
+      cache.set(`t${id}`, user(id), { profile, mainPhoto: null }, cache.mark());
+    // Seen again a second later: it now lives to 4,000 and moves behind the others.
+    now = 2_000;
+    cache.set('t0', user(0), { profile, mainPhoto: null }, cache.mark());
+    now = 3_500;
+    cache.set('late', user(5_000), { profile, mainPhoto: null }, cache.mark());
+    expect(cache.size).toBe(2);
+    expect(cache.get('t0')?.user.id).toBe(0);
+    expect(cache.get('late')?.user.id).toBe(5_000);
+  });
 });
 
 describe('session cache in the app', () => {

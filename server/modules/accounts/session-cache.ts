@@ -50,8 +50,12 @@ export class SessionCache {
 
   set(token: string, user: UserRow, own: SessionProfile, mark: number): void {
     if (!this.enabled || mark !== this.generation) return;
+    const now = this.now();
+    this.dropExpiredOldest(now);
     if (this.entries.size >= this.maxEntries) this.prune();
-    this.entries.set(token, { user, own, expiresAt: this.now() + this.ttlMs });
+    // Deleted first so the Map stays in order of expiry (every entry lives the same TTL).
+    this.entries.delete(token);
+    this.entries.set(token, { user, own, expiresAt: now + this.ttlMs });
     let tokens = this.tokensOf.get(user.id);
     if (!tokens) {
       tokens = new Set();
@@ -83,6 +87,18 @@ export class SessionCache {
     const tokens = this.tokensOf.get(userId);
     tokens?.delete(token);
     if (tokens?.size === 0) this.tokensOf.delete(userId);
+  }
+
+  /**
+   * Expired entries leave as new ones come, oldest first, so the cache holds the last TTL's
+   * sessions, not every session seen since the start (10,000 sockets opening left 10,000 members'
+   * rows in memory until the cache filled: issue 15, lean sockets).
+   */
+  private dropExpiredOldest(now: number): void {
+    for (const [token, entry] of this.entries) {
+      if (entry.expiresAt > now) return;
+      this.forget(token, entry.user.id);
+    }
   }
 
   private prune(): void {

@@ -82,7 +82,7 @@ export class ChatsService {
     await this.lists.changed(this.bus, userId);
   }
 
-  private async own(member: UserRow): Promise<ProfileRow> {
+  private async own(member: Pick<UserRow, 'id'>): Promise<ProfileRow> {
     const profile = await findProfileByUserId(this.db, member.id);
     if (!profile) throw new NotFoundError();
     return profile;
@@ -525,7 +525,7 @@ export class ChatsService {
   }
 
   /** Tells the other side of a conversation that the member is typing. */
-  async typing(member: UserRow, conversationId: number): Promise<void> {
+  async typing(member: Pick<UserRow, 'id'>, conversationId: number): Promise<void> {
     const me = await this.own(member);
     const found = await repo.findConversationFor(this.db, conversationId, me.id);
     if (!found) return;

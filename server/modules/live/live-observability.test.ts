@@ -89,6 +89,27 @@ describe('/metrics', () => {
     failMail = false;
   });
 
+  it('keeps nothing of the handshake for an open socket, and an error on it is logged and drops it', async () => {
+    const [first, second] = [await activeMember(t.app), await activeMember(t.app)];
+    const lives = [connect(base, first.cookie), connect(base, second.cookie)];
+    await Promise.all(lives.map((live) => live.ready));
+    const open = [...t.app.websocketServer.clients];
+    expect(open).toHaveLength(2);
+    for (const socket of open) {
+      // The HTTP response of the upgrade (and through it the request, reply and member row) is gone.
+      const tcp: unknown = Reflect.get(socket, '_socket');
+      expect(tcp).toBeDefined();
+      expect(Reflect.get(Object(tcp), '_httpMessage')).toBeNull();
+      expect(socket.listenerCount('error')).toBe(1);
+    }
+    // One error listener shared by every socket, not a closure over each handshake.
+    expect(open[0]!.listeners('error')[0]).toBe(open[1]!.listeners('error')[0]);
+    open[0]!.emit('error', new Error('invalid frame'));
+    expect((await Promise.race(lives.map((live) => live.closed))).code).toBe(1006);
+    lives[1]!.socket.close();
+    await lives[1]!.closed;
+  });
+
   it('is off (404) without METRICS_TOKEN', async () => {
     const plain = await createTestApp();
     try {

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
 import { liveClientFrameSchema, liveCloseCodes } from '#contract/live.ts';
 import { memberChannel } from '#server/lib/member-events.ts';
+import { releaseUpgradeRequest, socketErrorListener } from '#server/lib/websocket-upgrade.ts';
 import { HeartbeatSweep } from './heartbeat.ts';
 
 /**
@@ -33,17 +34,21 @@ export async function liveRoutes(app: FastifyInstance): Promise<void> {
     summary:
       'WebSocket of live events for the logged-in member (LiveEvent frames; the client may send LiveClientFrame)',
   };
+  const onSocketError = socketErrorListener(app.log);
   app.get('/api/ws', { websocket: true, schema }, (socket: WebSocket, request) => {
-    const member = request.member;
+    releaseUpgradeRequest(socket, request, onSocketError);
     const origin = request.headers.origin;
     if (origin !== undefined && (!URL.canParse(origin) || new URL(origin).host !== request.host)) {
       socket.close(4403, 'forbidden_origin');
       return;
     }
-    if (!member) {
+    if (!request.member) {
       socket.close(4401, 'authentication_required');
       return;
     }
+    // Only the id lives on with the socket: the session's member row (dates, strings) is not kept
+    // for the socket's life (issue 15, lean sockets).
+    const member = { id: request.member.id };
     socketsOf.set(member.id, (socketsOf.get(member.id) ?? 0) + 1);
     const metrics = app.deps.metrics;
     metrics.websocketConnections.inc({ socket: 'member' });

@@ -17,6 +17,7 @@ import {
 import { errorBodySchema, okSchema } from '#contract/common.ts';
 import { AppError } from '#server/lib/errors.ts';
 import { staffChannel } from '#server/lib/staff-events.ts';
+import { releaseUpgradeRequest, socketErrorListener } from '#server/lib/websocket-upgrade.ts';
 import type { ZodApp } from '#server/lib/zod-app.ts';
 import { requireStaff } from '#server/modules/staff/staff.sessions.ts';
 
@@ -167,7 +168,9 @@ export async function operatorLiveRoutes(app: FastifyInstance): Promise<void> {
     tags: ['staff'],
     summary: 'WebSocket of live back-office events for staff (AdminEvent frames)',
   };
+  const onSocketError = socketErrorListener(app.log);
   app.get('/api/admin/ws', { websocket: true, schema }, (socket: WebSocket, request) => {
+    releaseUpgradeRequest(socket, request, onSocketError);
     const origin = request.headers.origin;
     if (origin !== undefined && (!URL.canParse(origin) || new URL(origin).host !== request.host)) {
       socket.close(4403, 'forbidden_origin');
