@@ -11,7 +11,7 @@ import pg from 'pg';
 import { projectRoot } from '#server/lib/project-root.ts';
 import { createPglite } from './pglite.ts';
 import * as schema from './schema/index.ts';
-import { isInitialised, readSnapshot, snapshotKey, writeSnapshot } from './snapshot.ts';
+import { extractSnapshot, isInitialised, readSnapshot, snapshotKey, writeSnapshot } from './snapshot.ts';
 
 export type Schema = typeof schema;
 /** The one database type the services and repositories see, whichever driver runs underneath. */
@@ -125,7 +125,8 @@ export async function openPglite(dataDir: string, snapshot?: SnapshotOptions): P
   const found = readSnapshot(snapshot.dir, key);
   mkdirSync(dataDir, { recursive: true });
   if (found) {
-    const client = await createPglite(dataDir, { loadDataDir: found.tarball });
+    extractSnapshot(found.tarball, dataDir);
+    const client = await createPglite(dataDir);
     return { ...wrapPglite(client), snapshot: { kind: 'restored', seededAt: found.meta.seededAt } };
   }
   const client = await createPglite(dataDir);

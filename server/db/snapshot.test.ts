@@ -1,6 +1,16 @@
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { asc, sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { refreshRestoredDemo, seedDemo } from '#server/modules/demo/demo.seed.ts';
@@ -8,7 +18,7 @@ import { type DatabaseHandle, openPglite } from './client.ts';
 import { bundlePrices, gifts } from './schema/catalog.ts';
 import { profiles, users } from './schema/members.ts';
 import { sites } from './schema/sites.ts';
-import { projectRoot, snapshotKey, snapshotSources } from './snapshot.ts';
+import { extractSnapshot, isInitialised, projectRoot, snapshotKey, snapshotSources } from './snapshot.ts';
 
 const work = mkdtempSync(path.join(os.tmpdir(), 'snapshot-test-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -138,4 +148,56 @@ describe('the embedded database snapshot', () => {
       expect(Date.parse(profile.birthdate) - Date.parse(old.birthdate)).toBe(3 * 86_400_000);
     }
   }, 180_000);
+});
+
+/** A gzip'd tar as PGlite's dumpDataDir writes it: ustar headers, folders ('5') and files ('0'). */
+function tarOf(entries: { name: string; body?: string }[], cutAt?: number): Buffer {
+  const blocks: Buffer[] = [];
+  for (const entry of entries) {
+    const header = Buffer.alloc(512);
+    header.write(entry.name, 0, 100);
+    const body = Buffer.from(entry.body ?? '');
+    header.write(`${body.length.toString(8).padStart(11, '0')}\0`, 124);
+    header.write(entry.body === undefined ? '5' : '0', 156);
+    header.write('ustar\0', 257);
+    blocks.push(header, body, Buffer.alloc((512 - (body.length % 512)) % 512));
+  }
+  blocks.push(Buffer.alloc(1024));
+  const archive = Buffer.concat(blocks);
+  return zlib.gzipSync(cutAt === undefined ? archive : archive.subarray(0, cutAt));
+}
+
+describe('extracting a snapshot into a fresh data folder', () => {
+  it('writes its folders and files, PG_VERSION last, and leaves out the old lock file', () => {
+    const dir = path.join(work, 'extract-whole');
+    extractSnapshot(
+      tarOf([
+        { name: '/PG_VERSION', body: '17\n' },
+        { name: '/base' },
+        { name: '/base/1' },
+        { name: '/base/1/112', body: 'x'.repeat(700) },
+        { name: '/postmaster.pid', body: '42' },
+        { name: '/../outside', body: 'stays in' },
+      ]),
+      dir,
+    );
+    expect(readFileSync(path.join(dir, 'PG_VERSION'), 'utf8')).toBe('17\n');
+    expect(readFileSync(path.join(dir, 'base/1/112'), 'utf8')).toBe('x'.repeat(700));
+    expect(existsSync(path.join(dir, 'postmaster.pid'))).toBe(false);
+    // A name that climbs out of the folder lands inside it.
+    expect(readFileSync(path.join(dir, 'outside'), 'utf8')).toBe('stays in');
+    expect(existsSync(path.join(work, 'outside'))).toBe(false);
+    expect(isInitialised(dir)).toBe(true);
+  });
+
+  it('never leaves a cut-short extraction looking like a database', () => {
+    const dir = path.join(work, 'extract-cut');
+    const whole = [
+      { name: '/PG_VERSION', body: '17\n' },
+      { name: '/base' },
+      { name: '/base/1/112', body: 'y'.repeat(2000) },
+    ];
+    expect(() => extractSnapshot(tarOf(whole, 512 * 3 + 1000), dir)).toThrow(/damaged/);
+    expect(isInitialised(dir)).toBe(false);
+  });
 });
