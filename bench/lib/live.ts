@@ -179,12 +179,23 @@ export async function liveDelivery(options: {
 /** Resident memory per idle socket: the app's RSS before and after opening one socket per member. */
 export async function rssPerSocket(port: number, pid: number | undefined, members: readonly BenchMember[]) {
   // Warm up the socket path first, so code and caches are not counted as per-socket memory.
-  await closeSockets(await openSockets(port, members.slice(0, 200)));
+  await closeSockets(await openSockets(port, members.slice(0, 2000), undefined, 200));
   await new Promise((resolve) => setTimeout(resolve, 3000));
-  const before = rssOf(pid);
+  const before = await lowestRss(pid, 3);
   const sockets = await openSockets(port, members, undefined, 200);
-  await new Promise((resolve) => setTimeout(resolve, 5000));
-  const after = rssOf(pid);
+  // The lowest RSS seen while every socket is open bounds what holding them takes; a single reading
+  // also held whatever garbage the heartbeats had made since the last collection (±4 KB a socket).
+  const after = await lowestRss(pid, 6);
   await closeSockets(sockets);
   return { sockets: sockets.length, before, after, perSocket: (after - before) / sockets.length };
+}
+
+/** The lowest of `seconds` readings of a process' RSS, one a second. */
+async function lowestRss(pid: number | undefined, seconds: number): Promise<number> {
+  let lowest = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < seconds; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    lowest = Math.min(lowest, rssOf(pid));
+  }
+  return lowest;
 }
