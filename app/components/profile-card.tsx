@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { StarFill } from 'react-bootstrap-icons';
 import { Link } from 'react-router';
+import { photoLoading } from '#app/lib/first-row.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import type { Profile } from '#contract/profiles.ts';
 import { Presence } from './presence.tsx';
@@ -15,6 +16,7 @@ export function ProfileCard({
   actions,
   badge,
   headingLevel = 3,
+  index = Number.POSITIVE_INFINITY,
 }: {
   profile: Profile;
   to?: string;
@@ -22,6 +24,8 @@ export function ProfileCard({
   badge?: ReactNode;
   /** 2 where the grid follows the page's h1 directly, 3 under a section's h2 (no level skipped). */
   headingLevel?: 2 | 3;
+  /** The card's place in its grid: the first row's photos load at once (app/lib/first-row.ts). */
+  index?: number;
 }) {
   const { t } = useTranslation();
   const href = to ?? `/members/${profile.id}`;
@@ -35,7 +39,7 @@ export function ProfileCard({
             alt=""
             width={240}
             height={300}
-            loading="lazy"
+            {...photoLoading(index)}
             decoding="async"
           />
         ) : (
@@ -70,9 +74,9 @@ export function ProfileCard({
 export function ProfileGrid({ profiles, headingLevel }: { profiles: Profile[]; headingLevel?: 2 | 3 }) {
   return (
     <ul className="profile-grid list-unstyled" data-testid="profile-grid">
-      {profiles.map((profile) => (
+      {profiles.map((profile, index) => (
         <li key={profile.id}>
-          <ProfileCard profile={profile} {...(headingLevel ? { headingLevel } : {})} />
+          <ProfileCard profile={profile} index={index} {...(headingLevel ? { headingLevel } : {})} />
         </li>
       ))}
     </ul>

@@ -1,4 +1,5 @@
 import { Link, redirect } from 'react-router';
+import { photoLoading } from '#app/lib/first-row.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import { useSignupModal } from '../components/signup-modal.tsx';
 import { serverApi } from '../lib/api.ts';
@@ -40,7 +41,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
       </div>
       {loaderData.profiles.length > 0 && (
         <ul className="row row-cols-2 row-cols-sm-4 g-3 list-unstyled" aria-label={t('landers:nearYou')}>
-          {loaderData.profiles.map((profile) => (
+          {loaderData.profiles.map((profile, index) => (
             <li key={profile.id} className="col">
               <figure className="mb-0">
                 {profile.main_image && (
@@ -49,7 +50,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
                     alt=""
                     width={240}
                     height={240}
-                    loading="lazy"
+                    {...photoLoading(index)}
                     decoding="async"
                     className="img-fluid rounded object-fit-cover w-100"
                   />

@@ -1,0 +1,59 @@
+// @vitest-environment happy-dom
+import { cleanup, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Profile } from '#contract/profiles.ts';
+import { renderShell } from '../../tests/setup/render-shell.tsx';
+import { ProfileGrid } from './profile-card.tsx';
+
+afterEach(cleanup);
+
+const profileNumbered = (id: number): Profile => ({
+  id,
+  name: `Member ${id}`,
+  age: 30,
+  gender: 'female',
+  seeking: 'male',
+  sexuality: 'hetero',
+  country: 'NL',
+  countryregion: 'NH',
+  region_label: 'North Holland',
+  status: 'active',
+  fictional: false,
+  main_image: {
+    filename: `/media/${id}.webp`,
+    thumb_filename: `/media/${id}-thumb.webp`,
+    match: `/media/${id}.webp`,
+  },
+  body_type: null,
+  hair: null,
+  eye_colour: null,
+  relationship_status: null,
+  tattoos: null,
+  interests: [],
+  about: null,
+  last_active: '2026-01-01T00:00:00.000Z',
+});
+
+describe('a grid of members', () => {
+  it('loads the first row of photos at once with high priority and the rest lazily (largest paint, issue 15)', async () => {
+    const { container } = renderShell(<ProfileGrid profiles={[1, 2, 3, 4, 5, 6].map(profileNumbered)} />);
+    await screen.findByText('Member 6, 30');
+    const photos = [...container.querySelectorAll('img')];
+    expect(photos.map((photo) => photo.getAttribute('loading'))).toEqual([
+      'eager',
+      'eager',
+      'eager',
+      'eager',
+      'lazy',
+      'lazy',
+    ]);
+    expect(photos.map((photo) => photo.getAttribute('fetchpriority'))).toEqual([
+      'high',
+      'high',
+      'high',
+      'high',
+      'auto',
+      'auto',
+    ]);
+  });
+});
