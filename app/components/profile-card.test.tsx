@@ -2,37 +2,22 @@
 import { cleanup, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Profile } from '#contract/profiles.ts';
+import { profileFixture } from '../../tests/setup/profile-fixture.ts';
 import { renderShell } from '../../tests/setup/render-shell.tsx';
 import { ProfileGrid } from './profile-card.tsx';
 
 afterEach(cleanup);
 
-const profileNumbered = (id: number): Profile => ({
-  id,
-  name: `Member ${id}`,
-  age: 30,
-  gender: 'female',
-  seeking: 'male',
-  sexuality: 'hetero',
-  country: 'NL',
-  countryregion: 'NH',
-  region_label: 'North Holland',
-  status: 'active',
-  fictional: false,
-  main_image: {
-    filename: `/media/${id}.webp`,
-    thumb_filename: `/media/${id}-thumb.webp`,
-    match: `/media/${id}.webp`,
-  },
-  body_type: null,
-  hair: null,
-  eye_colour: null,
-  relationship_status: null,
-  tattoos: null,
-  interests: [],
-  about: null,
-  last_active: '2026-01-01T00:00:00.000Z',
-});
+const profileNumbered = (id: number): Profile =>
+  profileFixture(id, {
+    name: `Member ${id}`,
+    fictional: false,
+    main_image: {
+      filename: `/media/${id}.webp`,
+      thumb_filename: `/media/${id}-thumb.webp`,
+      match: `/media/${id}.webp`,
+    },
+  });
 
 describe('a grid of members', () => {
   it('loads the first row of photos at once with high priority and the rest lazily (largest paint, issue 15)', async () => {

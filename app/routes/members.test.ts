@@ -1,30 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { Profile } from '#contract/profiles.ts';
+import { profileFixture } from '../../tests/setup/profile-fixture.ts';
 import type { ApiCaller, ApiResult } from '../lib/load-context.ts';
 import { loader, shouldRevalidate } from './members.tsx';
 
-const profile = (id: number): Profile => ({
-  id,
-  name: `Member${id}`,
-  age: 30,
-  gender: 'female',
-  seeking: 'male',
-  sexuality: 'hetero',
-  country: 'NL',
-  countryregion: 'NH',
-  region_label: 'North Holland',
-  status: 'active',
-  fictional: true,
-  main_image: null,
-  body_type: null,
-  hair: null,
-  eye_colour: null,
-  relationship_status: null,
-  tattoos: null,
-  interests: [],
-  about: null,
-  last_active: '2026-01-01T00:00:00.000Z',
-});
+const profile = (id: number): Profile => profileFixture(id);
 
 /** Three keyset pages: each answer names the cursor of the next one. */
 const pagesByCursor: Record<string, { ids: number[]; next: string | null }> = {
