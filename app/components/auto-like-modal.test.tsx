@@ -1,31 +1,15 @@
 // @vitest-environment happy-dom
 import { act, cleanup, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { profileFixture } from '../../tests/setup/profile-fixture.ts';
 import { renderShell, testUser } from '../../tests/setup/render-shell.tsx';
 import { AutoLikeModal } from './auto-like-modal.tsx';
 
-const liker = {
-  id: 77,
+const liker = profileFixture(77, {
   name: 'Mila',
   age: 31,
-  gender: 'female',
-  seeking: 'male',
-  sexuality: 'hetero',
-  country: 'NL',
-  countryregion: 'NH',
-  region_label: 'North Holland',
-  status: 'active',
-  fictional: true,
   main_image: { filename: '/media/a.webp', thumb_filename: '/media/a-thumb.webp', match: '/media/a.webp' },
-  body_type: null,
-  hair: null,
-  eye_colour: null,
-  relationship_status: null,
-  tattoos: null,
-  interests: [],
-  about: null,
-  last_active: '2026-01-01T00:00:00.000Z',
-};
+});
 
 const json = (body: unknown) =>
   new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });

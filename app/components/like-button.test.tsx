@@ -2,31 +2,11 @@
 import { act, cleanup, fireEvent, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Profile } from '#contract/profiles.ts';
+import { profileFixture } from '../../tests/setup/profile-fixture.ts';
 import { renderShell, testUser } from '../../tests/setup/render-shell.tsx';
 import { LikeButton, unlikeUndoMs } from './like-button.tsx';
 
-const mila: Profile = {
-  id: 77,
-  name: 'Mila',
-  age: 31,
-  gender: 'female',
-  seeking: 'male',
-  sexuality: 'hetero',
-  country: 'NL',
-  countryregion: 'NH',
-  region_label: 'North Holland',
-  status: 'active',
-  fictional: true,
-  main_image: null,
-  body_type: null,
-  hair: null,
-  eye_colour: null,
-  relationship_status: null,
-  tattoos: null,
-  interests: [],
-  about: null,
-  last_active: '2026-01-01T00:00:00.000Z',
-};
+const mila: Profile = profileFixture(77, { name: 'Mila', age: 31 });
 
 const json = (body: unknown) =>
   new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });

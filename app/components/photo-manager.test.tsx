@@ -2,6 +2,7 @@
 import { act, cleanup, fireEvent, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { OwnProfile } from '#contract/profiles.ts';
+import { profileFixture } from '../../tests/setup/profile-fixture.ts';
 import { renderShell, testUser } from '../../tests/setup/render-shell.tsx';
 import { PhotoManager } from './photo-manager.tsx';
 
@@ -14,26 +15,13 @@ const photo = (id: number) => ({
 });
 
 const profile: OwnProfile = {
-  id: 1,
-  name: 'Robin',
-  age: 35,
-  gender: 'male',
-  seeking: 'female',
-  sexuality: 'hetero',
-  country: 'NL',
-  countryregion: 'NH',
-  region_label: 'North Holland',
-  status: 'active',
-  fictional: false,
-  main_image: null,
-  body_type: null,
-  hair: null,
-  eye_colour: null,
-  relationship_status: null,
-  tattoos: null,
-  interests: [],
-  about: null,
-  last_active: '2026-01-01T00:00:00.000Z',
+  ...profileFixture(1, {
+    name: 'Robin',
+    age: 35,
+    gender: 'male',
+    seeking: 'female',
+    fictional: false,
+  }),
   birthdate: '1990-01-01',
   photos: [photo(1), photo(2), photo(3)],
   photo_limit: 25,
