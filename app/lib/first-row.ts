@@ -1,7 +1,7 @@
 /**
  * Photos of a result grid's first row (two on a phone, up to four wider) load at once with high
- * priority: lazy loading held back the largest paint of the home page and /members until the
- * scripts ran (Lighthouse: "largest contentful paint image was lazily loaded"). The rest stay lazy.
+ * priority: lazy loading held back the largest paint of the home page and /members until layout
+ * (Lighthouse: "largest contentful paint image was lazily loaded"). The rest stay lazy.
  */
 export const firstRow = 4;
 
