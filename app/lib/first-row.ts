@@ -1,6 +1,6 @@
 /**
- * Photos of a result grid's first row (two on a phone, up to four wider) load at once with high
- * priority: lazy loading held back the largest paint of the home page and /members until layout
+ * The first four photos of a result grid (its first rows on a phone, most of its first row wider)
+ * load at once with high priority: lazy loading held back the largest paint of the home page and /members until layout
  * (Lighthouse: "largest contentful paint image was lazily loaded"). The rest stay lazy.
  */
 export const firstRow = 4;
