@@ -1,7 +1,8 @@
 /**
  * The first four photos of a result grid (its first rows on a phone, most of its first row wider)
- * load at once with high priority: lazy loading held back the largest paint of the home page and /members until layout
- * (Lighthouse: "largest contentful paint image was lazily loaded"). The rest stay lazy.
+ * load at once with high priority: lazy loading held back the largest paint of the home page and
+ * /members until layout (Lighthouse: "largest contentful paint image was lazily loaded"). The rest
+ * stay lazy.
  */
 export const firstRow = 4;
 
