@@ -55,5 +55,4 @@ export const adminEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('message'), conversation: idField, message: messageSchema }),
 ]);
 
-/** Close codes of both sockets: 1001 the server is going away (reconnect at once), 4401 not logged in, 4403 forbidden. */
-export const liveCloseCodes = { goingAway: 1001, unauthenticated: 4401, forbidden: 4403 } as const;
+export { liveCloseCodes } from './live-close-codes.ts';

@@ -1,9 +1,14 @@
 // @vitest-environment happy-dom
 import { act, cleanup, screen } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { profileFixture } from '../../tests/setup/profile-fixture.ts';
 import { renderShell, testUser } from '../../tests/setup/render-shell.tsx';
+import { loadContract } from '../lib/api.ts';
 import { AutoLikeModal } from './auto-like-modal.tsx';
+
+// The typed client loads the contract with its first call; loaded here, calls go out at once
+// and the fake timers below count them as the page would.
+beforeAll(() => loadContract());
 
 const liker = profileFixture(77, {
   name: 'Mila',

@@ -1,9 +1,14 @@
 // @vitest-environment happy-dom
 import { act, cleanup, fireEvent, screen } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { renderShell, testUser } from '../../tests/setup/render-shell.tsx';
+import { loadContract } from '../lib/api.ts';
 import { IcebreakerModal } from './icebreaker-modal.tsx';
 import { SpendChoice } from './spend-choice.tsx';
+
+// The typed client loads the contract with its first call; loaded here, calls go out at once
+// and the fake timers below count them as the page would.
+beforeAll(() => loadContract());
 
 const gifts = [
   { id: 1, name: 'Rose', credits: 3 },

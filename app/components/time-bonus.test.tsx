@@ -1,8 +1,13 @@
 // @vitest-environment happy-dom
 import { act, cleanup, screen } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderShell, testUser } from '../../tests/setup/render-shell.tsx';
+import { loadContract } from '../lib/api.ts';
 import { formatCountdown, TimeBonusModal } from './time-bonus.tsx';
+
+// The typed client loads the contract with its first call; loaded here, calls go out at once
+// and the fake timers below count them as the page would.
+beforeAll(() => loadContract());
 
 const welcome = (expiresInMs: number) => ({
   code: 'TIMEBONUS25',

@@ -1,12 +1,6 @@
 import type { z } from 'zod';
-import { type ErrorBody, errorBodySchema } from '#contract/common.ts';
-import {
-  commonErrorCodes,
-  type EndpointKey,
-  type Endpoints,
-  endpoints,
-  type Method,
-} from '#contract/endpoints.ts';
+import type { ErrorBody } from '#contract/common.ts';
+import type { commonErrorCodes, EndpointKey, Endpoints, Method } from '#contract/endpoints.ts';
 import { announceAuthenticationRequired, maxRetries, retryDelayMs } from './api-client.ts';
 import type { ApiCaller } from './load-context.ts';
 
@@ -61,8 +55,15 @@ export type Transport = (
 
 export type TypedApi = <K extends EndpointKey>(key: K, ...args: RequestArgs<K>) => Promise<ApiOutcome<K>>;
 
-/** The map seen per key (each entry checked on its own), so a generic key keeps its answer's type. */
-const responseSchemas: { [K in EndpointKey]: { response: z.ZodType<ResponseOf<K>> } } = endpoints;
+/**
+ * The endpoint map and its schemas (and with them zod) load with the first call, not with the page:
+ * a public page paints and hydrates without them, and most never call the API (issue 15).
+ */
+let contractModule: Promise<typeof import('./api-contract.ts')> | undefined;
+export function loadContract() {
+  contractModule ??= import('./api-contract.ts');
+  return contractModule;
+}
 
 function isOneOf<T extends string>(list: readonly T[], value: string): value is T {
   return list.some((item) => item === value);
@@ -83,7 +84,10 @@ export function withQuery(path: string, query: unknown): string {
 /** The typed client over a transport: every call goes through the contract's endpoint map. */
 export function typedApi(transport: Transport): TypedApi {
   return async <K extends EndpointKey>(key: K, ...args: RequestArgs<K>): Promise<ApiOutcome<K>> => {
+    const { commonErrorCodes, endpoints, errorBodySchema } = await loadContract();
     const definition: Endpoints[K] = endpoints[key];
+    // The map seen per key (each entry checked on its own), so a generic key keeps its answer's type.
+    const responseSchemas: { [Key in EndpointKey]: { response: z.ZodType<ResponseOf<Key>> } } = endpoints;
     const [request] = args;
     const codes: readonly ErrorCodeOf<K>[] = [...definition.errors, ...commonErrorCodes];
     const failure = (status: number, error: ErrorBody, setCookies: string[]): ApiFailure<K> => ({
@@ -130,6 +134,11 @@ export function serverApi(caller: ApiCaller): TypedApi {
   });
 }
 
+/** Whether an answer is an error body with this code (no schema needed for one field). */
+function isErrorCode(data: unknown, code: string): boolean {
+  return typeof data === 'object' && data !== null && 'error' in data && data.error === code;
+}
+
 const idempotentMethods = new Set<Method>(['GET', 'PUT', 'DELETE']);
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -167,10 +176,7 @@ export function fetchTransport(
         continue;
       }
       const data: unknown = response.status === 204 ? null : await response.json().catch(() => null);
-      if (
-        response.status === 403 &&
-        errorBodySchema.safeParse(data).data?.error === 'authentication_required'
-      ) {
+      if (response.status === 403 && isErrorCode(data, 'authentication_required')) {
         announceAuthenticationRequired();
       }
       return { status: response.status, data, setCookies: [] };

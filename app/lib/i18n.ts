@@ -1,7 +1,6 @@
 import { createInstance, type i18n } from 'i18next';
 import { createContext, useContext, useEffect, useState } from 'react';
 import { initReactI18next } from 'react-i18next';
-import { z } from 'zod';
 import { interpolation, type LocaleResources, typographyProcessor } from '#contract/i18n.ts';
 import { defaultLocale, type Locale } from '#contract/locales.ts';
 
@@ -50,7 +49,23 @@ export type PageCatalogs = { url: string; locale: Locale; resources: LocaleResou
  */
 export const CatalogsContext = createContext<PageCatalogs>({ url: '', locale: defaultLocale, resources: {} });
 
-const catalogFileSchema = z.record(z.string(), z.record(z.string(), z.string()));
+function isStringRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The catalogs file's shape ({ namespace: { key: text } }), checked by hand: zod would be the one
+ * reason for every public page to load it before its first paint (issue 15).
+ */
+export function isCatalogFile(value: unknown): value is LocaleResources {
+  return (
+    isStringRecord(value) &&
+    Object.values(value).every(
+      (catalog) =>
+        isStringRecord(catalog) && Object.values(catalog).every((text) => typeof text === 'string'),
+    )
+  );
+}
 
 /** Fetches a catalogs file, once per page load (immutable: the browser's cache answers later pages). */
 const fetchedCatalogs = new Map<string, Promise<LocaleResources>>();
@@ -59,7 +74,9 @@ export function fetchCatalogs(url: string): Promise<LocaleResources> {
   if (!catalogs) {
     catalogs = fetch(url, { credentials: 'same-origin' }).then(async (response) => {
       if (!response.ok) throw new Error(`Catalogs ${url}: ${response.status}`);
-      return catalogFileSchema.parse(await response.json());
+      const file: unknown = await response.json();
+      if (!isCatalogFile(file)) throw new Error(`Catalogs ${url}: not a catalogs file`);
+      return file;
     });
     // A failed fetch is not kept: the next language switch may try again.
     catalogs.catch(() => fetchedCatalogs.delete(url));

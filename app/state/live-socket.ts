@@ -1,14 +1,20 @@
-import {
-  type ConnectionStatus,
-  type LiveClientFrame,
-  type LiveEvent,
-  liveCloseCodes,
-  parseLiveEvent,
-} from '#contract/live.ts';
+import type { ConnectionStatus, LiveClientFrame, LiveEvent } from '#contract/live.ts';
+import { liveCloseCodes } from '#contract/live-close-codes.ts';
 
 export type { ConnectionStatus, LiveEvent } from '#contract/live.ts';
 
 type Listener = (event: LiveEvent) => void;
+type FrameParser = (text: string) => LiveEvent | null;
+
+/**
+ * The frames' parser, and with it zod and the contract's schemas, loads when the first socket opens:
+ * visitors never open one, and a member's page paints before it is needed (issue 15).
+ */
+let frameParser: Promise<FrameParser> | undefined;
+function loadFrameParser(): Promise<FrameParser> {
+  frameParser ??= import('#contract/live.ts').then((module) => module.parseLiveEvent);
+  return frameParser;
+}
 
 /** 1 s, 2 s, 4 s … at most 30 s between reconnects. */
 export function reconnectDelayMs(attempt: number): number {
@@ -41,6 +47,25 @@ export class LiveSocket {
   }
 
   private open() {
+    loadFrameParser().then(
+      (parse) => {
+        // Stopped meanwhile, or another start() already connected.
+        if (!this.stopped && !this.socket) this.connect(parse);
+      },
+      () => {
+        // The parser's chunk could not be had (offline, or a deploy replaced it): try again later.
+        frameParser = undefined;
+        if (!this.stopped) this.reconnectLater();
+      },
+    );
+  }
+
+  private reconnectLater() {
+    this.setStatus('reconnecting');
+    this.timer = setTimeout(() => this.open(), reconnectDelayMs(this.attempt++));
+  }
+
+  private connect(parseLiveEvent: FrameParser) {
     const socket = new WebSocket(this.url);
     this.socket = socket;
     socket.onmessage = (message) => {
@@ -64,8 +89,7 @@ export class LiveSocket {
         this.setStatus('offline');
         return;
       }
-      this.setStatus('reconnecting');
-      this.timer = setTimeout(() => this.open(), reconnectDelayMs(this.attempt++));
+      this.reconnectLater();
     };
   }
 

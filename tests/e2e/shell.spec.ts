@@ -253,3 +253,26 @@ test('render-blocking CSS of the public pages is at most 15 KB gzip (issue 15)',
     expect(bytes, path).toBeLessThanOrEqual(15 * 1024);
   }
 });
+
+test('public pages ask for their stylesheet first and load neither zod nor the contract (issue 15)', async ({
+  request,
+}) => {
+  const { gzipSync } = await import('node:zlib');
+  for (const path of publicPages) {
+    const html = await (await request.get(path)).text();
+    const head = html.slice(0, html.indexOf('</head>'));
+    // The browser asks in document order: what blocks the first paint comes before the scripts.
+    const stylesheet = head.search(/<link[^>]+rel="stylesheet"/);
+    const firstScript = head.search(/<link[^>]+rel="modulepreload"/);
+    expect(stylesheet, path).toBeGreaterThan(0);
+    expect(stylesheet, path).toBeLessThan(firstScript);
+    let bytes = 0;
+    for (const match of html.matchAll(/<link[^>]+rel="modulepreload"[^>]+href="([^"]+)"/g)) {
+      const script = (await (await request.get(match[1] ?? '')).body()).toString();
+      // zod names its schema classes ($ZodObject): none of them before the first API call.
+      expect(script.includes('$ZodObject'), `${path}: ${match[1]}`).toBe(false);
+      bytes += gzipSync(script, { level: 9 }).length;
+    }
+    expect(bytes, path).toBeLessThanOrEqual(180 * 1024);
+  }
+});
