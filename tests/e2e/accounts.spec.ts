@@ -27,6 +27,8 @@ test('sign up on the signup page, activate from the mail, log out and log in', a
   );
   await expect(page).toHaveURL(/\/activate\/done$/);
   await expect(page.getByRole('heading', { name: 'Your account is activated' })).toBeVisible();
+  // The activation link is a full page load: the account menu opens only once React has hydrated.
+  await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true');
 
   await page.getByRole('button', { name: 'My account' }).click();
   await page.getByRole('button', { name: 'Log out' }).click();
