@@ -3,6 +3,7 @@ import type { ErrorBody } from '#contract/common.ts';
 import type { commonErrorCodes, EndpointKey, Endpoints, Method } from '#contract/endpoints.ts';
 import { announceAuthenticationRequired, maxRetries, retryDelayMs } from './api-client.ts';
 import type { ApiCaller } from './load-context.ts';
+import { loadSchemasInSteps } from './schemas-in-steps.ts';
 
 export type { EndpointKey } from '#contract/endpoints.ts';
 
@@ -61,7 +62,10 @@ export type TypedApi = <K extends EndpointKey>(key: K, ...args: RequestArgs<K>) 
  */
 let contractModule: Promise<typeof import('./api-contract.ts')> | undefined;
 export function loadContract() {
-  contractModule ??= import('./api-contract.ts');
+  contractModule ??= loadSchemasInSteps().then(() => import('./api-contract.ts'));
+  contractModule.catch(() => {
+    contractModule = undefined;
+  });
   return contractModule;
 }
 

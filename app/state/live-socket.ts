@@ -1,5 +1,6 @@
 import type { ConnectionStatus, LiveClientFrame, LiveEvent } from '#contract/live.ts';
 import { liveCloseCodes } from '#contract/live-close-codes.ts';
+import { loadSchemasInSteps } from '../lib/schemas-in-steps.ts';
 
 export type { ConnectionStatus, LiveEvent } from '#contract/live.ts';
 
@@ -12,7 +13,9 @@ type FrameParser = (text: string) => LiveEvent | null;
  */
 let frameParser: Promise<FrameParser> | undefined;
 function loadFrameParser(): Promise<FrameParser> {
-  frameParser ??= import('#contract/live.ts').then((module) => module.parseLiveEvent);
+  frameParser ??= loadSchemasInSteps()
+    .then(() => import('#contract/live.ts'))
+    .then((module) => module.parseLiveEvent);
   return frameParser;
 }
 
