@@ -88,7 +88,16 @@ export function withQuery(path: string, query: unknown): string {
 /** The typed client over a transport: every call goes through the contract's endpoint map. */
 export function typedApi(transport: Transport): TypedApi {
   return async <K extends EndpointKey>(key: K, ...args: RequestArgs<K>): Promise<ApiOutcome<K>> => {
-    const { commonErrorCodes, endpoints, errorBodySchema } = await loadContract();
+    let contract: Awaited<ReturnType<typeof loadContract>>;
+    try {
+      contract = await loadContract();
+    } catch (error) {
+      // The contract's chunk could not be fetched: as far as the caller can tell, it is offline.
+      const code: ErrorCodeOf<K> = 'network_error';
+      const body = { error: code, message: String(error) };
+      return { ok: false, status: 0, code, error: body, setCookies: [] };
+    }
+    const { commonErrorCodes, endpoints, errorBodySchema } = contract;
     const definition: Endpoints[K] = endpoints[key];
     // The map seen per key (each entry checked on its own), so a generic key keeps its answer's type.
     const responseSchemas: { [Key in EndpointKey]: { response: z.ZodType<ResponseOf<Key>> } } = endpoints;
