@@ -159,7 +159,7 @@ async function main() {
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
   await admin.query(`create database ${database}`);
-  const handle = connectPostgres(urlFor(database), 4);
+  const handle = await connectPostgres(urlFor(database), 4);
   try {
     await handle.migrate();
     const seeding = performance.now();

@@ -1,5 +1,4 @@
 import { EventEmitter } from 'node:events';
-import { Redis } from 'ioredis';
 
 export type BusHandler = (payload: unknown) => void;
 
@@ -40,6 +39,8 @@ export async function createRedisBus(
   /** Counts failed subscribes (metrics). */
   onSubscribeFailure?: () => void,
 ): Promise<EventBus> {
+  // The client loads with the first Redis bus: an embedded start never needs it (issue 15).
+  const { Redis } = await import('ioredis');
   const publisher = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 3 });
   const subscriber = new Redis(url, { lazyConnect: true });
   await Promise.all([publisher.connect(), subscriber.connect()]);

@@ -32,7 +32,7 @@ export default async function setup(project: TestProject) {
     const admin = new pg.Client({ connectionString: databaseUrl });
     await admin.connect();
     await admin.query(`create database "${template}"`);
-    const handle = connectPostgres(databaseUrlFor(databaseUrl, template), 2);
+    const handle = await connectPostgres(databaseUrlFor(databaseUrl, template), 2);
     await handle.migrate();
     await seedDemo(handle.db, { profiles: templateProfiles });
     await handle.close();

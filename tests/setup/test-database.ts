@@ -43,7 +43,7 @@ export async function createTestDatabase(
   }
   const url = databaseUrlFor(info.adminUrl, name);
   return {
-    handle: connectPostgres(url, 5),
+    handle: await connectPostgres(url, 5),
     url,
     async drop() {
       const dropper = new pg.Client({ connectionString: info.adminUrl });

@@ -253,13 +253,13 @@ export class AccountsService {
 
   // ---- signup and activation
 
-  private validateSignup(ctx: RequestContext, input: SignupInput): void {
+  private async validateSignup(ctx: RequestContext, input: SignupInput): Promise<void> {
     const fields: Record<string, string> = {};
     const name = input.name.trim();
     if (name.toLowerCase() === input.email.trim().toLowerCase()) fields.name = 'name_is_email';
     else if (name.startsWith('@')) fields.name = 'name_starts_with_at';
     else if (!/^[\p{L}\p{N} ._-]+$/u.test(name)) fields.name = 'invalid_characters';
-    if (isCommonPassword(input.password, [input.email, name, input.email.split('@')[0] ?? ''])) {
+    if (await isCommonPassword(input.password, [input.email, name, input.email.split('@')[0] ?? ''])) {
       fields.password = 'common_password';
     }
     if (ageOn(input.date_of_birth, this.clock.now()) < ctx.site.minAge) fields.date_of_birth = 'min_age';
@@ -271,7 +271,7 @@ export class AccountsService {
     if (ctx.site.signups === 'none' || (ctx.site.signups === 'with_trafficsource' && !tracking)) {
       throw new SignupsClosedError();
     }
-    this.validateSignup(ctx, input);
+    await this.validateSignup(ctx, input);
     const existing = await repo.findUserByEmail(this.db, ctx.site.id, input.email);
     if (existing?.status === 'pending_deletion') throw new PendingDeletionError();
     if (existing) throw new EmailExistsError();
@@ -449,10 +449,10 @@ export class AccountsService {
     });
   }
 
-  private checkNewPassword(password: string, confirmation: string, user: UserRow): void {
+  private async checkNewPassword(password: string, confirmation: string, user: UserRow): Promise<void> {
     if (password !== confirmation)
       throw new ValidationFailedError({ password_confirmation: 'passwords_mismatch' });
-    if (isCommonPassword(password, [user.email ?? '', (user.email ?? '').split('@')[0] ?? ''])) {
+    if (await isCommonPassword(password, [user.email ?? '', (user.email ?? '').split('@')[0] ?? ''])) {
       throw new ValidationFailedError({ password: 'common_password' });
     }
   }
@@ -472,7 +472,7 @@ export class AccountsService {
       if (!used) throw new LinkInvalidError();
       const user = await repo.lockUser(tx, used.userId);
       if (!user || user.status === 'deleted') throw new LinkInvalidError();
-      this.checkNewPassword(password, confirmation, user);
+      await this.checkNewPassword(password, confirmation, user);
       await repo.updateUser(tx, user.id, { passwordHash });
       if (user.email) await repo.deleteLoginThrottle(tx, throttleKey(user.siteId, user.email));
       await repo.invalidateEmailTokens(tx, user.id, 'password_reset', this.clock.now());
@@ -494,7 +494,7 @@ export class AccountsService {
     if (!(await verifyPassword(user.passwordHash, oldPassword))) {
       throw new ValidationFailedError({ old_password: 'old_password_wrong' });
     }
-    this.checkNewPassword(password, confirmation, user);
+    await this.checkNewPassword(password, confirmation, user);
     const passwordHash = await hashPassword(password);
     await this.db.transaction(async (tx) => {
       await repo.updateUser(tx, user.id, { passwordHash });

@@ -1,5 +1,4 @@
 import { hash, verify } from '@node-rs/argon2';
-import { dictionary } from '@zxcvbn-ts/language-common';
 
 /** OWASP's argon2id baseline: 19 MiB, 2 passes, 1 lane. */
 // algorithm 2 is Argon2id (the package's const enum cannot be imported under verbatimModuleSyntax).
@@ -23,11 +22,16 @@ export async function verifyPassword(passwordHash: string | null, password: stri
   }
 }
 
-let commonPasswords: Set<string> | undefined;
+// The list loads with the first password checked, not with every start (~55 ms, issue 15).
+let commonPasswords: Promise<Set<string>> | undefined;
 
 /** One of the ~50,000 most common passwords (zxcvbn's list), or the member's own e-mail or name. */
-export function isCommonPassword(password: string, personal: string[] = []): boolean {
-  commonPasswords ??= new Set(dictionary['passwords-common'] as string[]);
+export async function isCommonPassword(password: string, personal: string[] = []): Promise<boolean> {
+  commonPasswords ??= import('@zxcvbn-ts/language-common').then(
+    ({ dictionary }) => new Set(dictionary['passwords-common'] as string[]),
+  );
   const lower = password.toLowerCase();
-  return commonPasswords.has(lower) || personal.some((value) => value && lower === value.toLowerCase());
+  return (
+    (await commonPasswords).has(lower) || personal.some((value) => value && lower === value.toLowerCase())
+  );
 }

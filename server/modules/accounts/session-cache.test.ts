@@ -150,7 +150,7 @@ if (process.env.DATABASE_URL && process.env.REDIS_URL) {
       const { buildApp } = await import('#server/app.ts');
       const { connectPostgres } = await import('#server/db/client.ts');
       const second = await buildApp(first.config, {
-        database: connectPostgres(first.databaseUrl!, 3),
+        database: await connectPostgres(first.databaseUrl!, 3),
         web: false,
         redisPrefix: first.redisPrefix,
       });

@@ -494,7 +494,7 @@ if (process.env.DATABASE_URL && process.env.REDIS_URL) {
       const first = await createTestApp();
       const { buildApp } = await import('#server/app.ts');
       const second = await buildApp(first.config, {
-        database: (await import('#server/db/client.ts')).connectPostgres(first.databaseUrl!, 3),
+        database: await (await import('#server/db/client.ts')).connectPostgres(first.databaseUrl!, 3),
         web: false,
         redisPrefix: first.redisPrefix,
       });

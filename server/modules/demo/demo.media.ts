@@ -1,5 +1,5 @@
-import sharp from 'sharp';
 import type { Database } from '#server/db/client.ts';
+import { loadSharp } from '#server/lib/lazy-packages.ts';
 import type { MediaStorage } from '#server/lib/storage.ts';
 import { processPhoto } from '#server/modules/photos/photo-processing.ts';
 import { storePhotoVariants } from '#server/modules/photos/photos.service.ts';
@@ -116,6 +116,7 @@ export async function renderAvatar(person: Person, variant: number): Promise<Buf
     ],
     clothesColor: clothesColours,
   }).toString();
+  const sharp = await loadSharp();
   return sharp(Buffer.from(svg)).png().toBuffer();
 }
 
@@ -154,7 +155,7 @@ export async function generateDemoMedia(
     if (!(await storage.get(key))) {
       await storage.put(
         key,
-        await sharp(Buffer.from(giftSvg(slug)))
+        await (await loadSharp())(Buffer.from(giftSvg(slug)))
           .webp({ quality: 85 })
           .toBuffer(),
       );

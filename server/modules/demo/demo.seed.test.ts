@@ -29,7 +29,7 @@ async function twoInstancesOnAnEmptyDatabase(): Promise<{
   await admin.connect();
   await admin.query(`create database "${name}"`);
   const url = databaseUrlFor(info.adminUrl, name);
-  const handles = [connectPostgres(url, 3), connectPostgres(url, 3)];
+  const handles = await Promise.all([connectPostgres(url, 3), connectPostgres(url, 3)]);
   return {
     handles,
     async drop() {

@@ -82,7 +82,7 @@ async function emptyDatabase(): Promise<{ handle: DatabaseHandle; drop(): Promis
   await admin.query(`create database "${name}"`);
   await admin.end();
   return {
-    handle: connectPostgres(databaseUrlFor(info.adminUrl, name), 2),
+    handle: await connectPostgres(databaseUrlFor(info.adminUrl, name), 2),
     async drop() {
       const dropper = new pg.Client({ connectionString: info.adminUrl });
       await dropper.connect();

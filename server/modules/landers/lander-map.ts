@@ -1,4 +1,4 @@
-import { featuresContaining } from '@rapideditor/country-coder';
+import { loadCountryCoder } from '#server/lib/country-coder.ts';
 import { regionsOf } from '#server/modules/regions/regions.data.ts';
 
 /**
@@ -26,7 +26,9 @@ const width = 320;
 const cache = new Map<string, MapGeometry | null>();
 
 /** The country's outline polygons (lon/lat rings) of its main territory, or null when unknown. */
-function outlineOf(country: string, centre: Point): Ring[] | null {
+type FeaturesContaining = Awaited<ReturnType<typeof loadCountryCoder>>['featuresContaining'];
+
+function outlineOf(featuresContaining: FeaturesContaining, country: string, centre: Point): Ring[] | null {
   // The most specific area at the centre that has borders and belongs to the country (the European
   // Netherlands, metropolitan France, …).
   const feature = featuresContaining(centre).find(
@@ -92,18 +94,20 @@ const pathOf = (ring: Ring) =>
   ring.length < 3 ? '' : `M${ring.map(([x, y]) => `${round(x)} ${round(y)}`).join('L')}Z`;
 
 /** The country's map, projected to a box 320 wide; null for a country without outline or regions. */
-export function countryMap(country: string): MapGeometry | null {
+export async function countryMap(country: string): Promise<MapGeometry | null> {
   if (cache.has(country)) return cache.get(country) ?? null;
+  const { featuresContaining } = await loadCountryCoder();
   const regions = regionsOf(country).map((region) => ({
     ...region,
     ...centreFixes[`${country}-${region.code}`],
   }));
-  const result = buildMap(country, regions);
+  const result = buildMap(featuresContaining, country, regions);
   cache.set(country, result);
   return result;
 }
 
 function buildMap(
+  featuresContaining: FeaturesContaining,
   country: string,
   regions: { code: string; latitude: number; longitude: number }[],
 ): MapGeometry | null {
@@ -113,7 +117,7 @@ function buildMap(
     median(regions.map((region) => region.longitude)),
     median(regions.map((region) => region.latitude)),
   ];
-  const outline = outlineOf(country, centre);
+  const outline = outlineOf(featuresContaining, country, centre);
   if (!outline) return null;
   // The main territory: the polygons near the centre (no far islands or overseas parts).
   const main = outline.filter((ring) =>

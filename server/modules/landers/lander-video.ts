@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import ffmpegInstaller from '@ffmpeg-installer/ffmpeg';
-import sharp from 'sharp';
+import { loadSharp } from '#server/lib/lazy-packages.ts';
 
 const run = promisify(execFile);
 
@@ -65,6 +65,7 @@ export function filterGraph(kind: LanderVideoKind, count: number): string {
  * under a temporary name first, so a page never links a half-written file.
  */
 export async function makeLanderVideo(dir: string, kind: LanderVideoKind, photos: Buffer[]): Promise<void> {
+  const sharp = await loadSharp();
   if (photos.length < 2) throw new Error('a lander video needs at least two photos');
   await mkdir(dir, { recursive: true });
   const work = await mkdtemp(path.join(os.tmpdir(), 'lander-video-'));

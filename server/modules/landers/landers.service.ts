@@ -69,7 +69,7 @@ export class LandersService {
   /** The visitor's country as an SVG map with its regions and the fictional singles in each. */
   async map(site: SiteRow, clientCountry: string | null, locale: Locale): Promise<LanderMapResponse> {
     const country = selectedCountry(site, clientCountry);
-    const geometry = countryMap(country);
+    const geometry = await countryMap(country);
     const counts = new Map(
       (await fictionalCountsByRegion(this.db, country)).map((row) => [row.code, row.singles]),
     );

@@ -15,8 +15,8 @@ import { filterGraph, landerVideoReady, makeLanderVideo } from './lander-video.t
 import { LandersService } from './landers.service.ts';
 
 describe('lander map geometry', () => {
-  it('draws the Netherlands with all twelve provinces inside the outline, South Holland included', () => {
-    const map = countryMap('NL');
+  it('draws the Netherlands with all twelve provinces inside the outline, South Holland included', async () => {
+    const map = await countryMap('NL');
     expect(map).not.toBeNull();
     expect(map?.regions.map((region) => region.code).sort()).toEqual(
       ['DR', 'FL', 'FR', 'GE', 'GR', 'LI', 'NB', 'NH', 'OV', 'UT', 'ZE', 'ZH'].sort(),
@@ -34,11 +34,11 @@ describe('lander map geometry', () => {
     expect(at('ZH')?.y).toBeGreaterThan(at('NH')?.y ?? 0);
   });
 
-  it('has a map for the other countries the sites serve, and none for an unknown code', () => {
+  it('has a map for the other countries the sites serve, and none for an unknown code', async () => {
     for (const country of ['DE', 'BE', 'AT', 'FR', 'CH']) {
-      expect(countryMap(country)?.regions.length, country).toBeGreaterThan(5);
+      expect((await countryMap(country))?.regions.length, country).toBeGreaterThan(5);
     }
-    expect(countryMap('XX')).toBeNull();
+    expect(await countryMap('XX')).toBeNull();
   });
 });
 

@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import nodemailer from 'nodemailer';
+import { loadNodemailer } from '#server/lib/lazy-packages.ts';
 
 export type OutgoingMail = {
   id: number;
@@ -29,11 +29,14 @@ function dkimFor(from: string, key: DkimKey | undefined) {
 
 /** Real SMTP delivery (nodemailer), for SMTP_URL. */
 export function createSmtpTransport(url: string, dkim?: DkimKey): MailTransport {
-  const transporter = nodemailer.createTransport(url);
+  // nodemailer loads with the first mail, not with the start (issue 15).
+  const connect = async () => (await loadNodemailer()).createTransport(url);
+  let transporter: ReturnType<typeof connect> | undefined;
   return {
     async send(mail) {
       const signing = dkimFor(mail.from, dkim);
-      await transporter.sendMail({
+      transporter ??= connect();
+      await (await transporter).sendMail({
         from: mail.from,
         to: mail.to,
         subject: mail.subject,
@@ -43,7 +46,9 @@ export function createSmtpTransport(url: string, dkim?: DkimKey): MailTransport 
         ...(signing ? { dkim: signing } : {}),
       });
     },
-    close: () => transporter.close(),
+    close: () => {
+      void transporter?.then((opened) => opened.close());
+    },
   };
 }
 
@@ -52,12 +57,15 @@ export function createSmtpTransport(url: string, dkim?: DkimKey): MailTransport 
  * parts as .json for people and tests to read.
  */
 export function createOutboxTransport(dir: string, dkim?: DkimKey): MailTransport {
-  const builder = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  const connect = async () =>
+    (await loadNodemailer()).createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  let builder: ReturnType<typeof connect> | undefined;
   return {
     async send(mail) {
       await mkdir(dir, { recursive: true });
       const signing = dkimFor(mail.from, dkim);
-      const info = await builder.sendMail({
+      builder ??= connect();
+      const info = await (await builder).sendMail({
         from: mail.from,
         to: mail.to,
         subject: mail.subject,
@@ -84,6 +92,8 @@ export function createOutboxTransport(dir: string, dkim?: DkimKey): MailTranspor
         ),
       );
     },
-    close: () => builder.close(),
+    close: () => {
+      void builder?.then((opened) => opened.close());
+    },
   };
 }

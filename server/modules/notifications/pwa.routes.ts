@@ -1,6 +1,6 @@
-import sharp from 'sharp';
 import { z } from 'zod';
 import { NotFoundError } from '#server/lib/errors.ts';
+import { loadSharp } from '#server/lib/lazy-packages.ts';
 import type { ZodApp } from '#server/lib/zod-app.ts';
 import { escapeHtml } from '#server/modules/mail/mail-templates.ts';
 import { siteText } from '#server/modules/sites/site-texts.ts';
@@ -45,6 +45,7 @@ export async function pwaRoutes(app: ZodApp): Promise<void> {
     async (request, reply) => {
       const size = Number(request.params.file.slice(5, -4));
       if (!(iconSizes as readonly number[]).includes(size)) throw new NotFoundError();
+      const sharp = await loadSharp();
       const png = await sharp(Buffer.from(iconSvg(request.site.name, request.site.themeColor)))
         .resize(size, size)
         .png()

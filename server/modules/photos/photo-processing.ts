@@ -1,4 +1,5 @@
-import sharp, { type Sharp } from 'sharp';
+import type { Sharp } from 'sharp';
+import { loadSharp } from '#server/lib/lazy-packages.ts';
 
 export const photoSizes = { main: 720, thumb: 240 } as const;
 const blurSigma = 28;
@@ -33,6 +34,7 @@ export async function processPhoto(input: Buffer): Promise<ProcessedPhoto> {
 }
 
 async function encode(input: Buffer): Promise<ProcessedPhoto> {
+  const sharp = await loadSharp();
   const base: Sharp = sharp(input, { failOn: 'error', limitInputPixels: 50_000_000 }).rotate();
   const metadata = await base.metadata();
   if (!metadata.width || !metadata.height) throw new UnsupportedImageError('no dimensions');

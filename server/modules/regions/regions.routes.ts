@@ -1,4 +1,3 @@
-import { iso1A2Code } from '@rapideditor/country-coder';
 import {
   geocodeQuerySchema,
   geocodeResponseSchema,
@@ -7,6 +6,7 @@ import {
   regionsResponseSchema,
 } from '#contract/endpoints.ts';
 import { interestOptions } from '#contract/profiles.ts';
+import { loadCountryCoder } from '#server/lib/country-coder.ts';
 import type { ZodApp } from '#server/lib/zod-app.ts';
 import { localizedRegionsOf, regionName, regionsOf } from './regions.data.ts';
 
@@ -94,6 +94,7 @@ export async function regionsRoutes(app: ZodApp): Promise<void> {
       },
     },
     async (request) => {
+      const { iso1A2Code } = await loadCountryCoder();
       const country = iso1A2Code([request.query.lon, request.query.lat]) ?? null;
       const region = country ? nearestRegion(country, request.query.lat, request.query.lon) : null;
       return {

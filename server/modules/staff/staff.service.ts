@@ -1,4 +1,3 @@
-import { generateSecret, generateURI, verify } from 'otplib';
 import type { Staff, StaffRole } from '#contract/admin.ts';
 import { staffSessionHours } from '#contract/admin.ts';
 import { isLocale } from '#contract/locales.ts';
@@ -6,6 +5,7 @@ import type { Database, Executor } from '#server/db/client.ts';
 import type { StaffRow } from '#server/db/schema/staff.ts';
 import { addMinutes, type Clock } from '#server/lib/clock.ts';
 import { AppError, ValidationFailedError } from '#server/lib/errors.ts';
+import { loadOtplib } from '#server/lib/lazy-packages.ts';
 import { hashToken, newToken } from '#server/lib/tokens.ts';
 import { AccountLockedError, LoginFailedError } from '#server/modules/accounts/accounts.errors.ts';
 import { type LockoutPolicy, LoginThrottle } from '#server/modules/accounts/login-throttle.ts';
@@ -179,6 +179,7 @@ export class StaffService {
   /** The time step of a valid code (within ±30 s), or null. */
   private async checkCode(secret: string, code: string): Promise<number | null> {
     try {
+      const { verify } = await loadOtplib();
       const result = await verify({
         secret,
         token: code,
@@ -228,6 +229,7 @@ export class StaffService {
   /** A new TOTP secret for enrolment; it becomes active only once a code from it is confirmed. */
   async startTotp(actor: StaffRow): Promise<{ secret: string; otpauth_url: string; qr: string }> {
     if (actor.totpSecret) throw new ForbiddenError();
+    const { generateSecret, generateURI } = await loadOtplib();
     const secret = generateSecret();
     await repo.updateStaff(this.db, actor.id, { totpPendingSecret: secret });
     const url = generateURI({ issuer: totpIssuer, label: actor.email, secret });

@@ -1,0 +1,25 @@
+/**
+ * Packages a start does not need, loaded with their first use instead (issue 15: ~200 ms of an
+ * embedded start's module loading). Each is imported once; the promise is shared.
+ */
+let sharpModule: Promise<typeof import('sharp')> | undefined;
+let nodemailerModule: Promise<typeof import('nodemailer')> | undefined;
+let otplibModule: Promise<typeof import('otplib')> | undefined;
+
+/** libvips through sharp: photo uploads, the demo's pictures, icons and the landers' videos. */
+export async function loadSharp(): Promise<typeof import('sharp')['default']> {
+  sharpModule ??= import('sharp');
+  return (await sharpModule).default;
+}
+
+/** nodemailer: the first mail sent or written to the outbox. */
+export async function loadNodemailer(): Promise<typeof import('nodemailer')['default']> {
+  nodemailerModule ??= import('nodemailer');
+  return (await nodemailerModule).default;
+}
+
+/** otplib: staff sign-in codes. */
+export function loadOtplib(): Promise<typeof import('otplib')> {
+  otplibModule ??= import('otplib');
+  return otplibModule;
+}
