@@ -11,6 +11,8 @@ const loadedOnFirstUse = [
   '@zxcvbn-ts/language-common',
   '@rapideditor/country-coder',
   'qrcode',
+  '@ffmpeg-installer/ffmpeg',
+  '@node-rs/argon2',
   // PostgreSQL and Redis clients: only when DATABASE_URL or REDIS_URL is set.
   'pg',
   'drizzle-orm/node-postgres',

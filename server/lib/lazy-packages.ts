@@ -5,6 +5,8 @@
 let sharpModule: Promise<typeof import('sharp')> | undefined;
 let nodemailerModule: Promise<typeof import('nodemailer')> | undefined;
 let otplibModule: Promise<typeof import('otplib')> | undefined;
+let ffmpegModule: Promise<typeof import('@ffmpeg-installer/ffmpeg')> | undefined;
+let argon2Module: Promise<typeof import('@node-rs/argon2')> | undefined;
 
 /** libvips through sharp: photo uploads, the demo's pictures, icons and the landers' videos. */
 export async function loadSharp(): Promise<typeof import('sharp')['default']> {
@@ -16,6 +18,18 @@ export async function loadSharp(): Promise<typeof import('sharp')['default']> {
 export async function loadNodemailer(): Promise<typeof import('nodemailer')['default']> {
   nodemailerModule ??= import('nodemailer');
   return (await nodemailerModule).default;
+}
+
+/** The ffmpeg binary's path: the landers' videos, made in the background. */
+export async function loadFfmpegPath(): Promise<string> {
+  ffmpegModule ??= import('@ffmpeg-installer/ffmpeg');
+  return (await ffmpegModule).path;
+}
+
+/** Argon2 (a native module): the first password hashed or checked. */
+export function loadArgon2(): Promise<typeof import('@node-rs/argon2')> {
+  argon2Module ??= import('@node-rs/argon2');
+  return argon2Module;
 }
 
 /** otplib: staff sign-in codes. */

@@ -1,15 +1,17 @@
-import { hash, verify } from '@node-rs/argon2';
+import { loadArgon2 } from '#server/lib/lazy-packages.ts';
 
 /** OWASP's argon2id baseline: 19 MiB, 2 passes, 1 lane. */
 // algorithm 2 is Argon2id (the package's const enum cannot be imported under verbatimModuleSyntax).
 const argon2Id = 2;
 const argon2Options = { algorithm: argon2Id, memoryCost: 19456, timeCost: 2, parallelism: 1 };
 
-export function hashPassword(password: string): Promise<string> {
+export async function hashPassword(password: string): Promise<string> {
+  const { hash } = await loadArgon2();
   return hash(password, argon2Options);
 }
 
 export async function verifyPassword(passwordHash: string | null, password: string): Promise<boolean> {
+  const { hash, verify } = await loadArgon2();
   if (!passwordHash) {
     // Spend the same time as a real check, so a wrong address cannot be told from a wrong password.
     await hash(password, argon2Options);

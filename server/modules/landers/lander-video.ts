@@ -4,8 +4,7 @@ import { mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import ffmpegInstaller from '@ffmpeg-installer/ffmpeg';
-import { loadSharp } from '#server/lib/lazy-packages.ts';
+import { loadFfmpegPath, loadSharp } from '#server/lib/lazy-packages.ts';
 
 const run = promisify(execFile);
 
@@ -91,7 +90,7 @@ export async function makeLanderVideo(dir: string, kind: LanderVideoKind, photos
     );
     const partial = path.join(work, 'out.mp4');
     await run(
-      ffmpegInstaller.path,
+      await loadFfmpegPath(),
       [
         '-hide_banner',
         '-loglevel',
