@@ -10,6 +10,9 @@ export const likesResponseSchema = z.object({
   liked_by: z.array(likedByEntrySchema).describe('who liked the member: new first, then newest'),
   received: z.array(profileSchema).describe('the profiles of liked_by, in the same order'),
   matches: z.array(profileSchema).describe('mutual likes'),
+  new_matches: z
+    .array(idField)
+    .describe('the ids of the matches with no conversation yet (the new-matches row of the chats page)'),
 });
 export type LikesResponse = z.infer<typeof likesResponseSchema>;
 

@@ -37,7 +37,7 @@ describe('time bonus', () => {
       if (String(url).startsWith('/api/discountcode.php')) return json(welcome(3_600_000));
       if (String(url).startsWith('/api/user.php')) return json({ user: currentUser });
       if (String(url).startsWith('/api/likes.php'))
-        return json({ profiles: [], liked_by: [], received: [], matches: [] });
+        return json({ profiles: [], liked_by: [], received: [], matches: [], new_matches: [] });
       return json({ chats: [], next: null });
     });
     vi.stubGlobal('fetch', fetchMock);

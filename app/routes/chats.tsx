@@ -21,9 +21,10 @@ export async function loader({ context }: Route.LoaderArgs) {
   const api = serverApi(context.api);
   const [answer, likes] = await Promise.all([api('GET /api/chats.php'), api('GET /api/likes.php')]);
   if (!answer.ok) throw redirect('/login?redirect=%2Fchats');
-  // New matches: mutual likes without a conversation yet, shown as a row above the list.
-  const talking = new Set(answer.data.chats.map((chat) => chat.profile.id));
-  const matches = likes.ok ? likes.data.matches.filter((profile) => !talking.has(profile.id)) : [];
+  // New matches: mutual likes without a conversation yet (told by the server, whichever page of the
+  // list a conversation is on), shown as a row above the list.
+  const fresh = new Set(likes.ok ? likes.data.new_matches : []);
+  const matches = likes.ok ? likes.data.matches.filter((profile) => fresh.has(profile.id)) : [];
   return { chats: answer.data.chats, next: answer.data.next, matches };
 }
 

@@ -12440,6 +12440,7 @@ export interface operations {
                             status: "active" | "disabled";
                             tattoos: ("none" | "some" | "many") | null;
                         }[];
+                        new_matches: number[];
                         profiles: {
                             about: string | null;
                             age: number;

@@ -1,5 +1,6 @@
 import { and, desc, eq, gte, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '#server/db/client.ts';
+import { conversations } from '#server/db/schema/chats.ts';
 import { type ProfileRow, profiles, users } from '#server/db/schema/members.ts';
 import { blocks, likes, passes } from '#server/db/schema/social.ts';
 import { mainPhotoLateral } from '#server/modules/profiles/profiles.repository.ts';
@@ -54,7 +55,14 @@ export async function givenLikes(db: Executor, liker: number) {
 export async function receivedLikes(db: Executor, liked: number) {
   const main = mainPhotoLateral(db, profiles.id);
   return db
-    .select({ profile: profiles, mainPhoto: main.fields, isNew: likes.isNew })
+    .select({
+      profile: profiles,
+      mainPhoto: main.fields,
+      isNew: likes.isNew,
+      // Whether the two already have a conversation (the pair index answers it): a match without
+      // one is a new match.
+      inConversation: sql<boolean>`exists (select 1 from ${conversations} where ${conversations.lowProfileId} = least(${liked}::int, ${profiles.id}) and ${conversations.highProfileId} = greatest(${liked}::int, ${profiles.id}))`,
+    })
     .from(likes)
     .innerJoin(profiles, eq(profiles.id, likes.likerProfileId))
     .leftJoinLateral(main.subquery, sql`true`)

@@ -148,6 +148,9 @@ export class LikesService {
       liked_by: received.map((row) => ({ id: row.profile.id, like_new: row.isNew })),
       received: receivedProfiles,
       matches: receivedProfiles.filter((item) => givenIds.has(item.id)),
+      new_matches: received
+        .filter((row) => givenIds.has(row.profile.id) && !row.inConversation)
+        .map((row) => row.profile.id),
     };
   }
 

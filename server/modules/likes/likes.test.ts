@@ -69,6 +69,30 @@ describe('likes and matches', () => {
     stop();
   });
 
+  it('names the matches without a conversation as new, whichever page of the chats they would be on', async () => {
+    const a = await activeMember(t.app, { name: 'Ada' });
+    const talked = await activeMember(t.app, { name: 'Talked' });
+    const fresh = await activeMember(t.app, { name: 'Fresh' });
+    const onlyLiked = await activeMember(t.app, { name: 'Onesided' });
+    for (const other of [talked, fresh]) {
+      await like(a.cookie, other.profileId);
+      await like(other.cookie, a.profileId);
+    }
+    await like(onlyLiked.cookie, a.profileId);
+    expect((await likesOf(a.cookie)).new_matches.sort()).toEqual([talked.profileId, fresh.profileId].sort());
+    const opened = await t.app.inject({
+      method: 'POST',
+      url: '/api/conversation.php',
+      headers: { cookie: talked.cookie },
+      payload: { profile: a.profileId },
+    });
+    expect(opened.statusCode).toBe(200);
+    // A conversation either of them opened counts for both sides.
+    expect((await likesOf(a.cookie)).new_matches).toEqual([fresh.profileId]);
+    expect((await likesOf(talked.cookie)).new_matches).toEqual([]);
+    expect((await likesOf(a.cookie)).matches).toHaveLength(2);
+  });
+
   it('refuses liking yourself, a missing profile and a member who blocked you', async () => {
     const a = await activeMember(t.app);
     const b = await activeMember(t.app, { name: 'Blocker' });
