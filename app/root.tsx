@@ -136,8 +136,11 @@ export function Layout({ children }: { children: ReactNode }) {
         <I18nextProvider i18n={i18n}>{children}</I18nextProvider>
         {!scriptless && <ScrollRestoration />}
         {!scriptless && <Scripts />}
-        {/* Visitors: the members' components load after the page has painted (not render-blocking). */}
-        {!bare && !member && <link rel="stylesheet" href={membersCss} />}
+        {/* Visitors: the members' components load after the page has painted (not render-blocking).
+            Members get it in <head> too (above), and this one stays for them: had it unmounted when
+            a visitor became a member without a reload (signup), React would have taken it for the
+            head's stylesheet and the page would have lost it. The browser fetches it once. */}
+        {!bare && <link rel="stylesheet" href={membersCss} />}
       </body>
     </html>
   );

@@ -29,8 +29,13 @@ describe('LiveSocket', () => {
     vi.stubGlobal('WebSocket', FakeWebSocket);
     const live = new LiveSocket('ws://site.test/api/ws');
     const events: LiveEvent[] = [];
+    const statuses: string[] = [];
     live.subscribe((event) => events.push(event));
+    live.onStatus((status) => statuses.push(status));
     live.start();
+    // Connecting from the start, before the parser has loaded and the socket exists.
+    expect(statuses).toEqual(['connecting']);
+    expect(FakeWebSocket.opened).toHaveLength(0);
     await vi.waitFor(() => expect(FakeWebSocket.opened).toHaveLength(1));
     const socket = FakeWebSocket.opened[0];
     socket?.onmessage?.({ data: JSON.stringify({ type: 'ready' }) });
@@ -38,6 +43,7 @@ describe('LiveSocket', () => {
     socket?.onmessage?.({ data: 'not json' });
     expect(events).toEqual([{ type: 'ready' }]);
     expect(live.status).toBe('ready');
+    expect(statuses).toEqual(['connecting', 'ready']);
     live.stop();
   });
 

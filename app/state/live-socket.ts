@@ -41,6 +41,9 @@ export class LiveSocket {
 
   start(): void {
     this.stopped = false;
+    // Said at once: the socket opens only once the frames' parser has loaded, and a send in the
+    // meantime must wait for it, not fail as if the member were offline.
+    this.setStatus('connecting');
     this.open();
   }
 

@@ -19,6 +19,8 @@ test('sign up on the signup page, activate from the mail, log out and log in', a
   await page.getByTestId('show-matches').click();
   await expect(page).toHaveURL(/\/members$/);
   await expect(page.getByTestId('activation-alert')).toBeVisible();
+  // The visitor became a member without a reload: the members' stylesheet is still on the page.
+  await expect(page.locator('link[rel="stylesheet"][href*="/assets/members-"]')).not.toHaveCount(0);
 
   const mail = await waitForMail(email, '/api/activate.php');
   await page.goto(
