@@ -1,12 +1,13 @@
 /**
- * Packages a start does not need, loaded with their first use instead (issue 15: ~200 ms of an
- * embedded start's module loading). Each is imported once; the promise is shared.
+ * Packages a start does not need, loaded with their first use instead (issue 15: ~460 ms of an
+ * embedded start's module loading, decision 024). Each is imported once; the promise is shared.
  */
 let sharpModule: Promise<typeof import('sharp')> | undefined;
 let nodemailerModule: Promise<typeof import('nodemailer')> | undefined;
 let otplibModule: Promise<typeof import('otplib')> | undefined;
 let ffmpegModule: Promise<typeof import('@ffmpeg-installer/ffmpeg')> | undefined;
 let argon2Module: Promise<typeof import('@node-rs/argon2')> | undefined;
+let countryCoderModule: Promise<typeof import('@rapideditor/country-coder')> | undefined;
 
 /** libvips through sharp: photo uploads, the demo's pictures, icons and the landers' videos. */
 export async function loadSharp(): Promise<typeof import('sharp')['default']> {
@@ -36,4 +37,10 @@ export function loadArgon2(): Promise<typeof import('@node-rs/argon2')> {
 export function loadOtplib(): Promise<typeof import('otplib')> {
   otplibModule ??= import('otplib');
   return otplibModule;
+}
+
+/** country-coder with its borders (a large GeoJSON, ~100 ms): the map lander and a geocode. */
+export function loadCountryCoder(): Promise<typeof import('@rapideditor/country-coder')> {
+  countryCoderModule ??= import('@rapideditor/country-coder');
+  return countryCoderModule;
 }

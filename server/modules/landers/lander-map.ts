@@ -1,4 +1,4 @@
-import { loadCountryCoder } from '#server/lib/country-coder.ts';
+import { loadCountryCoder } from '#server/lib/lazy-packages.ts';
 import { regionsOf } from '#server/modules/regions/regions.data.ts';
 
 /**

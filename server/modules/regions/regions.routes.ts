@@ -6,7 +6,7 @@ import {
   regionsResponseSchema,
 } from '#contract/endpoints.ts';
 import { interestOptions } from '#contract/profiles.ts';
-import { loadCountryCoder } from '#server/lib/country-coder.ts';
+import { loadCountryCoder } from '#server/lib/lazy-packages.ts';
 import type { ZodApp } from '#server/lib/zod-app.ts';
 import { localizedRegionsOf, regionName, regionsOf } from './regions.data.ts';
 
