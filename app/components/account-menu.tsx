@@ -5,6 +5,7 @@ import { Link } from 'react-router';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import { localeNames } from '#contract/locales.ts';
 import { useRootData } from '../lib/root-data.ts';
+import { useShownOnce } from '../lib/use-shown-once.ts';
 import { LanguageSwitcher } from './language-switcher.tsx';
 
 /**
@@ -53,22 +54,25 @@ export function LanguageMenuItem() {
   const { t } = useTranslation();
   const { locale } = useRootData();
   const [open, setOpen] = useState(false);
+  const mounted = useShownOnce(open);
   return (
     <>
       <Dropdown.Item as="button" onClick={() => setOpen(true)} data-testid="language-menu-item">
         <Translate aria-hidden="true" className="me-2" />
         {t('footer.language')}: <span lang={locale}>{localeNames[locale]}</span>
       </Dropdown.Item>
-      <Modal show={open} onHide={() => setOpen(false)} centered size="sm">
-        <Modal.Header closeButton closeLabel={t('close')}>
-          <Modal.Title as="h2" className="h5">
-            {t('footer.language')}
-          </Modal.Title>
-        </Modal.Header>
-        <Modal.Body>
-          <LanguageSwitcher compact />
-        </Modal.Body>
-      </Modal>
+      {mounted && (
+        <Modal show={open} onHide={() => setOpen(false)} centered size="sm">
+          <Modal.Header closeButton closeLabel={t('close')}>
+            <Modal.Title as="h2" className="h5">
+              {t('footer.language')}
+            </Modal.Title>
+          </Modal.Header>
+          <Modal.Body>
+            <LanguageSwitcher compact />
+          </Modal.Body>
+        </Modal>
+      )}
     </>
   );
 }

@@ -4,6 +4,7 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import type { Profile } from '#contract/profiles.ts';
 import { api } from '../lib/api.ts';
+import { useShownOnce } from '../lib/use-shown-once.ts';
 import { useLiveState } from '../state/live-state.tsx';
 
 /** After an auto-like returns a profile, the likes are reloaded this much later (spec §4, §9). */
@@ -55,6 +56,8 @@ export function AutoLikeModal() {
     if (result.ok && result.data.match) showMatch(liked);
   };
 
+  const mounted = useShownOnce(profile !== null);
+  if (!mounted) return null;
   return (
     <Modal
       show={profile !== null}

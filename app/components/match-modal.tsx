@@ -4,6 +4,7 @@ import { Link, useLocation } from 'react-router';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import type { Profile } from '#contract/profiles.ts';
 import { useOptionalRootData } from '../lib/root-data.ts';
+import { useShownOnce } from '../lib/use-shown-once.ts';
 
 /** Whether the page on screen is this member's profile (then the match shows there, not in a modal). */
 export function onProfileOf(pathname: string, profileId: number): boolean {
@@ -20,6 +21,8 @@ export function MatchModal({ profile, onClose }: { profile: Profile | null; onCl
   const me = useOptionalRootData()?.user?.profile;
   const show = profile !== null && !onProfileOf(pathname, profile.id);
   const onSwipe = pathname === '/swipe-game';
+  const mounted = useShownOnce(show);
+  if (!mounted) return null;
   return (
     <Modal show={show} onHide={onClose} centered aria-labelledby="match-title" data-testid="match-modal">
       {profile && (

@@ -1,26 +1,27 @@
+import type { TFunction } from 'i18next';
 import { useTranslation } from '#app/lib/use-translation.ts';
-import { relativeTimeFormat } from '#contract/intl-cache.ts';
-import type { Locale } from '#contract/locales.ts';
-import { intlLocale } from '../lib/format.ts';
-import { useOptionalRootData } from '../lib/root-data.ts';
 
 /** Active within this long counts as online (the API's last_active is refreshed on every visit). */
 export const onlineWindowMs = 5 * 60 * 1000;
 
 export type PresenceState = { online: boolean; ago: string | null };
 
-/** Online, or how long ago someone was active ("2 hours ago"), in the member's language. */
-export function presenceOf(lastActive: string, locale: Locale | undefined, now = Date.now()): PresenceState {
+/**
+ * Online, or how long ago someone was active ("2 hours ago", "yesterday"), in the member's language.
+ * From the catalogs' plural messages, not `Intl.RelativeTimeFormat`: a browser builds its first one
+ * in one 20–40 ms step (×4 on Lighthouse's phone), in the middle of hydrating the first card (issue 15).
+ */
+export function presenceOf(lastActive: string, t: TFunction, now = Date.now()): PresenceState {
   const elapsed = now - new Date(lastActive).getTime();
   if (!Number.isFinite(elapsed)) return { online: false, ago: null };
   if (elapsed < onlineWindowMs) return { online: true, ago: null };
-  const format = relativeTimeFormat(intlLocale(locale), { numeric: 'auto', style: 'long' });
   const minutes = Math.floor(elapsed / 60_000);
-  if (minutes < 60) return { online: false, ago: format.format(-minutes, 'minute') };
+  if (minutes < 60) return { online: false, ago: t('discover:presence.minutesAgo', { count: minutes }) };
   const hours = Math.floor(minutes / 60);
-  if (hours < 24) return { online: false, ago: format.format(-hours, 'hour') };
+  if (hours < 24) return { online: false, ago: t('discover:presence.hoursAgo', { count: hours }) };
   const days = Math.floor(hours / 24);
-  if (days < 14) return { online: false, ago: format.format(-days, 'day') };
+  if (days === 1) return { online: false, ago: t('discover:presence.yesterday') };
+  if (days < 14) return { online: false, ago: t('discover:presence.daysAgo', { count: days }) };
   return { online: false, ago: null };
 }
 
@@ -40,8 +41,7 @@ export function Presence({
   className?: string;
 }) {
   const { t } = useTranslation();
-  const locale = useOptionalRootData()?.locale;
-  const state = presenceOf(lastActive, locale);
+  const state = presenceOf(lastActive, t);
   const status = state.online
     ? t('discover:presence.online')
     : state.ago

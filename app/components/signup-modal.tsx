@@ -11,6 +11,7 @@ import {
 import { Modal } from 'react-bootstrap';
 import { useLocation } from 'react-router';
 import { useTranslation } from '#app/lib/use-translation.ts';
+import { useShownOnce } from '../lib/use-shown-once.ts';
 import { SignupForm } from './signup-form.tsx';
 
 type SignupModal = { open(): void };
@@ -43,37 +44,40 @@ export function SignupModalProvider({ children }: { children: ReactNode }) {
   const close = () => {
     if (!locked) setShow(false);
   };
+  const mounted = useShownOnce(show);
 
   return (
     <SignupModalContext.Provider value={value}>
       {children}
-      <Modal
-        show={show}
-        onHide={close}
-        size="lg"
-        centered
-        backdrop={locked ? 'static' : true}
-        keyboard={!locked}
-        aria-labelledby={titleId}
-        data-testid="signup-modal"
-      >
-        <Modal.Body className="p-4">
-          <div className="d-flex justify-content-between align-items-start mb-2">
-            <h2 id={titleId} className="h4 mb-0">
-              {t('auth:signup.heading')}
-            </h2>
-            <button
-              type="button"
-              className="btn-close"
-              aria-label={t('close')}
-              onClick={close}
-              disabled={locked}
-            />
-          </div>
-          <p className="text-body-secondary">{t('auth:signup.lead')}</p>
-          <SignupForm onBusyChange={setLocked} />
-        </Modal.Body>
-      </Modal>
+      {mounted && (
+        <Modal
+          show={show}
+          onHide={close}
+          size="lg"
+          centered
+          backdrop={locked ? 'static' : true}
+          keyboard={!locked}
+          aria-labelledby={titleId}
+          data-testid="signup-modal"
+        >
+          <Modal.Body className="p-4">
+            <div className="d-flex justify-content-between align-items-start mb-2">
+              <h2 id={titleId} className="h4 mb-0">
+                {t('auth:signup.heading')}
+              </h2>
+              <button
+                type="button"
+                className="btn-close"
+                aria-label={t('close')}
+                onClick={close}
+                disabled={locked}
+              />
+            </div>
+            <p className="text-body-secondary">{t('auth:signup.lead')}</p>
+            <SignupForm onBusyChange={setLocked} />
+          </Modal.Body>
+        </Modal>
+      )}
     </SignupModalContext.Provider>
   );
 }

@@ -6,6 +6,7 @@ import type { DiscountCode } from '#contract/payments.ts';
 import { api } from '../lib/api.ts';
 import { membersAreaRoutes } from '../lib/shell-rules.ts';
 import { readDismissal, storeDismissal } from '../lib/use-dismissal.ts';
+import { useShownOnce } from '../lib/use-shown-once.ts';
 import { useLiveState } from '../state/live-state.tsx';
 
 /** The time-bonus modal appears this long after entering the members area (spec §4, §9). */
@@ -88,10 +89,13 @@ export function TimeBonusModal() {
     storeDismissal('hide-time-bonus-modal');
     setOpen(false);
   };
+  const show = open && code !== null && seconds > 0;
+  const mounted = useShownOnce(show);
 
+  if (!mounted) return null;
   return (
     <Modal
-      show={open && code !== null && seconds > 0}
+      show={show}
       onHide={close}
       centered
       data-testid="time-bonus-modal"

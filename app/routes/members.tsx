@@ -10,6 +10,7 @@ import { api, serverApi } from '../lib/api.ts';
 import { countryName } from '../lib/countries.ts';
 import { pageMeta } from '../lib/meta.ts';
 import { useRootData } from '../lib/root-data.ts';
+import { useShownOnce } from '../lib/use-shown-once.ts';
 import type { Route } from './+types/members';
 
 export const handle = { membersArea: true };
@@ -259,6 +260,7 @@ export default function Members({ loaderData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const signupModal = useSignupModal();
   const [sheetOpen, setSheetOpen] = useState(false);
+  const sheetMounted = useShownOnce(sheetOpen);
   const { result, visitorMustSignUp, regions } = loaderData;
   /** Pages appended in the browser, for the loader's answer they continue (a new search drops them). */
   const [more, setMore] = useState<{
@@ -386,35 +388,37 @@ export default function Members({ loaderData }: Route.ComponentProps) {
       )}
       {applied.mutual && <p className="small text-body-secondary mb-3">{t('discover:search.mutualHint')}</p>}
 
-      <Offcanvas
-        show={sheetOpen}
-        onHide={() => setSheetOpen(false)}
-        placement="end"
-        className="search-sheet"
-        aria-labelledby="search-sheet-title"
-      >
-        <Offcanvas.Header>
-          <Offcanvas.Title as="h2" id="search-sheet-title" className="h5">
-            {t('profile:search.filters')}
-          </Offcanvas.Title>
-          <button
-            type="button"
-            className="btn btn-light rounded-circle p-2 lh-1"
-            onClick={() => setSheetOpen(false)}
-            aria-label={t('discover:close')}
-          >
-            <XLg aria-hidden="true" />
-          </button>
-        </Offcanvas.Header>
-        <Offcanvas.Body>
-          <FilterForm
-            key={params.toString()}
-            filters={filters}
-            regions={regions}
-            onDone={() => setSheetOpen(false)}
-          />
-        </Offcanvas.Body>
-      </Offcanvas>
+      {sheetMounted && (
+        <Offcanvas
+          show={sheetOpen}
+          onHide={() => setSheetOpen(false)}
+          placement="end"
+          className="search-sheet"
+          aria-labelledby="search-sheet-title"
+        >
+          <Offcanvas.Header>
+            <Offcanvas.Title as="h2" id="search-sheet-title" className="h5">
+              {t('profile:search.filters')}
+            </Offcanvas.Title>
+            <button
+              type="button"
+              className="btn btn-light rounded-circle p-2 lh-1"
+              onClick={() => setSheetOpen(false)}
+              aria-label={t('discover:close')}
+            >
+              <XLg aria-hidden="true" />
+            </button>
+          </Offcanvas.Header>
+          <Offcanvas.Body>
+            <FilterForm
+              key={params.toString()}
+              filters={filters}
+              regions={regions}
+              onDone={() => setSheetOpen(false)}
+            />
+          </Offcanvas.Body>
+        </Offcanvas>
+      )}
 
       {result && (
         <>

@@ -1,0 +1,51 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { LocaleResources } from '#contract/i18n.ts';
+import type { Locale } from '#contract/locales.ts';
+import { createI18n } from '../lib/i18n.ts';
+import { presenceOf } from './presence.tsx';
+
+function translatorFor(locale: Locale) {
+  const dir = path.resolve(process.cwd(), 'locales', locale);
+  const resources: LocaleResources = Object.fromEntries(
+    readdirSync(dir)
+      .filter((file) => file.endsWith('.json'))
+      .map((file) => [file.slice(0, -5), JSON.parse(readFileSync(path.join(dir, file), 'utf8'))]),
+  );
+  const i18n = createI18n(locale, resources);
+  return i18n.getFixedT(locale);
+}
+
+const now = Date.parse('2026-11-27T12:00:00Z');
+const ago = (ms: number) => new Date(now - ms).toISOString();
+const minute = 60_000;
+const hour = 60 * minute;
+const day = 24 * hour;
+
+describe('presence', () => {
+  const en = translatorFor('en');
+
+  it('is online within five minutes, and says nothing of a bad date', () => {
+    expect(presenceOf(ago(4 * minute), en, now)).toEqual({ online: true, ago: null });
+    expect(presenceOf('not a date', en, now)).toEqual({ online: false, ago: null });
+  });
+
+  it('says minutes, hours, yesterday and days in the plural forms of the language', () => {
+    expect(presenceOf(ago(5 * minute), en, now).ago).toBe('5 minutes ago');
+    expect(presenceOf(ago(hour), en, now).ago).toBe('1 hour ago');
+    expect(presenceOf(ago(3 * hour), en, now).ago).toBe('3 hours ago');
+    expect(presenceOf(ago(day + hour), en, now).ago).toBe('yesterday');
+    expect(presenceOf(ago(5 * day), en, now).ago).toBe('5 days ago');
+    const pl = translatorFor('pl');
+    expect(presenceOf(ago(22 * minute), pl, now).ago).toBe('22 minuty temu');
+    expect(presenceOf(ago(25 * minute), pl, now).ago).toBe('25 minut temu');
+    expect(presenceOf(ago(hour), pl, now).ago).toBe('1 godzinę temu');
+    expect(presenceOf(ago(2 * day), pl, now).ago).toBe('2 dni temu');
+    expect(presenceOf(ago(3 * hour), translatorFor('de'), now).ago).toBe('vor 3 Stunden');
+  });
+
+  it('leaves out an absence of two weeks or more', () => {
+    expect(presenceOf(ago(14 * day), en, now)).toEqual({ online: false, ago: null });
+  });
+});
