@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { fillPlaceholders, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sites } from '#server/db/schema/sites.ts';
@@ -6,7 +6,12 @@ import { activeMember } from '../../../tests/setup/members.ts';
 import { profilesNextTo } from '../../../tests/setup/search-profiles.ts';
 import { injectCounted, installStatementCounter } from '../../../tests/setup/statement-count.ts';
 import { createTestApp, type TestApp } from '../../../tests/setup/test-app.ts';
-import { decodeSearchCursor, encodeSearchCursor, searchPageQuery } from './search.repository.ts';
+import {
+  decodeSearchCursor,
+  encodeSearchCursor,
+  searchPageQuery,
+  searchPageValues,
+} from './search.repository.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -94,8 +99,9 @@ if (process.env.DATABASE_URL) {
       await client.connect();
       try {
         const plan = async (filter: Parameters<typeof searchPageQuery>[1]) => {
-          const query = searchPageQuery(db, filter, { limit: 24, offset: 0 }).toSQL();
-          const result = await client.query(`explain ${query.sql}`, query.params);
+          const query = searchPageQuery(db, filter, {}).toSQL();
+          const params = fillPlaceholders(query.params, searchPageValues(filter, { limit: 24, offset: 0 }));
+          const result = await client.query(`explain ${query.sql}`, params);
           return result.rows.map((row: Record<string, string>) => Object.values(row)[0]).join('\n');
         };
         const defaultPlan = await plan({ countries });
