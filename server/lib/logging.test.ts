@@ -4,7 +4,7 @@ import { mailJobs } from '#server/db/schema/mail.ts';
 import { apiCallerFor, registerPages } from '#server/web/ssr.ts';
 import { goodPassword, nextIp, signupMember, uniqueEmail } from '../../tests/setup/members.ts';
 import { createTestApp, type TestApp } from '../../tests/setup/test-app.ts';
-import { isSensitiveKey, redactUrl } from './logging.ts';
+import { isSensitiveKey, loggerOptions, redactUrl } from './logging.ts';
 import { trustProxyTrueWarning } from './trust-proxy.ts';
 
 /** A pino destination that keeps every line. */
@@ -16,6 +16,14 @@ function captureLog() {
     text: () => lines.join(''),
   };
 }
+
+describe('the log stream', () => {
+  it('writes standard output without blocking the main thread, and is off when silent', () => {
+    const options = loggerOptions({ LOG_LEVEL: 'info' });
+    expect(options === false ? undefined : options.stream).toMatchObject({ fd: 1, sync: false });
+    expect(loggerOptions({ LOG_LEVEL: 'silent' })).toBe(false);
+  });
+});
 
 describe('redactUrl', () => {
   it.each([
