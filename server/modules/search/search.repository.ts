@@ -29,7 +29,7 @@ export type SearchFilter = {
   fictionalOnly?: boolean;
 };
 
-const value = sql.placeholder;
+const placeholder = sql.placeholder;
 
 /**
  * The search's conditions with every value a placeholder (`placeholderValues` fills them): a search
@@ -39,16 +39,18 @@ const value = sql.placeholder;
 function conditions(filter: SearchFilter): SQL[] {
   const where: SQL[] = [
     eq(profiles.status, 'active'),
-    sql`${profiles.country} = any(${value('countries')}::text[])`,
+    sql`${profiles.country} = any(${placeholder('countries')}::text[])`,
     inArray(users.status, ['active', 'not_confirmed']),
   ];
-  if (filter.gender) where.push(sql`${profiles.gender} = ${value('gender')}`);
+  if (filter.gender) where.push(sql`${profiles.gender} = ${placeholder('gender')}`);
   if (filter.seekingGender)
-    where.push(sql`(${profiles.seeking} is null or ${profiles.seeking} = any(${value('seeking')}::text[]))`);
-  if (filter.country) where.push(sql`${profiles.country} = ${value('country')}`);
-  if (filter.countryregion) where.push(sql`${profiles.countryregion} = ${value('countryregion')}`);
-  if (filter.bornOnOrBefore) where.push(sql`${profiles.birthdate} <= ${value('bornOnOrBefore')}::date`);
-  if (filter.bornAfter) where.push(sql`${profiles.birthdate} > ${value('bornAfter')}::date`);
+    where.push(
+      sql`(${profiles.seeking} is null or ${profiles.seeking} = any(${placeholder('seeking')}::text[]))`,
+    );
+  if (filter.country) where.push(sql`${profiles.country} = ${placeholder('country')}`);
+  if (filter.countryregion) where.push(sql`${profiles.countryregion} = ${placeholder('countryregion')}`);
+  if (filter.bornOnOrBefore) where.push(sql`${profiles.birthdate} <= ${placeholder('bornOnOrBefore')}::date`);
+  if (filter.bornAfter) where.push(sql`${profiles.birthdate} > ${placeholder('bornAfter')}::date`);
   if (filter.publicOnly) {
     const publicPool = or(
       eq(profiles.fictional, true),
@@ -60,9 +62,9 @@ function conditions(filter: SearchFilter): SQL[] {
   if (filter.withPhoto)
     where.push(sql`exists (select 1 from ${photos} where ${photos.profileId} = ${profiles.id})`);
   if (filter.excludeIds && filter.excludeIds.length > 0)
-    where.push(sql`${profiles.id} <> all(${value('excludeIds')}::int[])`);
+    where.push(sql`${profiles.id} <> all(${placeholder('excludeIds')}::int[])`);
   if (filter.viewerProfileId !== undefined) {
-    const viewer = sql`${value('viewer')}::int`;
+    const viewer = sql`${placeholder('viewer')}::int`;
     where.push(sql`${profiles.id} <> ${viewer}`);
     where.push(
       sql`not exists (select 1 from ${blocks} where (${blocks.blockerProfileId} = ${viewer} and ${blocks.blockedProfileId} = ${profiles.id}) or (${blocks.blockerProfileId} = ${profiles.id} and ${blocks.blockedProfileId} = ${viewer}))`,
@@ -191,7 +193,7 @@ function cappedCount(db: Executor, where: SQL | undefined, limit: number): SQL<n
 /** The general matches that are the viewer or blocked either way with the viewer, as a scalar subquery. */
 function deductionsCount(filter: SearchFilter): SQL<number> {
   if (filter.viewerProfileId === undefined) return sql<number>`0`;
-  const viewer = sql`${value('viewer')}::int`;
+  const viewer = sql`${placeholder('viewer')}::int`;
   // Driven by the viewer's blocks (both indexes), never by the matches: a union, so a profile
   // blocked both ways is deducted once.
   return sql<number>`(select count(*) from (
@@ -235,7 +237,7 @@ export function searchPageQuery(
   const where = and(...conditions(filter));
   const main = mainPhotoLateral(db, profiles.id);
   const after = page.after
-    ? sql`(${profiles.lastActiveAt}, ${profiles.id}) < (${value('afterAt')}::timestamptz, ${value('afterId')}::int)`
+    ? sql`(${profiles.lastActiveAt}, ${profiles.id}) < (${placeholder('afterAt')}::timestamptz, ${placeholder('afterId')}::int)`
     : undefined;
   return db
     .select({
@@ -251,8 +253,8 @@ export function searchPageQuery(
     .leftJoinLateral(main.subquery, sql`true`)
     .where(after ? and(where, after) : where)
     .orderBy(desc(profiles.lastActiveAt), desc(profiles.id))
-    .limit(value('limit'))
-    .offset(value('offset'));
+    .limit(placeholder('limit'))
+    .offset(placeholder('offset'));
 }
 
 /** The values that fill searchPageQuery's placeholders. */
@@ -333,6 +335,6 @@ export async function searchProfiles(
   const [own] = await ownCountStatements(db, shapeOf(filter, []), (shape) =>
     ownCountQuery(db, filter).prepare(`search_own_${shape}`),
   ).execute(values);
-  const value = own?.value ?? 0;
-  return { rows, total: Math.min(value, searchCountCap), capped: value > searchCountCap, ...fresh };
+  const ownCount = own?.value ?? 0;
+  return { rows, total: Math.min(ownCount, searchCountCap), capped: ownCount > searchCountCap, ...fresh };
 }
