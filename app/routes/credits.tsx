@@ -1,4 +1,4 @@
-import { CheckCircleFill } from 'react-bootstrap-icons';
+import { ArrowRepeat, CheckCircleFill } from 'react-bootstrap-icons';
 import { Link } from 'react-router';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import { CreditsIcon } from '../components/credits-icon.tsx';
@@ -52,10 +52,23 @@ export default function Credits({ loaderData }: Route.ComponentProps) {
           <p className="text-body-secondary mb-0">{t('credits:lead')}</p>
         </div>
         {user && (
-          <p className="balance-chip mb-0 fs-5" data-testid="credits-balance">
-            <CreditsIcon size={22} />
-            {t('credits:balance.current', { count: user.credits })}
-          </p>
+          <div className="d-flex flex-wrap align-items-center gap-2">
+            {/* Someone who bought before can take the same bundle and method again in one tap. */}
+            {user.paid_user && (
+              <Link
+                to="/credits/repeat-order"
+                className="btn btn-outline-primary btn-sm"
+                data-testid="repeat-order-link"
+              >
+                <ArrowRepeat aria-hidden="true" className="me-1" />
+                {t('credits:repeat.heading')}
+              </Link>
+            )}
+            <p className="balance-chip mb-0 fs-5" data-testid="credits-balance">
+              <CreditsIcon size={22} />
+              {t('credits:balance.current', { count: user.credits })}
+            </p>
+          </div>
         )}
       </div>
       {welcome && <TimeBonusBanner code={welcome} renderedAt={renderedAt} />}

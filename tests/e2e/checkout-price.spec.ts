@@ -87,7 +87,9 @@ test('a repeat order shows bundle, price and method and charges only after the c
   await gotoHydrated(page, '/transactions');
   await expect(page.getByRole('listitem').filter({ hasText: 'Paid' })).toHaveCount(1);
 
-  await gotoHydrated(page, '/credits/repeat-order');
+  // A member who bought before finds the repeat order on the credits page.
+  await gotoHydrated(page, '/credits');
+  await page.getByTestId('repeat-order-link').click();
   await page.getByRole('button', { name: `Confirm and pay ${price}` }).click();
   await expect(page).toHaveURL(/\/transactions\/\d+$/);
   await gotoHydrated(page, '/transactions');
