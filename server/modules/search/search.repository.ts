@@ -1,5 +1,5 @@
 import { and, desc, eq, inArray, or, type SQL, sql } from 'drizzle-orm';
-import type { Executor } from '#server/db/client.ts';
+import { type Executor, preparedPerDatabase } from '#server/db/client.ts';
 import { type ProfileRow, profiles, users } from '#server/db/schema/members.ts';
 import { type PhotoRow, photos } from '#server/db/schema/photos.ts';
 import { blocks } from '#server/db/schema/social.ts';
@@ -122,13 +122,9 @@ const shapesKept = 500;
 
 /** Prepared statements by shape, per database handle (a transaction is a handle of its own). */
 function statementsByShape<T>() {
-  const perDatabase = new WeakMap<Executor, Map<string, T>>();
+  const perDatabase = preparedPerDatabase(() => new Map<string, T>());
   return (db: Executor, shape: string, prepare: (name: string) => T): T => {
-    let statements = perDatabase.get(db);
-    if (!statements) {
-      statements = new Map();
-      perDatabase.set(db, statements);
-    }
+    const statements = perDatabase(db);
     let statement = statements.get(shape);
     if (statement === undefined) {
       if (statements.size >= shapesKept) statements.clear();
