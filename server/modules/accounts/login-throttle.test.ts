@@ -6,6 +6,7 @@ import { mailJobs } from '#server/db/schema/mail.ts';
 import { createFakeClock } from '../../../tests/setup/fake-clock.ts';
 import { goodPassword, nextIp, signupMember, uniqueEmail } from '../../../tests/setup/members.ts';
 import { createTestApp, type TestApp } from '../../../tests/setup/test-app.ts';
+import { LoginThrottle, type ThrottleState } from './login-throttle.ts';
 
 /** Every password check the service makes (argon2 verify, or the equal-time hash for no account). */
 const verifications = vi.hoisted(() => ({ count: 0 }));
@@ -222,5 +223,43 @@ describe('rate limits per address on the calls that say whether an account exist
       date_of_birth: '1990-05-17',
     }));
     expect(signups[10]!.json().error).toBe('rate_limited');
+  });
+});
+
+describe('the minutes a locked try is told', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('counts from when the row was free, not from before waiting for it', async () => {
+    // A parallel try locked the address for 15 minutes while this one waited 30 s for the row.
+    const clock = createFakeClock();
+    const lockedFrom = new Date(clock.now().getTime() + 30_000);
+    const state: ThrottleState = {
+      attempts: 0,
+      failures: 0,
+      windowStart: null,
+      lockedUntil: new Date(lockedFrom.getTime() + 15 * 60_000),
+      lockLevel: 1,
+    };
+    const throttle = new LoginThrottle(
+      t.database.db,
+      clock,
+      { maxFailures: 5, windowMinutes: 15, lockMinutes: 15 },
+      {
+        lock: async () => {
+          clock.advanceMinutes(0.5);
+          return state;
+        },
+        update: async () => {},
+        remove: async () => {},
+      },
+    );
+    await expect(throttle.countTry('someone@example.com')).rejects.toMatchObject({
+      details: { minutes: 15 },
+    });
+    await expect(throttle.countFailure('someone@example.com')).resolves.toBe(15);
   });
 });

@@ -43,8 +43,10 @@ export class LoginThrottle<Key> {
   /** Counts a try; throws AccountLockedError when it may not be checked. Returns its number in the window. */
   async countTry(key: Key): Promise<number> {
     const counted = await this.db.transaction(async (tx) => {
+      const row = await this.store.lock(tx, key, this.clock.now());
+      // The time is read once the row is ours: a parallel try that locked the address while this one
+      // waited set its lock from a later moment, which would read as one minute more.
       const now = this.clock.now();
-      const row = await this.store.lock(tx, key, now);
       if (row.lockedUntil && row.lockedUntil > now) {
         return { refusedFor: minutesBetween(now, row.lockedUntil), attempt: 0 };
       }
@@ -68,8 +70,8 @@ export class LoginThrottle<Key> {
   /** A wrong password or code: the maxFailures-th in a window locks, doubling each time. Returns the lock's minutes, or null. */
   async countFailure(key: Key): Promise<number | null> {
     return this.db.transaction(async (tx) => {
+      const row = await this.store.lock(tx, key, this.clock.now());
       const now = this.clock.now();
-      const row = await this.store.lock(tx, key, now);
       if (row.lockedUntil && row.lockedUntil > now) return minutesBetween(now, row.lockedUntil);
       const failures = row.failures + 1;
       if (failures < this.policy.maxFailures) {
