@@ -46,7 +46,8 @@ export default defineConfig({
   },
   projects: [{ name: 'desktop', use: { ...devices['Desktop Chrome'], channel: undefined } }],
   webServer: {
-    command: 'node --import tsx server/main.ts',
+    // What `npm start` runs: the bundled server (rebundled when a source is newer) and the page build.
+    command: 'node scripts/start.mjs',
     url: `http://localhost:${port}/api/health`,
     timeout: 120_000,
     reuseExistingServer: false,

@@ -1,12 +1,21 @@
 // The server as one ES module (build/app-server/main.mjs), so a start loads one file instead of
 // compiling some 200 TypeScript sources through tsx's loader (docs/decisions/020). Packages stay
 // external: node_modules are loaded as they are (native modules, their own files).
+import { rmSync } from 'node:fs';
 import { build } from 'esbuild';
 
 const started = performance.now();
+// Chunks are named by their content: an earlier build's would stay beside the new ones.
+rmSync('build/app-server', { recursive: true, force: true });
 await build({
-  entryPoints: ['server/main.ts'],
-  outfile: 'build/app-server/main.mjs',
+  // The embedded database's thread (server/db/pglite-thread.ts) has an entry of its own; the app
+  // loads as a chunk the entry imports once it has started that thread (decision 025).
+  entryPoints: ['server/main.ts', 'server/db/pglite-thread.worker.ts'],
+  outdir: 'build/app-server',
+  entryNames: '[name]',
+  chunkNames: 'chunk-[hash]',
+  outExtension: { '.js': '.mjs' },
+  splitting: true,
   bundle: true,
   platform: 'node',
   format: 'esm',
@@ -17,4 +26,4 @@ await build({
   // The bundle sits two folders deep like server/lib/project-root.ts, which derives the project's
   // folder from its own address; a bundle anywhere else would read files from the wrong place.
 });
-console.log(`build-server: build/app-server/main.mjs in ${Math.round(performance.now() - started)} ms`);
+console.log(`build-server: build/app-server/ in ${Math.round(performance.now() - started)} ms`);

@@ -13,9 +13,15 @@ import type { Redis } from 'ioredis';
 import type { DestinationStream } from 'pino';
 import type { Locale } from '#contract/locales.ts';
 import type { Config } from './config.ts';
-import { type Database, type DatabaseHandle, openDatabase } from './db/client.ts';
+import {
+  connectPostgres,
+  type Database,
+  type DatabaseHandle,
+  embeddedHandle,
+  openPglite,
+} from './db/client.ts';
+import { type EmbeddedStart, embeddedDatabaseOf } from './db/embedded.ts';
 import type { SiteRow } from './db/schema/sites.ts';
-import { defaultSnapshotDir } from './db/snapshot.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { loggableError, registerErrorHandler } from './lib/error-handler.ts';
 import { NotFoundError, RateLimitedError } from './lib/errors.ts';
@@ -78,11 +84,7 @@ import { OperatorService } from './modules/operator/operator.service.ts';
 import { DirectDebitService } from './modules/payments/direct-debit.service.ts';
 import { paymentsRoutes } from './modules/payments/payments.routes.ts';
 import { PaymentsService } from './modules/payments/payments.service.ts';
-import {
-  createMollieProvider,
-  createTestProvider,
-  type PaymentProvider,
-} from './modules/payments/providers.ts';
+import { createTestProvider, type PaymentProvider } from './modules/payments/providers.ts';
 import { privateMediaRoutes } from './modules/photos/media.routes.ts';
 import { maxUploadBytes, photosRoutes } from './modules/photos/photos.routes.ts';
 import { PhotosService } from './modules/photos/photos.service.ts';
@@ -156,6 +158,8 @@ declare module 'fastify' {
 export type BuildOptions = {
   /** An open database (tests hand one in); otherwise opened from the config. */
   database?: DatabaseHandle;
+  /** The embedded database the server's entry started in a thread of its own (server/db/embedded.ts). */
+  embedded?: EmbeddedStart;
   /** Serve pages: the production build, Vite in development, or none (API only). */
   web?: WebMode | false;
   /** Key prefix for Redis channels and counters, so test runs never meet. */
@@ -180,12 +184,26 @@ function dkimKey(config: Config) {
   return { selector: config.DKIM_SELECTOR ?? 'mail', privateKey: config.DKIM_PRIVATE_KEY };
 }
 
-function paymentProvider(config: Config, db: Database) {
+async function paymentProvider(config: Config, db: Database): Promise<PaymentProvider> {
   if (config.PAYMENT_PROVIDER === 'mollie') {
     if (!config.MOLLIE_API_KEY) throw new Error('PAYMENT_PROVIDER=mollie needs MOLLIE_API_KEY');
+    // Mollie's client library loads only where it is the provider (issue 15: start time).
+    const { createMollieProvider } = await import('./modules/payments/mollie-provider.ts');
     return createMollieProvider(config.MOLLIE_API_KEY);
   }
   return createTestProvider(db);
+}
+
+async function openConfiguredDatabase(config: Config, embedded?: EmbeddedStart): Promise<DatabaseHandle> {
+  if (embedded) {
+    await embedded.thread.ready;
+    return embeddedHandle(embedded.thread, embedded.prepared);
+  }
+  if (config.DATABASE_URL) {
+    return connectPostgres(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
+  }
+  const { dataDir, snapshot } = embeddedDatabaseOf(config);
+  return openPglite(dataDir, snapshot);
 }
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
@@ -211,18 +229,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   collectRoutes(app);
   registerRequestId(app);
 
-  const database =
-    options.database ??
-    (await openDatabase({
-      databaseUrl: config.DATABASE_URL,
-      dataDir: config.DATA_DIR,
-      poolSize: config.DATABASE_POOL_SIZE,
-      // A fresh embedded database starts from a migrated and seeded snapshot (docs/decisions/012).
-      snapshot: {
-        dir: config.PGLITE_SNAPSHOT_DIR ? path.resolve(config.PGLITE_SNAPSHOT_DIR) : defaultSnapshotDir,
-        demoProfiles: config.SEED_DEMO ? config.DEMO_PROFILES : null,
-      },
-    }));
+  const database = options.database ?? (await openConfiguredDatabase(config, options.embedded));
   await database.migrate();
   // Two deployments on one Redis never share keys or channels (pub/sub ignores the db number).
   const redisPrefix = options.redisPrefix ?? redisPrefixOf(config);
@@ -286,7 +293,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     options.pushSender,
     presence,
   );
-  const provider = options.paymentProvider ?? paymentProvider(config, database.db);
+  const provider = options.paymentProvider ?? (await paymentProvider(config, database.db));
   const directDebit = new DirectDebitService(
     database.db,
     clock,

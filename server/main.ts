@@ -1,7 +1,5 @@
-import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
-import { generateDemoMedia } from './modules/demo/demo.media.ts';
-import { landersServiceOf } from './modules/landers/landers.service.ts';
+import { type EmbeddedStart, startEmbeddedDatabase } from './db/embedded.ts';
 
 async function main(): Promise<void> {
   let config: ReturnType<typeof loadConfig>;
@@ -14,8 +12,19 @@ async function main(): Promise<void> {
     }
     throw error;
   }
+  // The embedded database starts in a thread of its own before the app's modules load, so
+  // PostgreSQL's start and the loading share the two cores (docs/decisions/025).
+  const embedded: EmbeddedStart | undefined = config.DATABASE_URL ? undefined : startEmbeddedDatabase(config);
+  const [{ buildApp }, { generateDemoMedia }, { landersServiceOf }, { loadServerBuild }] = await Promise.all([
+    import('./app.ts'),
+    import('./modules/demo/demo.media.ts'),
+    import('./modules/landers/landers.service.ts'),
+    import('./web/ssr.ts'),
+  ]);
   const web = config.NODE_ENV === 'development' ? 'development' : 'production';
-  const app = await buildApp(config, { web });
+  // The pages load meanwhile too; a missing build is reported where they are registered.
+  if (embedded && web === 'production') loadServerBuild().catch(() => undefined);
+  const app = await buildApp(config, { web, ...(embedded ? { embedded } : {}) });
 
   let closing = false;
   const shutdown = async (signal: string) => {

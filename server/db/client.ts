@@ -1,5 +1,3 @@
-import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -7,8 +5,9 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { projectRoot } from '#server/lib/project-root.ts';
 import { createPglite } from './pglite.ts';
+import type { PgliteThread } from './pglite-thread.ts';
 import * as schema from './schema/index.ts';
-import { extractSnapshot, isInitialised, readSnapshot, snapshotKey, writeSnapshot } from './snapshot.ts';
+import { type PreparedFolder, prepareDataFolder, type SnapshotOptions, writeSnapshot } from './snapshot.ts';
 
 export type Schema = typeof schema;
 /** The one database type the services and repositories see, whichever driver runs underneath. */
@@ -83,76 +82,42 @@ export async function connectPostgres(connectionString: string, poolSize = 10): 
   };
 }
 
-export function wrapPglite(client: PGlite): DatabaseHandle {
-  const db = drizzlePglite(client, { schema, casing: 'snake_case', logger }) as unknown as Database;
+export function wrapPglite(client: PGlite | PgliteThread): DatabaseHandle {
+  // Drizzle's PGlite driver calls only query(text, params, {rowMode, parsers}) and transaction(fn)
+  // on its client, which the thread answers as PGlite does (server/db/pglite-thread.ts).
+  const driverClient = client as PGlite;
+  const db = drizzlePglite(driverClient, { schema, casing: 'snake_case', logger }) as unknown as Database;
   return {
     db,
     kind: 'pglite',
     async migrate() {
-      await migratePglite(drizzlePglite(client, { casing: 'snake_case' }), { migrationsFolder });
+      await migratePglite(drizzlePglite(driverClient, { casing: 'snake_case' }), { migrationsFolder });
     },
     close: () => client.close(),
   };
 }
 
-function pgliteVersion(): string {
-  const entry = createRequire(import.meta.url).resolve('@electric-sql/pglite');
-  const manifest: unknown = JSON.parse(
-    readFileSync(path.join(path.dirname(entry), '..', 'package.json'), 'utf8'),
-  );
-  return typeof manifest === 'object' && manifest !== null && 'version' in manifest
-    ? String(manifest.version)
-    : 'unknown';
+/** The handle of an embedded database whose folder was readied by prepareDataFolder. */
+export function embeddedHandle(client: PGlite | PgliteThread, prepared: PreparedFolder): DatabaseHandle {
+  const handle = wrapPglite(client);
+  if (prepared.kind === 'restored') {
+    return { ...handle, snapshot: { kind: 'restored', seededAt: prepared.seededAt } };
+  }
+  if (prepared.kind === 'missing') {
+    const save = (seededAt: Date) => writeSnapshot(client, prepared.dir, { key: prepared.key, seededAt });
+    return { ...handle, snapshot: { kind: 'missing', save } };
+  }
+  return handle;
 }
-
-export type SnapshotOptions = {
-  /** The folder the snapshots are kept in. */
-  dir: string;
-  /** The demo members the start seeds (part of the key), or null without the demo. */
-  demoProfiles: number | null;
-  /** The project folder whose sources make the key (the running project's by default). */
-  root?: string;
-};
 
 /**
- * Opens the embedded database in `dataDir`. An existing folder opens as it is; a fresh one starts
- * from the snapshot of the current key when one exists (`snapshot` options given).
+ * Opens the embedded database in `dataDir`, in this thread (tests, tools). An existing folder opens
+ * as it is; a fresh one starts from the snapshot of the current key when one exists (`snapshot`
+ * options given). The server starts its own in a worker thread (server/db/embedded.ts).
  */
 export async function openPglite(dataDir: string, snapshot?: SnapshotOptions): Promise<DatabaseHandle> {
-  if (!snapshot || isInitialised(dataDir)) {
-    mkdirSync(dataDir, { recursive: true });
-    return wrapPglite(await createPglite(dataDir));
-  }
-  const key = snapshotKey({
-    demoProfiles: snapshot.demoProfiles,
-    pgliteVersion: pgliteVersion(),
-    ...(snapshot.root ? { root: snapshot.root } : {}),
-  });
-  const found = readSnapshot(snapshot.dir, key);
-  mkdirSync(dataDir, { recursive: true });
-  if (found) {
-    extractSnapshot(found.tarball, dataDir);
-    const client = await createPglite(dataDir);
-    return { ...wrapPglite(client), snapshot: { kind: 'restored', seededAt: found.meta.seededAt } };
-  }
-  const client = await createPglite(dataDir);
-  return {
-    ...wrapPglite(client),
-    snapshot: {
-      kind: 'missing',
-      save: (seededAt) => writeSnapshot(client, snapshot.dir, { key, seededAt }),
-    },
-  };
-}
-
-export async function openDatabase(options: {
-  databaseUrl?: string | undefined;
-  dataDir: string;
-  poolSize?: number;
-  snapshot?: SnapshotOptions;
-}): Promise<DatabaseHandle> {
-  if (options.databaseUrl) return connectPostgres(options.databaseUrl, options.poolSize);
-  return openPglite(path.join(options.dataDir, 'db'), options.snapshot);
+  const prepared = prepareDataFolder(dataDir, snapshot);
+  return embeddedHandle(await createPglite(dataDir), prepared);
 }
 
 /**

@@ -9,9 +9,9 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import type { PGlite } from '@electric-sql/pglite';
 import { z } from 'zod';
 import { projectRoot } from '#server/lib/project-root.ts';
 
@@ -97,7 +97,14 @@ export function readSnapshot(dir: string, key: string): { tarball: Buffer; meta:
  * renamed, so instances starting at once never read half a file; the metadata comes last, so a
  * tarball without it is never used. Older snapshots in the folder are removed.
  */
-export async function writeSnapshot(client: PGlite, dir: string, meta: SnapshotMeta): Promise<void> {
+/** What a snapshot is made from: PGlite, in this thread or its own (server/db/pglite-thread.ts). */
+type DumpableDatabase = { dumpDataDir(compression: 'gzip'): Promise<Blob> };
+
+export async function writeSnapshot(
+  client: DumpableDatabase,
+  dir: string,
+  meta: SnapshotMeta,
+): Promise<void> {
   const dump = await client.dumpDataDir('gzip');
   mkdirSync(dir, { recursive: true });
   const files = filesOf(dir, meta.key);
@@ -119,6 +126,56 @@ export async function writeSnapshot(client: PGlite, dir: string, meta: SnapshotM
 /** A data folder PostgreSQL has already initialised (PG_VERSION is written by initdb). */
 export function isInitialised(dataDir: string): boolean {
   return existsSync(path.join(dataDir, 'PG_VERSION'));
+}
+
+export type SnapshotOptions = {
+  /** The folder the snapshots are kept in. */
+  dir: string;
+  /** The demo members the start seeds (part of the key), or null without the demo. */
+  demoProfiles: number | null;
+  /** The project folder whose sources make the key (the running project's by default). */
+  root?: string;
+};
+
+/**
+ * How a data folder was readied for PGlite. `existing`: it was initialised already. `restored`: a
+ * fresh folder was filled from the snapshot made at `seededAt` (migrations and the demo in place).
+ * `missing`: a fresh folder and no snapshot for `key`; once migrated and seeded it may be kept.
+ */
+export type PreparedFolder =
+  | { kind: 'existing' }
+  | { kind: 'restored'; seededAt: Date }
+  | { kind: 'missing'; key: string; dir: string };
+
+function pgliteVersion(): string {
+  const entry = createRequire(import.meta.url).resolve('@electric-sql/pglite');
+  const manifest: unknown = JSON.parse(
+    readFileSync(path.join(path.dirname(entry), '..', 'package.json'), 'utf8'),
+  );
+  return typeof manifest === 'object' && manifest !== null && 'version' in manifest
+    ? String(manifest.version)
+    : 'unknown';
+}
+
+/**
+ * Readies `dataDir` before PGlite opens it: an existing folder stays as it is; a fresh one is filled
+ * from the snapshot of the current key when there is one (`snapshot` options given).
+ */
+export function prepareDataFolder(dataDir: string, snapshot?: SnapshotOptions): PreparedFolder {
+  if (!snapshot || isInitialised(dataDir)) {
+    mkdirSync(dataDir, { recursive: true });
+    return { kind: 'existing' };
+  }
+  const key = snapshotKey({
+    demoProfiles: snapshot.demoProfiles,
+    pgliteVersion: pgliteVersion(),
+    ...(snapshot.root ? { root: snapshot.root } : {}),
+  });
+  const found = readSnapshot(snapshot.dir, key);
+  mkdirSync(dataDir, { recursive: true });
+  if (!found) return { kind: 'missing', key, dir: snapshot.dir };
+  extractSnapshot(found.tarball, dataDir);
+  return { kind: 'restored', seededAt: found.meta.seededAt };
 }
 
 /** A tar header's text field: up to its first NUL. */

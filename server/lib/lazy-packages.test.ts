@@ -13,6 +13,8 @@ const loadedOnFirstUse = [
   'qrcode',
   '@ffmpeg-installer/ffmpeg',
   '@node-rs/argon2',
+  // Only where PAYMENT_PROVIDER=mollie.
+  '@mollie/api-client',
   // PostgreSQL and Redis clients: only when DATABASE_URL or REDIS_URL is set.
   'pg',
   'drizzle-orm/node-postgres',

@@ -114,6 +114,17 @@ export async function registerClientBuild(app: FastifyInstance, root: string): P
   });
 }
 
+let serverBuildLoad: Promise<ServerBuild> | undefined;
+
+/**
+ * The production page build, loaded once. The server's entry starts loading it while the embedded
+ * database starts in its thread (docs/decisions/025); registerWeb finds it loaded.
+ */
+export function loadServerBuild(): Promise<ServerBuild> {
+  serverBuildLoad ??= import(serverBuildFile) as Promise<ServerBuild>;
+  return serverBuildLoad;
+}
+
 /**
  * Every URL that no API route claims is a page: React Router renders it on the server, and its
  * own route matching answers 404 for an unknown page.
@@ -141,7 +152,7 @@ export async function registerWeb(app: FastifyInstance, mode: WebMode): Promise<
         `No build at ${serverBuildFile}: run "npm run build" first (npm start does it for you).`,
       );
     }
-    serverBuild = (await import(serverBuildFile)) as ServerBuild;
+    serverBuild = await loadServerBuild();
     await registerClientBuild(app, path.join(buildDir, 'client'));
   }
 

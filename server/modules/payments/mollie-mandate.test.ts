@@ -4,7 +4,7 @@ import { users } from '#server/db/schema/members.ts';
 import { directDebitMandates } from '#server/db/schema/payments.ts';
 import { activeMember } from '../../../tests/setup/members.ts';
 import { createTestApp, type TestApp } from '../../../tests/setup/test-app.ts';
-import { createMollieProvider } from './providers.ts';
+import { createMollieProvider } from './mollie-provider.ts';
 
 type Call = { method: string; url: string; body: Record<string, unknown> };
 

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createFakeClock } from '../../../tests/setup/fake-clock.ts';
 import { activeMember } from '../../../tests/setup/members.ts';
 import { createTestApp, type TestApp } from '../../../tests/setup/test-app.ts';
-import { createMollieProvider, type createTestProvider, ProviderUnavailableError } from './providers.ts';
+import { createMollieProvider } from './mollie-provider.ts';
+import { type createTestProvider, ProviderUnavailableError } from './providers.ts';
 
 /** A Mollie client whose payments.get fails as given. */
 function failingMollie(error: Error & { statusCode?: number }): MollieClient {

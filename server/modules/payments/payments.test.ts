@@ -239,7 +239,7 @@ describe('buying credits with the test provider', () => {
 
 describe('the Mollie adapter', () => {
   it('stores a customer on a first payment and charges it later with sequenceType recurring', async () => {
-    const { createMollieProvider } = await import('./providers.ts');
+    const { createMollieProvider } = await import('./mollie-provider.ts');
     const calls: { customers: unknown[]; payments: Record<string, unknown>[] } = {
       customers: [],
       payments: [],
