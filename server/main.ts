@@ -15,12 +15,14 @@ async function main(): Promise<void> {
   // The embedded database starts in a thread of its own before the app's modules load, so
   // PostgreSQL's start and the loading share the two cores (docs/decisions/025).
   const embedded: EmbeddedStart | undefined = config.DATABASE_URL ? undefined : startEmbeddedDatabase(config);
-  const [{ buildApp }, { generateDemoMedia }, { landersServiceOf }, { loadServerBuild }] = await Promise.all([
-    import('./app.ts'),
-    import('./modules/demo/demo.media.ts'),
-    import('./modules/landers/landers.service.ts'),
-    import('./web/ssr.ts'),
-  ]);
+  const [{ buildApp }, { generateDemoMedia }, { landersServiceOf }, { loadServerBuild }, { warmGeoip }] =
+    await Promise.all([
+      import('./app.ts'),
+      import('./modules/demo/demo.media.ts'),
+      import('./modules/landers/landers.service.ts'),
+      import('./web/ssr.ts'),
+      import('./lib/geoip.ts'),
+    ]);
   const web = config.NODE_ENV === 'development' ? 'development' : 'production';
   // The pages load meanwhile too; a missing build is reported where they are registered.
   if (embedded && web === 'production') loadServerBuild().catch(() => undefined);
@@ -49,6 +51,8 @@ async function main(): Promise<void> {
       `Demo back-office admin created: ${demoAdmin.email} / ${demoAdmin.password} (written to ${demoAdmin.file})`,
     );
   }
+  // Loaded once the server answers rather than during its start (server/lib/geoip.ts).
+  setImmediate(warmGeoip);
   app.deps.mail.start();
   // Postbacks to ad networks (signup, activation, first purchase of a tracked click), with retries.
   app.deps.postbacks.start();

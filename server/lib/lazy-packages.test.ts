@@ -32,7 +32,8 @@ describe('an embedded start', () => {
         'tsx',
         '--input-type=module',
         '-e',
-        "await import('./server/app.ts');",
+        // CommonJS packages required on the spot (geoip-country) pass no import hook: listed here.
+        "await import('./server/app.ts'); const { createRequire } = await import('node:module'); for (const file of Object.keys(createRequire(import.meta.url).cache)) process.stderr.write(`required ${file}\\n`);",
       ],
       { cwd: projectRoot, encoding: 'utf8', env: { ...process.env, DATABASE_URL: '', REDIS_URL: '' } },
     );
@@ -43,9 +44,15 @@ describe('an embedded start', () => {
         .filter((line) => line.startsWith('imported '))
         .map((line) => line.slice('imported '.length)),
     );
+    const required = run.stderr
+      .split('\n')
+      .filter((line) => line.startsWith('required '))
+      .map((line) => line.slice('required '.length));
     // The recording works: the start's own packages are there.
     expect(imported.has('fastify')).toBe(true);
     expect(imported.has('@electric-sql/pglite')).toBe(true);
     expect(loadedOnFirstUse.filter((name) => imported.has(name))).toEqual([]);
+    expect(required.some((file) => file.includes('/node_modules/fastify/'))).toBe(true);
+    expect(required.filter((file) => file.includes('/node_modules/geoip-country/'))).toEqual([]);
   });
 });
