@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { QueryOptions, Results } from '@electric-sql/pglite';
+import type { PreparedFolder } from './snapshot.ts';
 
 /**
  * The embedded database (PGlite) in a thread of its own, for the server's start (issue 15,
@@ -8,6 +9,9 @@ import type { QueryOptions, Results } from '@electric-sql/pglite';
  * The main thread keeps a stand-in with the part of PGlite's interface Drizzle's PGlite driver and
  * the snapshot use: `query`, `transaction` (whose `tx.query` runs inside it), `dumpDataDir`, `close`.
  */
+
+/** What the thread starts with: its data folder, and how to fill it when fresh (server/db/snapshot.ts). */
+export type ThreadData = { dataDir: string; prepared: PreparedFolder };
 
 /** What the main thread asks; `tx` names the open transaction a query belongs to. */
 export type ThreadRequest =
@@ -88,9 +92,13 @@ export class PgliteThread {
     worker.on('exit', () => stop(new Error('the embedded database is closed')));
   }
 
-  /** Starts the thread; the returned stand-in answers once PostgreSQL has started in `dataDir`. */
-  static start(dataDir: string): PgliteThread {
-    const options = { workerData: { dataDir } };
+  /**
+   * Starts the thread; the returned stand-in answers once PostgreSQL has started in `dataDir`
+   * (filled from the snapshot first when `prepared` says so).
+   */
+  static start(dataDir: string, prepared: PreparedFolder = { kind: 'existing' }): PgliteThread {
+    const workerData: ThreadData = { dataDir, prepared };
+    const options = { workerData };
     if (!import.meta.url.endsWith('.ts')) {
       // The bundled server has the thread's entry built beside its own (scripts/build-server.mjs).
       return new PgliteThread(new Worker(new URL('./pglite-thread.worker.mjs', import.meta.url), options));

@@ -1,7 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { PGlite, Transaction } from '@electric-sql/pglite';
 import { createPglite } from './pglite.ts';
-import type { ThreadError, ThreadReply, ThreadRequest } from './pglite-thread.ts';
+import type { ThreadData, ThreadError, ThreadReply, ThreadRequest } from './pglite-thread.ts';
 
 /**
  * The thread side of server/db/pglite-thread.ts: opens PGlite in the data folder it is given and
@@ -11,8 +11,7 @@ import type { ThreadError, ThreadReply, ThreadRequest } from './pglite-thread.ts
 
 const port = parentPort;
 if (!port) throw new Error('pglite-thread.worker runs as a worker thread');
-const dataDir: unknown = workerData?.dataDir;
-if (typeof dataDir !== 'string') throw new Error('pglite-thread.worker needs the data folder');
+const { dataDir, prepared }: ThreadData = workerData;
 
 function plainError(error: unknown): ThreadError {
   if (!(error instanceof Error)) return { name: 'Error', message: String(error), fields: {} };
@@ -97,6 +96,11 @@ async function run(db: PGlite, request: ThreadRequest): Promise<void> {
   }
 }
 try {
+  if (prepared.kind === 'restored') {
+    // Only a fresh folder needs the snapshot's module (and zod with it).
+    const { fillDataFolder } = await import('./snapshot.ts');
+    fillDataFolder(dataDir, prepared);
+  }
   const db = await createPglite(dataDir);
   port.on('message', (request: ThreadRequest) => {
     run(db, request).catch((error: unknown) =>

@@ -77,16 +77,13 @@ function filesOf(dir: string, key: string) {
   return { tarball: path.join(dir, `pglite-${key}.tar.gz`), meta: path.join(dir, `pglite-${key}.json`) };
 }
 
-/** The snapshot kept under `key`, or null (none, unreadable, or made for another key). */
-export function readSnapshot(dir: string, key: string): { tarball: Buffer; meta: SnapshotMeta } | null {
+/** The snapshot kept under `key` (its tarball's path), or null (none, unreadable, or made for another key). */
+export function readSnapshot(dir: string, key: string): { tarball: string; meta: SnapshotMeta } | null {
   const files = filesOf(dir, key);
   try {
     const meta = metaSchema.safeParse(JSON.parse(readFileSync(files.meta, 'utf8')));
-    if (!meta.success || meta.data.key !== key) return null;
-    return {
-      tarball: readFileSync(files.tarball),
-      meta: { key, seededAt: new Date(meta.data.seededAt) },
-    };
+    if (!meta.success || meta.data.key !== key || !existsSync(files.tarball)) return null;
+    return { tarball: files.tarball, meta: { key, seededAt: new Date(meta.data.seededAt) } };
   } catch {
     return null;
   }
@@ -144,7 +141,7 @@ export type SnapshotOptions = {
  */
 export type PreparedFolder =
   | { kind: 'existing' }
-  | { kind: 'restored'; seededAt: Date }
+  | { kind: 'restored'; seededAt: Date; tarball: string }
   | { kind: 'missing'; key: string; dir: string };
 
 function pgliteVersion(): string {
@@ -158,24 +155,33 @@ function pgliteVersion(): string {
 }
 
 /**
- * Readies `dataDir` before PGlite opens it: an existing folder stays as it is; a fresh one is filled
- * from the snapshot of the current key when there is one (`snapshot` options given).
+ * What `dataDir` starts from before PGlite opens it: an existing folder stays as it is; a fresh one
+ * is filled from the snapshot of the current key when there is one (`snapshot` options given), by
+ * fillDataFolder: in this thread (prepareDataFolder) or in the database's (server/db/pglite-thread.ts).
  */
-export function prepareDataFolder(dataDir: string, snapshot?: SnapshotOptions): PreparedFolder {
-  if (!snapshot || isInitialised(dataDir)) {
-    mkdirSync(dataDir, { recursive: true });
-    return { kind: 'existing' };
-  }
+export function planDataFolder(dataDir: string, snapshot?: SnapshotOptions): PreparedFolder {
+  mkdirSync(dataDir, { recursive: true });
+  if (!snapshot || isInitialised(dataDir)) return { kind: 'existing' };
   const key = snapshotKey({
     demoProfiles: snapshot.demoProfiles,
     pgliteVersion: pgliteVersion(),
     ...(snapshot.root ? { root: snapshot.root } : {}),
   });
   const found = readSnapshot(snapshot.dir, key);
-  mkdirSync(dataDir, { recursive: true });
   if (!found) return { kind: 'missing', key, dir: snapshot.dir };
-  extractSnapshot(found.tarball, dataDir);
-  return { kind: 'restored', seededAt: found.meta.seededAt };
+  return { kind: 'restored', seededAt: found.meta.seededAt, tarball: found.tarball };
+}
+
+/** Writes a planned snapshot into a fresh data folder (nothing to do otherwise). */
+export function fillDataFolder(dataDir: string, prepared: PreparedFolder): void {
+  if (prepared.kind === 'restored') extractSnapshot(readFileSync(prepared.tarball), dataDir);
+}
+
+/** planDataFolder and fillDataFolder in this thread. */
+export function prepareDataFolder(dataDir: string, snapshot?: SnapshotOptions): PreparedFolder {
+  const prepared = planDataFolder(dataDir, snapshot);
+  fillDataFolder(dataDir, prepared);
+  return prepared;
 }
 
 /** A tar header's text field: up to its first NUL. */

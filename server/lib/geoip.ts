@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 
-type GeoipCountry = typeof import('geoip-country');
+/** The package's exports (module.exports, which an ES import sees as its default). */
+type GeoipCountry = typeof import('geoip-country')['default'];
 
 let geoip: GeoipCountry | undefined;
 

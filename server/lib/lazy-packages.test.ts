@@ -33,7 +33,7 @@ describe('an embedded start', () => {
         '--input-type=module',
         '-e',
         // CommonJS packages required on the spot (geoip-country) pass no import hook: listed here.
-        "await import('./server/app.ts'); const { createRequire } = await import('node:module'); for (const file of Object.keys(createRequire(import.meta.url).cache)) process.stderr.write(`required ${file}\\n`);",
+        "await import('./server/app.ts'); const { createRequire } = await import('node:module'); for (const file of Object.keys(createRequire(import.meta.url).cache)) process.stderr.write('required ' + file + '\\n');",
       ],
       { cwd: projectRoot, encoding: 'utf8', env: { ...process.env, DATABASE_URL: '', REDIS_URL: '' } },
     );
