@@ -368,7 +368,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     ),
     stats: new StatsService(database.db, clock),
     staffStart: { adminCreated: false, demoAdmin: null },
-    chatLists: new ChatListCache(config.CHAT_LIST_CACHE_MS ?? (config.NODE_ENV === 'test' ? 0 : 5000)),
+    // The one cache the chats service drops and the list route reads.
+    chatLists,
   };
   await deps.payments.ensureTimeBonusCode();
   await deps.photos

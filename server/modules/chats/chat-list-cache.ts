@@ -15,6 +15,8 @@ type Entry = { body: string; expiresAt: number };
  */
 export class ChatListCache {
   private readonly entries = new Map<number, Map<string, Entry>>();
+  /** Lists being read per member and key: parallel misses wait for the one read (single flight). */
+  private readonly reading = new Map<number, Map<string, Promise<string>>>();
   private bytes = 0;
   /** Raised by every drop: a list built while a drop happened must not be kept. */
   private generation = 0;
@@ -27,6 +29,46 @@ export class ChatListCache {
 
   get enabled(): boolean {
     return this.ttlMs > 0;
+  }
+
+  /**
+   * The cached list, or the one `read` makes: parallel requests that miss share one read, so a
+   * member's open tabs (or a list whose TTL just ended under load) start one query, not one each.
+   * A drop during the read forgets it: a request after the drop reads again.
+   */
+  async getOrRead(userId: number, key: string, read: () => Promise<string>): Promise<string> {
+    const cached = this.get(userId, key);
+    if (cached !== undefined) return cached;
+    const pending = this.reading.get(userId)?.get(key);
+    if (pending) return pending;
+    const mark = this.mark();
+    const promise = read().then(
+      (body) => {
+        this.stopReading(userId, key, promise);
+        this.set(userId, key, body, mark);
+        return body;
+      },
+      (error: unknown) => {
+        this.stopReading(userId, key, promise);
+        throw error;
+      },
+    );
+    if (this.enabled) {
+      let byKey = this.reading.get(userId);
+      if (!byKey) {
+        byKey = new Map();
+        this.reading.set(userId, byKey);
+      }
+      byKey.set(key, promise);
+    }
+    return promise;
+  }
+
+  private stopReading(userId: number, key: string, promise: Promise<string>): void {
+    const byKey = this.reading.get(userId);
+    if (byKey?.get(key) !== promise) return;
+    byKey.delete(key);
+    if (byKey.size === 0) this.reading.delete(userId);
   }
 
   /** Taken before the list is read, handed to `set` after it. */
@@ -70,6 +112,7 @@ export class ChatListCache {
 
   dropUser(userId: number): void {
     this.generation++;
+    this.reading.delete(userId);
     const lists = this.entries.get(userId);
     if (!lists) return;
     for (const entry of lists.values()) this.bytes -= entry.body.length * 2;

@@ -107,6 +107,45 @@ describe('chat list cache', () => {
     expect(off.get(1, 'k')).toBeUndefined();
   });
 
+  it('lets parallel misses share one read; a drop or a failure during it makes the next one read again', async () => {
+    const cache = new ChatListCache(60_000);
+    let reads = 0;
+    const gates: Array<{ open(body: string): void; fail(error: Error): void }> = [];
+    const read = () =>
+      new Promise<string>((resolve, reject) => {
+        reads++;
+        gates.push({ open: resolve, fail: reject });
+      });
+    const together = Array.from({ length: 8 }, () => cache.getOrRead(1, 'k', read));
+    expect(reads).toBe(1);
+    gates[0]?.open('{"chats":[1]}');
+    expect(await Promise.all(together)).toEqual(Array(8).fill('{"chats":[1]}'));
+    expect(await cache.getOrRead(1, 'k', read)).toBe('{"chats":[1]}');
+    expect(reads).toBe(1);
+
+    // A message arrives while the list is being read: that read is neither shared nor kept.
+    cache.dropUser(1);
+    const before = cache.getOrRead(1, 'k', read);
+    cache.dropUser(1);
+    const after = cache.getOrRead(1, 'k', read);
+    expect(reads).toBe(3);
+    gates[1]?.open('old');
+    gates[2]?.open('new');
+    expect([await before, await after]).toEqual(['old', 'new']);
+    expect(cache.get(1, 'k')).toBe('new');
+
+    cache.dropUser(1);
+    const failing = cache.getOrRead(1, 'k', read);
+    const joined = cache.getOrRead(1, 'k', read);
+    gates[3]?.fail(new Error('database gone'));
+    await expect(failing).rejects.toThrow('database gone');
+    await expect(joined).rejects.toThrow('database gone');
+    const again = cache.getOrRead(1, 'k', read);
+    expect(reads).toBe(5);
+    gates[4]?.open('back');
+    expect(await again).toBe('back');
+  });
+
   it('drops a member on either announcement', async () => {
     const bus = createLocalBus();
     const cache = new ChatListCache(60_000);

@@ -47,13 +47,10 @@ export async function chatsRoutes(app: ZodApp): Promise<void> {
       // Polled by every open app: most polls find the list as it was (chat-list-cache.ts).
       const { cursor, limit } = request.query;
       const key = `${request.site.id} ${request.locale} ${cursor ?? ''} ${limit ?? ''}`;
-      let body = lists.get(member.id, key);
-      if (body === undefined) {
-        const mark = lists.mark();
+      const body = await lists.getOrRead(member.id, key, async () => {
         const answer = await chats.list(member, request.site, { cursor, limit });
-        body = serializeAnswer(chatsResponseSchema, regionLabelled(answer, request.locale));
-        lists.set(member.id, key, body, mark);
-      }
+        return serializeAnswer(chatsResponseSchema, regionLabelled(answer, request.locale));
+      });
       return sendSerialized(reply, body);
     },
   );
