@@ -1,7 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import zlib from 'node:zlib';
 import { eq, sql } from 'drizzle-orm';
 import { integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -130,9 +129,8 @@ describe('the embedded database in a worker thread', () => {
     );
   });
 
-  it('hands over the data folder as a gzip tarball (the start snapshot)', async () => {
-    const dump = Buffer.from(await (await thread.dumpDataDir('gzip')).arrayBuffer());
-    const tar = zlib.gunzipSync(dump);
+  it('hands over the data folder as a tarball (the start snapshot)', async () => {
+    const tar = Buffer.from(await (await thread.dumpDataDir('none')).arrayBuffer());
     expect(tar.subarray(257, 262).toString()).toBe('ustar');
   });
 

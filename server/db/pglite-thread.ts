@@ -27,7 +27,7 @@ export type ThreadRequest =
     }
   | { id: number; op: 'begin' }
   | { id: number; op: 'end'; tx: number; commit: boolean }
-  | { id: number; op: 'dump' }
+  | { id: number; op: 'dump'; compression: 'none' | 'gzip' }
   | { id: number; op: 'close' };
 
 /** A database error as plain data: its message and PostgreSQL's fields (code, constraint, …). */
@@ -151,9 +151,9 @@ export class PgliteThread {
     return result;
   }
 
-  /** The data folder as PGlite's gzip'd tarball (the start snapshot, server/db/snapshot.ts). */
-  async dumpDataDir(_compression: 'gzip'): Promise<Blob> {
-    return new Blob([await this.ask<ArrayBuffer>({ op: 'dump' })]);
+  /** The data folder as PGlite's tarball (the start snapshot, server/db/snapshot.ts). */
+  async dumpDataDir(compression: 'none' | 'gzip'): Promise<Blob> {
+    return new Blob([await this.ask<ArrayBuffer>({ op: 'dump', compression })]);
   }
 
   async close(): Promise<void> {

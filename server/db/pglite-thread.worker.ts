@@ -83,7 +83,7 @@ async function run(db: PGlite, request: ThreadRequest): Promise<void> {
       return;
     }
     case 'dump': {
-      const dump = await db.dumpDataDir('gzip');
+      const dump = await db.dumpDataDir(request.compression);
       const bytes = await dump.arrayBuffer();
       reply({ id: request.id, ok: true, value: bytes }, [bytes]);
       return;
