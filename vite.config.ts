@@ -1,7 +1,7 @@
 import { reactRouter } from '@react-router/dev/vite';
 import { defineConfig } from 'vite';
 
-export default defineConfig({
+export default defineConfig(({ command }) => ({
   plugins: [reactRouter()],
   css: {
     preprocessorOptions: {
@@ -13,17 +13,21 @@ export default defineConfig({
     },
   },
   build: { sourcemap: false },
-  ssr: {
-    // Bundled into the server build instead of loaded from node_modules at start: react-bootstrap's
-    // CommonJS build is some 250 files with its helpers, about a fifth of a start's module loading.
-    // React and React Router stay external: the server and the build must share one instance.
-    noExternal: [
-      'react-bootstrap',
-      '@restart/ui',
-      '@restart/hooks',
-      'dom-helpers',
-      'uncontrollable',
-      'react-transition-group',
-    ],
-  },
-});
+  // Bundled into the server build instead of loaded from node_modules at start: react-bootstrap's
+  // CommonJS build is some 250 files with its helpers, about a fifth of a start's module loading.
+  // React and React Router stay external: the server and the build must share one instance. Only
+  // for the build: Vite's development server would run their CommonJS as ES modules and fail.
+  ssr:
+    command === 'build'
+      ? {
+          noExternal: [
+            'react-bootstrap',
+            '@restart/ui',
+            '@restart/hooks',
+            'dom-helpers',
+            'uncontrollable',
+            'react-transition-group',
+          ],
+        }
+      : {},
+}));
