@@ -1,4 +1,4 @@
-// The server as one ES module (build/app-server/main.mjs), so a start loads one file instead of
+// The server bundled (build/app-server/main.mjs and its chunks), so a start loads our code without
 // compiling some 200 TypeScript sources through tsx's loader (docs/decisions/020). Packages stay
 // external: node_modules are loaded as they are (native modules, their own files).
 import { rmSync } from 'node:fs';

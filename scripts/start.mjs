@@ -1,5 +1,5 @@
 // `npm start`: builds the pages and the server once when there is no build, then serves in
-// production mode from the bundled server (one file: a quick start, docs/decisions/020).
+// production mode from the bundled server (a quick start, docs/decisions/020 and 025).
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
