@@ -88,14 +88,14 @@ export function readSnapshot(dir: string, key: string): { tarball: string; meta:
   }
 }
 
+/** What a snapshot is made from: PGlite, in this thread or its own (server/db/pglite-thread.ts). */
+type DumpableDatabase = { dumpDataDir(compression: 'none'): Promise<Blob> };
+
 /**
  * Keeps the database's current state as the snapshot of `key`. Written to temporary files and
  * renamed, so instances starting at once never read half a file; the metadata comes last, so a
  * tarball without it is never used. Older snapshots in the folder are removed.
  */
-/** What a snapshot is made from: PGlite, in this thread or its own (server/db/pglite-thread.ts). */
-type DumpableDatabase = { dumpDataDir(compression: 'none'): Promise<Blob> };
-
 export async function writeSnapshot(
   client: DumpableDatabase,
   dir: string,
