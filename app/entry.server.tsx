@@ -7,6 +7,7 @@ import type { AppLoadContext, EntryContext } from 'react-router';
 import { ServerRouter } from 'react-router';
 import { CspNonceContext } from './lib/csp-nonce.ts';
 import { CatalogsContext } from './lib/i18n.ts';
+import { scriptsAfterPaint } from './lib/scripts-after-paint.server.ts';
 
 export const streamTimeout = 5_000;
 
@@ -66,7 +67,12 @@ export default function handleRequest(
           });
           const stream = createReadableStreamFromReadable(body);
           responseHeaders.set('Content-Type', 'text/html');
-          pipe(body);
+          if (import.meta.env.PROD) {
+            // The scripts load once the page has painted (lib/scripts-after-paint.server.ts).
+            const rewrite = scriptsAfterPaint();
+            rewrite.pipe(body);
+            pipe(rewrite);
+          } else pipe(body);
           resolve(new Response(stream, { headers: responseHeaders, status }));
         },
         onShellError(error: unknown) {

@@ -18,6 +18,7 @@ import type { Route } from './+types/root';
 import { ErrorScreen } from './components/error-screen.tsx';
 import { ProgressBar } from './components/progress-bar.tsx';
 import { Shell } from './layouts/default-layout.tsx';
+import { afterPaintLoaderScript } from './lib/after-paint.ts';
 import { serverApi } from './lib/api.ts';
 import { brandVariables } from './lib/brand.ts';
 import { parseCookies } from './lib/cookies.ts';
@@ -130,6 +131,10 @@ export function Layout({ children }: { children: ReactNode }) {
         {!scriptless && (
           // biome-ignore lint/security/noDangerouslySetInnerHtml: a constant of ours, carrying the CSP nonce
           <script nonce={nonce} dangerouslySetInnerHTML={{ __html: zodJitlessScript }} />
+        )}
+        {!scriptless && import.meta.env.PROD && (
+          // biome-ignore lint/security/noDangerouslySetInnerHtml: a constant of ours, carrying the CSP nonce
+          <script nonce={nonce} dangerouslySetInnerHTML={{ __html: afterPaintLoaderScript }} />
         )}
       </head>
       <body className={bare ? undefined : 'd-flex flex-column min-vh-100'}>
