@@ -89,6 +89,9 @@ export type DeliveryResult = {
   p50: number;
   p95: number;
   p99: number;
+  /** The senders' wait for the sending instance's answer (201), p50 and p99 in ms. */
+  answerP50: number;
+  answerP99: number;
   lost: number;
   errors: number;
   /** Failed sends by HTTP status (0: no answer). */
@@ -110,6 +113,7 @@ export async function liveDelivery(options: {
 }): Promise<DeliveryResult> {
   const pending = new Map<string, number>();
   const latencies: number[] = [];
+  const answers: number[] = [];
   const sockets = await openSockets(options.receivePort, options.receivers, (_member, event) => {
     const text = event.message.text ?? '';
     const sentAt = pending.get(text);
@@ -132,10 +136,12 @@ export async function liveDelivery(options: {
         const from = options.senders[n % options.senders.length]!;
         const to = options.receivers[(n * 7919) % options.receivers.length]!;
         const text = `bench ${n}`;
-        pending.set(text, performance.now());
+        const sentAt = performance.now();
+        pending.set(text, sentAt);
         inflight.push(
           sendMessage(options.sendPort, from, to, text).then(
             (status) => {
+              answers.push(performance.now() - sentAt);
               if (status === 201) sent++;
               else {
                 errors++;
@@ -163,6 +169,7 @@ export async function liveDelivery(options: {
   while (pending.size > 0 && performance.now() < deadline) await new Promise((r) => setTimeout(r, 50));
   await closeSockets(sockets);
   latencies.sort((a, b) => a - b);
+  answers.sort((a, b) => a - b);
   return {
     sockets: sockets.length,
     rate: options.rate,
@@ -170,6 +177,8 @@ export async function liveDelivery(options: {
     p50: percentile(latencies, 50),
     p95: percentile(latencies, 95),
     p99: percentile(latencies, 99),
+    answerP50: percentile(answers, 50),
+    answerP99: percentile(answers, 99),
     lost: pending.size,
     errors,
     failures,
