@@ -10,9 +10,10 @@ import { inertModuleType } from './after-paint.ts';
  * a high priority, so on a slow connection the ~170 KB of script shares the line with the ~25 KB of
  * stylesheet that the first paint waits for. This rewrite of the server's markup takes the links
  * out and makes the module script inert (`type="text/x-module-after-paint"`, its preloads listed in
- * `data-preloads`); `afterPaintLoaderScript` (after-paint.ts, an inline script in `<head>`) puts both back once the
- * first frame is on screen. The page shows at once; React hydrates it a frame later than it would
- * have on a fast line, and on a slow one no later, since the scripts then waited for the stylesheet.
+ * `data-preloads`); `afterPaintLoaderScript` (after-paint.ts, an inline script in `<head>`) puts
+ * both back once the first frame is on screen. The page shows at once; React hydrates it a frame
+ * later than it would have on a fast line, and on a slow one no later, since the scripts then
+ * waited for the stylesheet.
  */
 
 const modulePreload = /<link rel="modulepreload"[^>]*?>/g;
