@@ -1,5 +1,5 @@
 import { and, eq, gt, isNull, lt, ne, or, sql } from 'drizzle-orm';
-import type { Executor } from '#server/db/client.ts';
+import { type Executor, preparedPerConnection } from '#server/db/client.ts';
 import { type EmailTokenPurpose, emailTokens, loginThrottles, sessions } from '#server/db/schema/accounts.ts';
 import { messages } from '#server/db/schema/chats.ts';
 import { profiles, type TrafficSource, users } from '#server/db/schema/members.ts';
@@ -22,8 +22,18 @@ export async function findUserById(db: Executor, id: number) {
   return row;
 }
 
+const lockUserStatement = preparedPerConnection((db) =>
+  db
+    .select()
+    .from(users)
+    .where(eq(users.id, sql.placeholder('id')))
+    .for('update')
+    .prepare('lock_user'),
+);
+
+/** The member's row, locked until the transaction ends: every money and limit check reads it here. */
 export async function lockUser(db: Executor, id: number) {
-  const [row] = await db.select().from(users).where(eq(users.id, id)).for('update');
+  const [row] = await lockUserStatement(db).execute({ id });
   return row;
 }
 

@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, gt, inArray, lt, notInArray, sql, type WithSubquery } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import { type Executor, preparedPerDatabase } from '#server/db/client.ts';
+import { type Executor, preparedPerConnection } from '#server/db/client.ts';
 import { gifts } from '#server/db/schema/catalog.ts';
 import {
   conversationParticipants,
@@ -199,7 +199,7 @@ export async function conversationsOf(db: Executor, profileId: number) {
  * either way, those with nothing left to show (never written in, or deleted by this side up to the
  * last message), and those whose other member is deleted or banned.
  */
-const prepareChatList = preparedPerDatabase((db) => {
+const prepareChatList = preparedPerConnection((db) => {
   const profileId = sql.placeholder('profileId');
   const other = alias(profiles, 'other');
   const owner = alias(users, 'owner');
@@ -350,30 +350,61 @@ export async function counterpartOf(db: Executor, meId: number, otherId: number)
  * free texts used so far (when `countFree`), and the conversations started so far (when
  * `countStarted`, and only while the pair's conversation has no message yet).
  */
+function prepareSendState(db: Executor, countFree: boolean, countStarted: boolean) {
+  const meId = sql.placeholder('meId');
+  const lastMessageId = sql`coalesce((select max(m.id) from ${messages} m where m.conversation_id = ${conversations.id}), 0)`;
+  const started = sql`(select count(*) from ${conversations} c where (c.low_profile_id = ${meId} or c.high_profile_id = ${meId}) and (select m.sender_profile_id from ${messages} m where m.conversation_id = c.id order by m.id limit 1) = ${meId})`;
+  return db
+    .select({
+      conversation: conversations,
+      lastMessageId: sql<number>`${lastMessageId}::int`,
+      freeUsed: countFree
+        ? sql<number>`(select count(*) from ${messages} m where m.sender_profile_id = ${meId} and m.kind = 'text' and m.credits = 0)::int`
+        : sql<number>`0`,
+      started: countStarted
+        ? sql<number>`(case when ${lastMessageId} > 0 then 0 else ${started} end)::int`
+        : sql<number>`0`,
+    })
+    .from(profiles)
+    .leftJoin(
+      conversations,
+      and(
+        eq(conversations.lowProfileId, sql.placeholder('low')),
+        eq(conversations.highProfileId, sql.placeholder('high')),
+      ),
+    )
+    .where(eq(profiles.id, meId))
+    .limit(1)
+    .prepare(`send_state${countFree ? '_free' : ''}${countStarted ? '_started' : ''}`);
+}
+const sendStateStatements = preparedPerConnection((db) => ({
+  plain: prepareSendState(db, false, false),
+  free: prepareSendState(db, true, false),
+  started: prepareSendState(db, false, true),
+  freeAndStarted: prepareSendState(db, true, true),
+}));
+
+/**
+ * What a send decides on, read in one statement after the sender's row is locked (so parallel sends
+ * of one member see each other's messages): the pair's conversation and its newest message id, the
+ * free texts used so far (when `countFree`), and the conversations started so far (when
+ * `countStarted`, and only while the pair's conversation has no message yet).
+ */
 export async function sendState(
   tx: Executor,
   meId: number,
   otherId: number,
   options: { countFree: boolean; countStarted: boolean },
 ) {
-  const { low, high } = pairOf(meId, otherId);
-  const lastMessageId = sql`coalesce((select max(m.id) from ${messages} m where m.conversation_id = ${conversations.id}), 0)`;
-  const started = sql`(select count(*) from ${conversations} c where (c.low_profile_id = ${meId} or c.high_profile_id = ${meId}) and (select m.sender_profile_id from ${messages} m where m.conversation_id = c.id order by m.id limit 1) = ${meId})`;
-  const [row] = await tx
-    .select({
-      conversation: conversations,
-      lastMessageId: sql<number>`${lastMessageId}::int`,
-      freeUsed: options.countFree
-        ? sql<number>`(select count(*) from ${messages} m where m.sender_profile_id = ${meId} and m.kind = 'text' and m.credits = 0)::int`
-        : sql<number>`0`,
-      started: options.countStarted
-        ? sql<number>`(case when ${lastMessageId} > 0 then 0 else ${started} end)::int`
-        : sql<number>`0`,
-    })
-    .from(profiles)
-    .leftJoin(conversations, and(eq(conversations.lowProfileId, low), eq(conversations.highProfileId, high)))
-    .where(eq(profiles.id, meId))
-    .limit(1);
+  const statements = sendStateStatements(tx);
+  const statement = options.countFree
+    ? options.countStarted
+      ? statements.freeAndStarted
+      : statements.free
+    : options.countStarted
+      ? statements.started
+      : statements.plain;
+  const [row] = await statement.execute({ meId, ...pairOf(meId, otherId) });
   return {
     conversation: row?.conversation ?? undefined,
     lastMessageId: row?.lastMessageId ?? 0,
@@ -381,6 +412,98 @@ export async function sendState(
     started: row?.started ?? 0,
   };
 }
+
+type NewMessage = {
+  conversationId: number;
+  senderProfileId: number;
+  kind: MessageRow['kind'];
+  text: string | null;
+  photoKey: string | null;
+  photoThumbKey: string | null;
+  giftId: number | null;
+  credits: number;
+  createdAt: Date;
+  clientId: string | null;
+};
+
+function prepareWriteMessage(tx: Executor, debits: boolean) {
+  const value = sql.placeholder;
+  const conversationId = value('conversationId');
+  const senderProfileId = value('senderProfileId');
+  const createdAt = value('createdAt');
+  const inserted = tx.$with('inserted').as(
+    tx
+      .insert(messages)
+      .values({
+        conversationId,
+        senderProfileId,
+        kind: value('kind'),
+        text: value('text'),
+        photoKey: value('photoKey'),
+        photoThumbKey: value('photoThumbKey'),
+        giftId: value('giftId'),
+        credits: value('credits'),
+        createdAt,
+        clientId: value('clientId'),
+      })
+      .returning(),
+  );
+  const newId = sql`(select ${inserted.id} from ${inserted})`;
+  const touched = tx.$with('touched').as(
+    tx
+      .update(conversations)
+      .set({ lastMessageAt: sql`(select ${inserted.createdAt} from ${inserted})` })
+      .where(eq(conversations.id, conversationId))
+      .returning({ id: conversations.id }),
+  );
+  const seen = tx.$with('seen').as(
+    tx
+      .update(conversationParticipants)
+      .set({ lastReadMessageId: sql`greatest(${conversationParticipants.lastReadMessageId}, ${newId})` })
+      .where(
+        and(
+          eq(conversationParticipants.conversationId, conversationId),
+          eq(conversationParticipants.profileId, senderProfileId),
+        ),
+      )
+      .returning({ id: conversationParticipants.conversationId }),
+  );
+  const ctes: WithSubquery[] = [inserted, touched, seen];
+  if (debits) {
+    const userId = value('debitUserId');
+    ctes.push(
+      tx.$with('booked').as(
+        tx
+          .insert(creditLedger)
+          .values({
+            userId,
+            delta: value('debitDelta'),
+            balanceAfter: value('debitBalanceAfter'),
+            reason: value('debitReason'),
+            reference: sql`'message:' || ${newId}`,
+            createdAt,
+          })
+          .returning({ id: creditLedger.id }),
+      ),
+      tx.$with('balance').as(
+        tx
+          .update(users)
+          .set({ credits: sql`${value('debitBalanceAfter')}` })
+          .where(eq(users.id, userId))
+          .returning({ id: users.id }),
+      ),
+    );
+  }
+  return tx
+    .with(...ctes)
+    .select()
+    .from(inserted)
+    .prepare(debits ? 'write_message_debit' : 'write_message');
+}
+const writeMessageStatements = preparedPerConnection((tx) => ({
+  free: prepareWriteMessage(tx, false),
+  debit: prepareWriteMessage(tx, true),
+}));
 
 /**
  * Writes a message in one statement: the message, the conversation's last activity, the sender's
@@ -390,63 +513,19 @@ export async function sendState(
  */
 export async function writeMessage(
   tx: Executor,
-  message: typeof messages.$inferInsert & { createdAt: Date },
+  message: NewMessage,
   debit: { userId: number; delta: number; balanceAfter: number; reason: CreditReason } | null,
 ): Promise<MessageRow> {
-  const inserted = tx.$with('inserted').as(tx.insert(messages).values(message).returning());
-  const newId = sql`(select ${inserted.id} from ${inserted})`;
-  const touched = tx
-    .$with('touched')
-    .as(
-      tx
-        .update(conversations)
-        .set({ lastMessageAt: message.createdAt })
-        .where(eq(conversations.id, message.conversationId))
-        .returning({ id: conversations.id }),
-    );
-  const seen = tx.$with('seen').as(
-    tx
-      .update(conversationParticipants)
-      .set({ lastReadMessageId: sql`greatest(${conversationParticipants.lastReadMessageId}, ${newId})` })
-      .where(
-        and(
-          eq(conversationParticipants.conversationId, message.conversationId),
-          eq(conversationParticipants.profileId, message.senderProfileId),
-        ),
-      )
-      .returning({ id: conversationParticipants.conversationId }),
-  );
-  const ctes: WithSubquery[] = [inserted, touched, seen];
-  if (debit) {
-    ctes.push(
-      tx.$with('booked').as(
-        tx
-          .insert(creditLedger)
-          .values({
-            userId: debit.userId,
-            delta: debit.delta,
-            balanceAfter: debit.balanceAfter,
-            reason: debit.reason,
-            reference: sql`'message:' || ${newId}`,
-            createdAt: message.createdAt,
-          })
-          .returning({ id: creditLedger.id }),
-      ),
-      tx
-        .$with('balance')
-        .as(
-          tx
-            .update(users)
-            .set({ credits: debit.balanceAfter })
-            .where(eq(users.id, debit.userId))
-            .returning({ id: users.id }),
-        ),
-    );
-  }
-  const [row] = await tx
-    .with(...ctes)
-    .select()
-    .from(inserted);
+  const statements = writeMessageStatements(tx);
+  const [row] = debit
+    ? await statements.debit.execute({
+        ...message,
+        debitUserId: debit.userId,
+        debitDelta: debit.delta,
+        debitBalanceAfter: debit.balanceAfter,
+        debitReason: debit.reason,
+      })
+    : await statements.free.execute(message);
   return row!;
 }
 
@@ -528,6 +607,50 @@ export async function conversationView(
  * history floor; one more row than the page is read to tell whether older ones exist. With
  * `markReadUpTo`, the same statement moves this side's read mark.
  */
+/** Above every message id (a serial): "no upper bound" as a value, so one statement serves both. */
+const noUpperBound = 2_147_483_647;
+
+function prepareMessagesPage(db: Executor, forward: boolean, marks: boolean) {
+  const conversationId = sql.placeholder('conversationId');
+  const where = and(
+    eq(messages.conversationId, conversationId),
+    gt(messages.id, sql.placeholder('above')),
+    lt(messages.id, sql.placeholder('below')),
+  );
+  const mark = db.$with('mark').as(
+    db
+      .update(conversationParticipants)
+      .set({
+        lastReadMessageId: sql`greatest(${conversationParticipants.lastReadMessageId}, ${sql.placeholder('markReadUpTo')})`,
+      })
+      .where(
+        and(
+          eq(conversationParticipants.conversationId, conversationId),
+          eq(conversationParticipants.profileId, sql.placeholder('profileId')),
+        ),
+      )
+      .returning({ id: conversationParticipants.conversationId }),
+  );
+  return (marks ? db.with(mark) : db)
+    .select({ message: messages, gift: gifts })
+    .from(messages)
+    .leftJoin(gifts, eq(gifts.id, messages.giftId))
+    .where(where)
+    .orderBy(forward ? asc(messages.id) : desc(messages.id))
+    .limit(sql.placeholder('limit'))
+    .prepare(`messages_page${forward ? '_forward' : ''}${marks ? '_marking' : ''}`);
+}
+const messagesPageStatements = preparedPerConnection((db) => ({
+  backward: prepareMessagesPage(db, false, false),
+  backwardMarking: prepareMessagesPage(db, false, true),
+  forward: prepareMessagesPage(db, true, false),
+  forwardMarking: prepareMessagesPage(db, true, true),
+}));
+
+/**
+ * A page of a conversation with the gifts it shows, in one statement that also moves the reader's
+ * read mark (when `markReadUpTo` is set). Newest `limit` before `before`, or oldest after `after`.
+ */
 export async function messagesPageWithGifts(
   db: Executor,
   conversationId: number,
@@ -541,37 +664,22 @@ export async function messagesPageWithGifts(
   },
 ): Promise<{ rows: MessageRow[]; gifts: GiftRow[]; hasOlder: boolean }> {
   const forward = options.after !== undefined;
-  const where = and(
-    eq(messages.conversationId, conversationId),
-    gt(messages.id, Math.max(options.floor, options.after ?? 0)),
-    options.before ? lt(messages.id, options.before) : undefined,
-  );
-  const mark =
-    options.markReadUpTo === null
-      ? null
-      : db.$with('mark').as(
-          db
-            .update(conversationParticipants)
-            .set({
-              lastReadMessageId: sql`greatest(${conversationParticipants.lastReadMessageId}, ${options.markReadUpTo})`,
-            })
-            .where(
-              and(
-                eq(conversationParticipants.conversationId, conversationId),
-                eq(conversationParticipants.profileId, options.profileId),
-              ),
-            )
-            .returning({ id: conversationParticipants.conversationId }),
-        );
-  const select = mark
-    ? db.with(mark).select({ message: messages, gift: gifts })
-    : db.select({ message: messages, gift: gifts });
-  const found = await select
-    .from(messages)
-    .leftJoin(gifts, eq(gifts.id, messages.giftId))
-    .where(where)
-    .orderBy(forward ? asc(messages.id) : desc(messages.id))
-    .limit(forward ? options.limit : options.limit + 1);
+  const statements = messagesPageStatements(db);
+  const marks = options.markReadUpTo !== null;
+  const statement = forward
+    ? marks
+      ? statements.forwardMarking
+      : statements.forward
+    : marks
+      ? statements.backwardMarking
+      : statements.backward;
+  const found = await statement.execute({
+    conversationId,
+    above: Math.max(options.floor, options.after ?? 0),
+    below: options.before || noUpperBound,
+    limit: forward ? options.limit : options.limit + 1,
+    ...(marks ? { markReadUpTo: options.markReadUpTo, profileId: options.profileId } : {}),
+  });
   const hasOlder = !forward && found.length > options.limit;
   const page = found.slice(0, options.limit);
   if (!forward) page.reverse();

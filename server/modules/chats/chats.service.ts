@@ -369,27 +369,33 @@ export class ChatsService {
     const known = gift ? [gift] : [];
     const forSender = (await this.present([row], me.id, site, known))[0]!;
     const forRecipient = (await this.present([row], other.profile.id, site, known))[0]!;
-    await this.listChanged(other.owner.id);
-    await publishToMember(this.bus, other.owner.id, {
-      type: 'message',
-      conversation: row.conversationId,
-      message: forRecipient,
-    });
-    if (other.profile.fictional) {
-      // A member wrote to a fictional profile: the conversation enters the operators' queue.
-      await publishToStaff(this.bus, { type: 'inbox', conversation: row.conversationId, waiting: true });
-      await publishToStaff(this.bus, {
+    // Issued together, in this order: one write to Redis (auto-pipelining) instead of one round trip
+    // each; subscribers get them in order, so the list is dropped before the message arrives.
+    await Promise.all([
+      this.listChanged(other.owner.id),
+      publishToMember(this.bus, other.owner.id, {
         type: 'message',
         conversation: row.conversationId,
         message: forRecipient,
-      });
-    }
-    await publishToMember(this.bus, member.id, {
-      type: 'message',
-      conversation: row.conversationId,
-      message: forSender,
-    });
-    if (row.credits > 0) await publishToMember(this.bus, member.id, { type: 'credits', credits });
+      }),
+      // A member wrote to a fictional profile: the conversation enters the operators' queue.
+      ...(other.profile.fictional
+        ? [
+            publishToStaff(this.bus, { type: 'inbox', conversation: row.conversationId, waiting: true }),
+            publishToStaff(this.bus, {
+              type: 'message',
+              conversation: row.conversationId,
+              message: forRecipient,
+            }),
+          ]
+        : []),
+      publishToMember(this.bus, member.id, {
+        type: 'message',
+        conversation: row.conversationId,
+        message: forSender,
+      }),
+      ...(row.credits > 0 ? [publishToMember(this.bus, member.id, { type: 'credits', credits })] : []),
+    ]);
     await this.notifications
       ?.onMessage({
         recipient: other.owner,
@@ -474,12 +480,14 @@ export class ChatsService {
     });
     if (markReadUpTo !== null) {
       // A GET that changes the reader's list (its unread count): their cached list goes.
-      await this.listChanged(member.id);
-      await publishToMember(this.bus, view.owner.id, {
-        type: 'read',
-        conversation: view.conversation.id,
-        up_to: markReadUpTo,
-      });
+      await Promise.all([
+        this.listChanged(member.id),
+        publishToMember(this.bus, view.owner.id, {
+          type: 'read',
+          conversation: view.conversation.id,
+          up_to: markReadUpTo,
+        }),
+      ]);
     }
     const presented = await this.present(page.rows, me.id, site, page.gifts);
     return {

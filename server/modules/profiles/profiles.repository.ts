@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { type Executor, preparedPerDatabase } from '#server/db/client.ts';
+import { type Executor, preparedPerConnection } from '#server/db/client.ts';
 import { conversationParticipants, conversations, messages } from '#server/db/schema/chats.ts';
 import { type ProfileRow, profiles, type UserRow, users } from '#server/db/schema/members.ts';
 import { type PhotoRow, photos } from '#server/db/schema/photos.ts';
@@ -145,7 +145,7 @@ type PhotoJson = {
  * order, blocks either way and the likes between the two (`newLike`: the profile liked the viewer
  * and the viewer has not seen it yet). Without a viewer the flags are false.
  */
-const profileForViewerStatement = preparedPerDatabase((db) => {
+const profileForViewerStatement = preparedPerConnection((db) => {
   const profileId = sql.placeholder('profileId');
   const viewer = sql.placeholder('viewer');
   return db

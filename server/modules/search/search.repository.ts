@@ -1,5 +1,5 @@
 import { and, desc, eq, inArray, or, type SQL, sql } from 'drizzle-orm';
-import { type Executor, preparedPerDatabase } from '#server/db/client.ts';
+import { type Executor, preparedPerConnection } from '#server/db/client.ts';
 import { type ProfileRow, profiles, users } from '#server/db/schema/members.ts';
 import { type PhotoRow, photos } from '#server/db/schema/photos.ts';
 import { blocks } from '#server/db/schema/social.ts';
@@ -122,7 +122,7 @@ const shapesKept = 500;
 
 /** Prepared statements by shape, per database handle (a transaction is a handle of its own). */
 function statementsByShape<T>() {
-  const perDatabase = preparedPerDatabase(() => new Map<string, T>());
+  const perDatabase = preparedPerConnection(() => new Map<string, T>());
   return (db: Executor, shape: string, prepare: (name: string) => T): T => {
     const statements = perDatabase(db);
     let statement = statements.get(shape);
