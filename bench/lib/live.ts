@@ -1,7 +1,7 @@
 import WebSocket from 'ws';
 import { z } from 'zod';
 import type { BenchMember } from './fixtures.ts';
-import { percentile } from './load.ts';
+import { percentile, request } from './load.ts';
 import { rssOf } from './processes.ts';
 
 const messageEventSchema = z.object({
@@ -72,14 +72,19 @@ export async function closeSockets(sockets: readonly WebSocket[]): Promise<void>
   await new Promise((resolve) => setTimeout(resolve, 200));
 }
 
-export async function sendMessage(port: number, from: BenchMember, to: BenchMember, text: string) {
-  const response = await fetch(`http://127.0.0.1:${port}/api/chat.php`, {
+export function sendMessage(port: number, from: BenchMember, to: BenchMember, text: string) {
+  const body = JSON.stringify({ profile: to.profileId, text });
+  return request(port, {
     method: 'POST',
-    headers: { cookie: from.cookie, 'content-type': 'application/json', origin: `http://127.0.0.1:${port}` },
-    body: JSON.stringify({ profile: to.profileId, text }),
+    path: '/api/chat.php',
+    headers: {
+      cookie: from.cookie,
+      'content-type': 'application/json',
+      'content-length': String(Buffer.byteLength(body)),
+      origin: `http://127.0.0.1:${port}`,
+    },
+    body,
   });
-  await response.arrayBuffer();
-  return response.status;
 }
 
 export type DeliveryResult = {

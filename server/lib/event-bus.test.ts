@@ -34,11 +34,15 @@ const bulk = (text: string) => `$${Buffer.byteLength(text)}\r\n${text}\r\n`;
 function flakyRedis() {
   const subscribed = new Map<string, Socket>();
   const attempts = new Map<string, number>();
+  /** The channels of the PUBLISH commands, one list per chunk read. */
+  const publishedTogether: string[][] = [];
   const server: Server = createServer((socket) => {
     let buffer = '';
     socket.on('data', (data) => {
       const parsed = parseCommands(buffer + data.toString('utf8'));
       buffer = parsed.rest;
+      const published = parsed.commands.filter(([name]) => name?.toUpperCase() === 'PUBLISH');
+      if (published.length > 0) publishedTogether.push(published.map(([, channel]) => channel!));
       for (const [name, ...args] of parsed.commands) {
         const command = name!.toUpperCase();
         if (command === 'INFO') socket.write(bulk('# Server\r\nloading:0\r\n'));
@@ -52,7 +56,8 @@ function flakyRedis() {
               socket.write(`*3\r\n${bulk('subscribe')}${bulk(channel)}:1\r\n`);
             }
           }
-        } else if (command === 'QUIT') {
+        } else if (command === 'PUBLISH') socket.write(':0\r\n');
+        else if (command === 'QUIT') {
           socket.write('+OK\r\n');
           socket.end();
         } else socket.write('+OK\r\n');
@@ -63,6 +68,7 @@ function flakyRedis() {
   return {
     server,
     attempts,
+    publishedTogether,
     push(channel: string, payload: unknown) {
       subscribed
         .get(channel)
@@ -112,6 +118,27 @@ describe('the Redis event bus', () => {
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
       expect(received).toEqual([{ type: 'credits', credits: 3 }]);
+    } finally {
+      await bus.close();
+    }
+  });
+
+  it('sends the events published together to Redis in the order they were published', async () => {
+    const bus = await createRedisBus(url, 'q:');
+    try {
+      // A send's events: the list dropped, the message to the receiver, the sender's copy, the credits.
+      await Promise.all([
+        bus.publish('chat-list.changed', { userId: 2 }),
+        bus.publish('member.2', { type: 'message' }),
+        bus.publish('member.1', { type: 'message' }),
+        bus.publish('member.1', { type: 'credits', credits: 9 }),
+      ]);
+      expect(redis.publishedTogether.flat().slice(-4)).toEqual([
+        'q:chat-list.changed',
+        'q:member.2',
+        'q:member.1',
+        'q:member.1',
+      ]);
     } finally {
       await bus.close();
     }

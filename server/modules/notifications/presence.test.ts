@@ -11,6 +11,7 @@ import {
   onlineGraceMs,
   Presence,
   type PresenceStore,
+  presenceBatchSize,
   presenceFlushMs,
   presenceWriteEveryMs,
   redisPresenceStore,
@@ -83,6 +84,23 @@ describe('presence', () => {
     await advance(presenceFlushMs);
     expect((await copies([ids[0]!])).get(ids[0]!)?.getTime()).toBe(clock.now().getTime());
     await presence.stop();
+  });
+
+  it('writes a large flush in small statements, so no statement holds thousands of member rows', async () => {
+    const members = await Promise.all(Array.from({ length: 3 }, () => activeMember(t.app)));
+    const clock = createFakeClock();
+    const presence = new Presence(t.database.db, clock, localPresenceStore(clock));
+    // 5,000 sockets opening at once: the real members among ids that match no row.
+    const ids = [
+      ...members.map((member) => member.userId),
+      ...Array.from({ length: 2 * presenceBatchSize + 7 }, (_, i) => 1_000_000_000 + i),
+    ];
+    await presence.seen(ids);
+    const { result, statements } = await countStatements(() => presence.flush());
+    expect(result).toBe(ids.length);
+    expect(statements).toHaveLength(3);
+    const stored = await copies(members.map((member) => member.userId));
+    for (const member of members) expect(stored.get(member.userId)).toBeInstanceOf(Date);
   });
 
   it('lapses without heartbeats, and falls back to the database copy while the store does not answer', async () => {

@@ -10,6 +10,13 @@ export const onlineGraceMs = 90_000;
 export const presenceWriteEveryMs = 3 * 60_000;
 /** How often the pending database copies are written, all in one statement. */
 export const presenceFlushMs = 15_000;
+/**
+ * Members one statement of a flush writes at most. When 5,000 sockets opened at once, the next flush
+ * wrote 5,000 member rows in one statement: it held them locked (a send locks its sender's row) and
+ * wrote megabytes of WAL in one commit, and the sends of that moment waited behind it (issue 15's
+ * slow live rounds). Small statements, one after the other, let the sends in between.
+ */
+export const presenceBatchSize = 200;
 
 /**
  * Where "online until" lives: Redis (shared by the instances; a key per member with a TTL, under
@@ -130,15 +137,18 @@ export class Presence {
     }
   }
 
-  /** Writes the due database copies in one statement; returns how many members it wrote. */
+  /** Writes the due database copies, many members a statement; returns how many members it wrote. */
   async flush(): Promise<number> {
     if (this.pending.size === 0) return 0;
-    const batch = [...this.pending];
+    // In order of id, so two instances' flushes lock shared rows in the same order.
+    const batch = [...this.pending].sort(([a], [b]) => a - b);
     this.pending.clear();
     const now = this.clock.now().getTime();
     for (const [id, at] of this.writtenAt) if (now - at >= presenceWriteEveryMs) this.writtenAt.delete(id);
     for (const [id] of batch) this.writtenAt.set(id, now);
-    await setOnlineUntilMany(this.db, batch);
+    for (let start = 0; start < batch.length; start += presenceBatchSize) {
+      await setOnlineUntilMany(this.db, batch.slice(start, start + presenceBatchSize));
+    }
     return batch.length;
   }
 }
