@@ -11,6 +11,7 @@ import {
   onlineGraceMs,
   Presence,
   type PresenceStore,
+  presenceBatchPauseMs,
   presenceBatchSize,
   presenceFlushMs,
   presenceWriteEveryMs,
@@ -86,7 +87,7 @@ describe('presence', () => {
     await presence.stop();
   });
 
-  it('writes a large flush in small statements, so no statement holds thousands of member rows', async () => {
+  it('writes a large flush in small statements with pauses, so no statement holds thousands of member rows', async () => {
     const members = await Promise.all(Array.from({ length: 3 }, () => activeMember(t.app)));
     const clock = createFakeClock();
     const presence = new Presence(t.database.db, clock, localPresenceStore(clock));
@@ -96,9 +97,14 @@ describe('presence', () => {
       ...Array.from({ length: 2 * presenceBatchSize + 7 }, (_, i) => 1_000_000_000 + i),
     ];
     await presence.seen(ids);
+    const timers = vi.spyOn(globalThis, 'setTimeout');
     const { result, statements } = await countStatements(() => presence.flush());
     expect(result).toBe(ids.length);
     expect(statements).toHaveLength(3);
+    // A pause between two statements (background work: the sends of the moment go first).
+    const pauses = timers.mock.calls.filter(([, ms]) => ms === presenceBatchPauseMs);
+    timers.mockRestore();
+    expect(pauses).toHaveLength(2);
     const stored = await copies(members.map((member) => member.userId));
     for (const member of members) expect(stored.get(member.userId)).toBeInstanceOf(Date);
   });
