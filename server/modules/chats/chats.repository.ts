@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, gt, inArray, lt, notInArray, sql, type WithSubquery } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
+import { maxInt32 } from '#contract/common.ts';
 import { type Executor, preparedPerConnection } from '#server/db/client.ts';
 import { gifts } from '#server/db/schema/catalog.ts';
 import {
@@ -607,9 +608,6 @@ export async function conversationView(
  * history floor; one more row than the page is read to tell whether older ones exist. With
  * `markReadUpTo`, the same statement moves this side's read mark.
  */
-/** Above every message id (a serial): "no upper bound" as a value, so one statement serves both. */
-const noUpperBound = 2_147_483_647;
-
 function prepareMessagesPage(db: Executor, forward: boolean, marks: boolean) {
   const conversationId = sql.placeholder('conversationId');
   const where = and(
@@ -676,7 +674,8 @@ export async function messagesPageWithGifts(
   const found = await statement.execute({
     conversationId,
     above: Math.max(options.floor, options.after ?? 0),
-    below: options.before || noUpperBound,
+    // No `before`: the largest id a serial holds stands for "no upper bound" (one statement for both).
+    below: options.before || maxInt32,
     limit: forward ? options.limit : options.limit + 1,
     ...(marks ? { markReadUpTo: options.markReadUpTo, profileId: options.profileId } : {}),
   });
