@@ -1,5 +1,5 @@
-import { and, desc, eq, gte, inArray, sql } from 'drizzle-orm';
-import type { Executor } from '#server/db/client.ts';
+import { and, desc, eq, gte, inArray, type Placeholder, sql } from 'drizzle-orm';
+import { type Executor, preparedPerConnection } from '#server/db/client.ts';
 import { conversations } from '#server/db/schema/chats.ts';
 import { type ProfileRow, profiles, users } from '#server/db/schema/members.ts';
 import { blocks, likes, passes } from '#server/db/schema/social.ts';
@@ -36,11 +36,13 @@ export async function likeExists(db: Executor, liker: number, liked: number): Pr
 }
 
 /** No block between the member and the other profile, whoever blocked whom. */
-const noBlockBetween = (member: number) =>
+const noBlockBetween = (member: Placeholder) =>
   sql`not exists (select 1 from ${blocks} where (${blocks.blockerProfileId} = ${member} and ${blocks.blockedProfileId} = ${profiles.id}) or (${blocks.blockerProfileId} = ${profiles.id} and ${blocks.blockedProfileId} = ${member}))`;
 
-/** The profiles the member liked, newest first, each with its main photo (one statement). */
-export async function givenLikes(db: Executor, liker: number) {
+// Both lists are prepared per connection: the likes page and the chat list's new-matches row ask for
+// them on every view, and building and planning them anew cost more than running them (issue 15).
+const givenLikesStatement = preparedPerConnection((db) => {
+  const liker = sql.placeholder('liker');
   const main = mainPhotoLateral(db, profiles.id);
   return db
     .select({ profile: profiles, mainPhoto: main.fields })
@@ -48,11 +50,17 @@ export async function givenLikes(db: Executor, liker: number) {
     .innerJoin(profiles, eq(profiles.id, likes.likedProfileId))
     .leftJoinLateral(main.subquery, sql`true`)
     .where(and(eq(likes.likerProfileId, liker), eq(profiles.status, 'active'), noBlockBetween(liker)))
-    .orderBy(desc(likes.createdAt));
+    .orderBy(desc(likes.createdAt))
+    .prepare('likes_given');
+});
+
+/** The profiles the member liked, newest first, each with its main photo (one statement). */
+export async function givenLikes(db: Executor, liker: number) {
+  return givenLikesStatement(db).execute({ liker });
 }
 
-/** Likes received: new ones first, then the newest, each with the liker's main photo (one statement). */
-export async function receivedLikes(db: Executor, liked: number) {
+const receivedLikesStatement = preparedPerConnection((db) => {
+  const liked = sql.placeholder('liked');
   const main = mainPhotoLateral(db, profiles.id);
   return db
     .select({
@@ -67,7 +75,13 @@ export async function receivedLikes(db: Executor, liked: number) {
     .innerJoin(profiles, eq(profiles.id, likes.likerProfileId))
     .leftJoinLateral(main.subquery, sql`true`)
     .where(and(eq(likes.likedProfileId, liked), eq(profiles.status, 'active'), noBlockBetween(liked)))
-    .orderBy(desc(likes.isNew), desc(likes.createdAt));
+    .orderBy(desc(likes.isNew), desc(likes.createdAt))
+    .prepare('likes_received');
+});
+
+/** Likes received: new ones first, then the newest, each with the liker's main photo (one statement). */
+export async function receivedLikes(db: Executor, liked: number) {
+  return receivedLikesStatement(db).execute({ liked });
 }
 
 /** Locks the liking member's profile row: their swipe likes are counted and added one at a time. */
