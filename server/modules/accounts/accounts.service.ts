@@ -35,7 +35,7 @@ import {
 import * as repo from './accounts.repository.ts';
 import { type LockoutPolicy, LoginThrottle } from './login-throttle.ts';
 import { hashPassword, isCommonPassword, verifyPassword } from './passwords.ts';
-import { announceSessionsChanged, SessionCache } from './session-cache.ts';
+import { announceCreditsChanged, announceSessionsChanged, SessionCache } from './session-cache.ts';
 
 export const sessionDays = 30;
 export const deletionGraceDays = 14;
@@ -201,6 +201,17 @@ export class AccountsService {
     if (!this.sessionCache.enabled) return;
     this.sessionCache.dropUser(userId);
     if (this.bus) await announceSessionsChanged(this.bus, userId);
+  }
+
+  /**
+   * The member spent credits on a call of their own and nothing else of their row changed: the cached
+   * sessions keep their row with the new balance, on every instance, instead of being dropped.
+   */
+  async creditsChanged(userId: number, credits: number): Promise<void> {
+    if (!this.sessionCache.enabled) return;
+    this.sessionCache.updateCredits(userId, credits);
+    if (this.bus)
+      await announceCreditsChanged(this.bus, { userId, credits, origin: this.sessionCache.origin });
   }
 
   async logout(token: string): Promise<void> {

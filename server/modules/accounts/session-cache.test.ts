@@ -6,7 +6,7 @@ import { activeMember, goodPassword, grantCredits, nextIp } from '../../../tests
 import { signedInStaff } from '../../../tests/setup/staff.ts';
 import { injectCounted, installStatementCounter } from '../../../tests/setup/statement-count.ts';
 import { createTestApp, type TestApp } from '../../../tests/setup/test-app.ts';
-import { announceSessionsChanged, SessionCache } from './session-cache.ts';
+import { announceCreditsChanged, announceSessionsChanged, SessionCache } from './session-cache.ts';
 
 const user = (id: number) => ({ id }) as UserRow;
 const profile = null as ProfileRow | null;
@@ -38,6 +38,34 @@ describe('session cache', () => {
     const stop = cache.listen(bus);
     await announceSessionsChanged(bus, 2);
     expect(cache.get('c')).toBeUndefined();
+    stop();
+  });
+
+  it('takes a new balance in place: in new objects, from other instances, never its own echo', async () => {
+    const cache = new SessionCache(60_000);
+    const before = { id: 1, credits: 50 } as UserRow;
+    cache.set('a', before, { profile, mainPhoto: null }, cache.mark());
+    cache.set('b', before, { profile, mainPhoto: null }, cache.mark());
+    const lookupStarted = cache.mark();
+    cache.updateCredits(1, 40);
+    expect(cache.get('a')?.user.credits).toBe(40);
+    expect(cache.get('b')?.user.credits).toBe(40);
+    // A request in flight keeps the row it read.
+    expect(before.credits).toBe(50);
+    // A lookup that read the row before the spend must not put the old balance back.
+    cache.set('a', before, { profile, mainPhoto: null }, lookupStarted);
+    expect(cache.get('a')?.user.credits).toBe(40);
+
+    const bus = createLocalBus();
+    const stop = cache.listen(bus);
+    await announceCreditsChanged(bus, { userId: 1, credits: 30, origin: 'another-instance' });
+    expect(cache.get('a')?.user.credits).toBe(30);
+    // Its own announcement comes back over Redis after it was applied, maybe after a newer one.
+    await announceCreditsChanged(bus, { userId: 1, credits: 45, origin: cache.origin });
+    expect(cache.get('a')?.user.credits).toBe(30);
+    // A drop is applied whoever announced it (some callers only announce).
+    await announceSessionsChanged(bus, 1);
+    expect(cache.get('a')).toBeUndefined();
     stop();
   });
 
@@ -96,8 +124,21 @@ describe('session cache in the app', () => {
       payload: { profile: other.profileId, text: 'hello' },
     });
     expect(sent.statusCode).toBe(201);
-    expect((await whoAmI(member.cookie)).response.json().user.credits).toBe(sent.json().credits);
+    // The send kept the cached session with its new balance: no lookup after it.
+    const afterSend = await whoAmI(member.cookie);
+    expect(afterSend.response.json().user.credits).toBe(sent.json().credits);
+    expect(afterSend.statements.length).toBe(second.statements.length);
     expect(sent.json().credits).toBeLessThan(credits);
+
+    // Any other write of the member's own drops the cached session.
+    const liked = await t.app.inject({
+      method: 'POST',
+      url: '/api/like.php',
+      headers: { cookie: member.cookie },
+      payload: { profile: other.profileId },
+    });
+    expect(liked.statusCode, liked.body).toBeLessThan(300);
+    expect((await whoAmI(member.cookie)).statements.length).toBe(first.statements.length);
   });
 
   it('refuses a cached session at once after logout, a password change elsewhere, and a ban', async () => {
@@ -176,6 +217,28 @@ if (process.env.DATABASE_URL && process.env.REDIS_URL) {
           headers: { cookie: leaving.cookie },
         });
         expect(await waitForRefusal(leaving.cookie)).toBeNull();
+
+        // A send on the first instance: the second shows the new balance at once (its cached row
+        // lives a minute), without looking the session up again.
+        const sender = await activeMember(first.app);
+        const recipient = await activeMember(first.app);
+        await grantCredits(first.app, sender.userId, 20, true);
+        const balanceOnSecond = async () =>
+          (await second.inject({ url: '/api/user.php', headers: { cookie: sender.cookie } })).json().user
+            ?.credits as number | undefined;
+        const granted = await balanceOnSecond();
+        const sent = await first.app.inject({
+          method: 'POST',
+          url: '/api/chat.php',
+          headers: { cookie: sender.cookie },
+          payload: { profile: recipient.profileId, text: 'hello' },
+        });
+        expect(sent.statusCode, sent.body).toBe(201);
+        expect(sent.json().credits).toBeLessThan(granted ?? 0);
+        const deadline = Date.now() + 2_000;
+        while ((await balanceOnSecond()) !== sent.json().credits && Date.now() < deadline)
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        expect(await balanceOnSecond()).toBe(sent.json().credits);
 
         const bad = await activeMember(first.app);
         expect(await onSecond(bad.cookie)).toBe(bad.userId);

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { UserRow } from '#server/db/schema/members.ts';
 import type { EventBus } from '#server/lib/event-bus.ts';
 import type { SessionProfile } from '#server/modules/profiles/profiles.repository.ts';
@@ -8,6 +9,19 @@ export const sessionsChangedChannel = 'sessions.changed';
 /** Tells every instance (this one at once) that a member's row or sessions changed. */
 export async function announceSessionsChanged(bus: EventBus, userId: number): Promise<void> {
   await bus.publish(sessionsChangedChannel, { userId });
+}
+
+/**
+ * A member's balance changed by their own spend (a message): every instance puts it into the cached
+ * row in place instead of dropping it, so the sender's next request needs no lookup (issue 15: a
+ * send used to drop the sender's session and the next request read it again, ~200 lookups a second
+ * at 200 sends a second, and the refilled rows lived just long enough to fill the old space).
+ */
+export async function announceCreditsChanged(
+  bus: EventBus,
+  change: { userId: number; credits: number; origin: string },
+): Promise<void> {
+  await bus.publish(sessionsChangedChannel, change);
 }
 
 type Entry = { user: UserRow; own: SessionProfile; expiresAt: number };
@@ -22,8 +36,10 @@ type Entry = { user: UserRow; own: SessionProfile; expiresAt: number };
 export class SessionCache {
   private readonly entries = new Map<string, Entry>();
   private readonly tokensOf = new Map<number, Set<string>>();
-  /** Raised by every drop: a lookup that started before a drop must not fill the cache after it. */
+  /** Raised by every drop and update: a lookup that started before it must not fill the cache after it. */
   private generation = 0;
+  /** Tells this process's own announcements (back over Redis) from other instances'. */
+  readonly origin = randomUUID();
 
   constructor(
     readonly ttlMs: number,
@@ -70,11 +86,31 @@ export class SessionCache {
     this.tokensOf.delete(userId);
   }
 
-  /** Follows the announcements of every instance; returns the unsubscribe. */
+  /**
+   * The member's cached rows get a new balance, in new objects (a request in flight keeps the row it
+   * read). What else the row holds did not change: only a spend of the member's own calls this.
+   */
+  updateCredits(userId: number, credits: number): void {
+    this.generation++;
+    for (const token of this.tokensOf.get(userId) ?? []) {
+      const entry = this.entries.get(token);
+      if (entry && entry.user.credits !== credits)
+        this.entries.set(token, { ...entry, user: { ...entry.user, credits } });
+    }
+  }
+
+  /**
+   * Follows the announcements of every instance; returns the unsubscribe. A drop is applied even when
+   * it is this process's own (some callers only announce); a balance of its own was applied already,
+   * and its echo may come after a newer one.
+   */
   listen(bus: EventBus): () => void {
     return bus.subscribe(sessionsChangedChannel, (payload) => {
-      const userId = (payload as { userId?: unknown } | null)?.userId;
-      if (typeof userId === 'number') this.dropUser(userId);
+      if (typeof payload !== 'object' || payload === null) return;
+      const change: { userId?: unknown; credits?: unknown; origin?: unknown } = payload;
+      if (typeof change.userId !== 'number') return;
+      if (typeof change.credits !== 'number') this.dropUser(change.userId);
+      else if (change.origin !== this.origin) this.updateCredits(change.userId, change.credits);
     });
   }
 

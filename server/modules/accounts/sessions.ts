@@ -14,6 +14,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The logged-in member, or null. */
     member: UserRow | null;
+    /** The call kept the member's cached sessions current itself (`keepSessionWithCredits`). */
+    sessionKept: boolean;
   }
 }
 
@@ -45,6 +47,7 @@ export async function withSharedSession<T>(
 /** Resolves the session cookie once per request, for every route. */
 export function registerSessions(app: FastifyInstance): void {
   app.decorateRequest('member', null);
+  app.decorateRequest('sessionKept', false);
   app.addHook('onRequest', async (request) => {
     const token = request.cookies[sessionCookieName];
     if (!token || token.length > 100) return;
@@ -61,7 +64,7 @@ export function registerSessions(app: FastifyInstance): void {
     if (request.member && request.method !== 'GET' && request.method !== 'HEAD') {
       // Here at once (the announcement reaches this instance over Redis a moment later).
       app.deps.chatLists.dropUser(request.member.id);
-      await app.deps.accounts.memberChanged(request.member.id);
+      if (!request.sessionKept) await app.deps.accounts.memberChanged(request.member.id);
       // A public profile (or one that becomes public) may headline the visitors' pages.
       const body = request.body;
       const namesPublicProfile = typeof body === 'object' && body !== null && 'public_profile' in body;
@@ -70,6 +73,21 @@ export function registerSessions(app: FastifyInstance): void {
       }
     }
   });
+}
+
+/**
+ * For a call whose only change to the member's row is their balance (a message sent): the cached
+ * sessions get the new balance on every instance instead of being dropped after the answer, so the
+ * next request needs no lookup (issue 15).
+ */
+export async function keepSessionWithCredits(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  credits: number,
+): Promise<void> {
+  if (!request.member) return;
+  if (credits !== request.member.credits) await app.deps.accounts.creditsChanged(request.member.id, credits);
+  request.sessionKept = true;
 }
 
 export function setSessionCookie(request: FastifyRequest, reply: FastifyReply, token: string): void {

@@ -15,7 +15,7 @@ import {
 import { errorBodySchema, okSchema } from '#contract/common.ts';
 import { AppError } from '#server/lib/errors.ts';
 import { sendSerialized, serializeAnswer, type ZodApp } from '#server/lib/zod-app.ts';
-import { requireMember } from '#server/modules/accounts/sessions.ts';
+import { keepSessionWithCredits, requireMember } from '#server/modules/accounts/sessions.ts';
 import { readUpload } from '#server/modules/photos/photos.routes.ts';
 import { regionLabelled } from '#server/modules/regions/region-labels.ts';
 
@@ -88,6 +88,7 @@ export async function chatsRoutes(app: ZodApp): Promise<void> {
     },
     async (request, reply) => {
       const result = await chats.send(requireMember(request), request.site, request.body);
+      await keepSessionWithCredits(app, request, result.credits);
       reply.status(201);
       return result;
     },
@@ -118,6 +119,7 @@ export async function chatsRoutes(app: ZodApp): Promise<void> {
       if (!request.isMultipart()) throw new AppError(415, 'unsupported_media_type');
       const data = await readUpload(request);
       const result = await chats.sendUpload(member, request.site, request.query, data);
+      await keepSessionWithCredits(app, request, result.credits);
       reply.status(201);
       return result;
     },
