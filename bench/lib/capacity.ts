@@ -1,3 +1,4 @@
+import http from 'node:http';
 import type WebSocket from 'ws';
 import type { BenchMember } from './fixtures.ts';
 import { closeSockets, type MessageEvent, openSockets, sendMessage } from './live.ts';
@@ -33,12 +34,29 @@ class Model {
   timers: NodeJS.Timeout[] = [];
   sequence = 0;
 
+  /**
+   * Each user's own kept-alive connections, as each browser has its own. One pool for all users
+   * (Node's agent reuses the most recently freed connection first) sent most requests down a few hot
+   * connections, which the cluster had handed to one instance: one worker at 55–80 % of a core, the
+   * other at 5–30 %, where users with their own connections spread over both.
+   */
+  private readonly agents = new Map<number, http.Agent>();
+  private agentOf(member: BenchMember): http.Agent {
+    let agent = this.agents.get(member.userId);
+    if (!agent) {
+      agent = new http.Agent({ keepAlive: true, maxSockets: 2 });
+      this.agents.set(member.userId, agent);
+    }
+    return agent;
+  }
+
   constructor(readonly port: number) {}
 
   async get(member: BenchMember, path: string): Promise<void> {
     const started = performance.now();
     try {
       const status = await request(this.port, {
+        agent: this.agentOf(member),
         path,
         headers: { cookie: member.cookie, 'accept-encoding': 'gzip' },
       });
@@ -54,7 +72,7 @@ class Model {
     this.senderOf.set(text, from.profileId);
     this.pending.set(text, performance.now());
     const started = performance.now();
-    const status = await sendMessage(this.port, from, to, text).catch(() => 0);
+    const status = await sendMessage(this.port, from, to, text, this.agentOf(from)).catch(() => 0);
     this.http.push(performance.now() - started);
     if (status !== 201) {
       this.errors++;
@@ -140,6 +158,7 @@ class Model {
 
   async stop(): Promise<void> {
     for (const timer of this.timers) clearTimeout(timer);
+    for (const agent of this.agents.values()) agent.destroy();
     await closeSockets(this.sockets);
   }
 }

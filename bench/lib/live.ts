@@ -1,3 +1,4 @@
+import type { Agent } from 'node:http';
 import WebSocket from 'ws';
 import { z } from 'zod';
 import type { BenchMember } from './fixtures.ts';
@@ -72,9 +73,10 @@ export async function closeSockets(sockets: readonly WebSocket[]): Promise<void>
   await new Promise((resolve) => setTimeout(resolve, 200));
 }
 
-export function sendMessage(port: number, from: BenchMember, to: BenchMember, text: string) {
+export function sendMessage(port: number, from: BenchMember, to: BenchMember, text: string, agent?: Agent) {
   const body = JSON.stringify({ profile: to.profileId, text });
   return request(port, {
+    agent,
     method: 'POST',
     path: '/api/chat.php',
     headers: {

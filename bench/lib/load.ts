@@ -59,7 +59,14 @@ const keptAlive = new http.Agent({ keepAlive: true });
 
 export function request(
   port: number,
-  options: { method?: 'GET' | 'POST'; path: string; headers?: Record<string, string>; body?: string },
+  options: {
+    method?: 'GET' | 'POST';
+    path: string;
+    headers?: Record<string, string>;
+    body?: string;
+    /** A client's own connections (the capacity model's users); the shared kept-alive pool otherwise. */
+    agent?: http.Agent;
+  },
 ): Promise<number> {
   return new Promise((resolve, reject) => {
     const outgoing = http.request(
@@ -69,7 +76,7 @@ export function request(
         method: options.method ?? 'GET',
         path: options.path,
         headers: options.headers,
-        agent: keptAlive,
+        agent: options.agent ?? keptAlive,
       },
       (answer) => {
         answer.on('error', reject);
