@@ -6,7 +6,7 @@ import { announceSessionsChanged } from '#server/modules/accounts/session-cache.
 import { activeMember, grantCredits } from '../../../tests/setup/members.ts';
 import { injectCounted, installStatementCounter } from '../../../tests/setup/statement-count.ts';
 import { createTestApp, type TestApp } from '../../../tests/setup/test-app.ts';
-import { ChatListCache } from './chat-list-cache.ts';
+import { ChatListCache, chatListChangedChannel } from './chat-list-cache.ts';
 
 type Member = Awaited<ReturnType<typeof activeMember>>;
 
@@ -219,6 +219,30 @@ describe('chat list cache in the app', () => {
     });
     expect(blocked.statusCode).toBe(200);
     expect((await list(member)).response.json().chats).toHaveLength(0);
+  });
+
+  it('tells every instance that both lists changed when a message is sent, free or paid', async () => {
+    const announced: unknown[] = [];
+    const stop = t.app.deps.bus.subscribe(chatListChangedChannel, (payload) => announced.push(payload));
+    try {
+      const sender = await activeMember(t.app);
+      const receiver = await activeMember(t.app);
+      expect((await send(t, sender, receiver, 'a free first text')).statusCode).toBe(201);
+      await grantCredits(t.app, sender.userId, 100);
+      expect((await send(t, sender, receiver, 'a paid one')).statusCode).toBe(201);
+      const deadline = Date.now() + 2_000;
+      while (announced.length < 4 && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      // The sender's cached session is kept after a send, so nothing else drops their list elsewhere.
+      expect(announced).toEqual([
+        { userId: receiver.userId },
+        { userId: sender.userId },
+        { userId: receiver.userId },
+        { userId: sender.userId },
+      ]);
+    } finally {
+      stop();
+    }
   });
 
   it('keeps lists apart per member and per language', async () => {

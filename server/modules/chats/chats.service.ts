@@ -373,6 +373,9 @@ export class ChatsService {
     // each; subscribers get them in order, so the list is dropped before the message arrives.
     await Promise.all([
       this.listChanged(other.owner.id),
+      // The sender's list too, on every instance: a send keeps the sender's cached session
+      // (decision 028), so no session drop carries this one any more.
+      this.listChanged(member.id),
       publishToMember(this.bus, other.owner.id, {
         type: 'message',
         conversation: row.conversationId,
