@@ -17,5 +17,6 @@ if (cluster.isPrimary) {
     for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
   });
 } else {
-  await import('../server/main.ts');
+  // What `npm start` runs: the server bundle (bench/run.ts makes it again before measuring).
+  await import(new URL('../build/app-server/main.mjs', import.meta.url).href);
 }

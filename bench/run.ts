@@ -32,6 +32,7 @@ import {
 import { liveDelivery, rssPerSocket } from './lib/live.ts';
 import { type LoadResult, load, percentile, sequential } from './lib/load.ts';
 import {
+  bundleServer,
   projectRoot,
   type Started,
   startApp,
@@ -219,6 +220,9 @@ async function main(): Promise<void> {
   const started = performance.now();
   log(`bench ${quick ? '--quick ' : ''}on ${machine.nproc} cores (${machine.cpu}), Node ${machine.node}`);
   const needsServer = [...selected].some((name) => name !== 'start');
+  // Every scenario runs the server bundle, made here from the sources as they are now.
+  await waitForBuild();
+  bundleServer();
 
   if (needsServer) {
     const database = await freshDatabase(adminUrl);
