@@ -171,6 +171,8 @@ const ports = {
   rss: basePort + 4,
   cluster: basePort + 5,
   start: basePort + 6,
+  /** The RSS instance's inspector (bench/lib/live.ts, rssPerSocket). */
+  inspector: basePort + 7,
 };
 const adminUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -423,9 +425,16 @@ async function main(): Promise<void> {
     }
 
     if (selected.has('rss')) {
-      const alone = await startApp(ports.rss, appEnv);
+      // With the inspector (on loopback, this instance only), through which the bench asks for a
+      // full garbage collection before each reading.
+      const alone = await startApp(ports.rss, appEnv, 1, [`--inspect=127.0.0.1:${ports.inspector}`]);
       try {
-        const result = await rssPerSocket(ports.rss, alone.process.pid, members.slice(0, sizes.rssSockets));
+        const result = await rssPerSocket(
+          ports.rss,
+          alone.process.pid,
+          members.slice(0, sizes.rssSockets),
+          ports.inspector,
+        );
         details.rss = result;
         const kb = result.perSocket / 1024;
         row({

@@ -192,26 +192,63 @@ export async function liveDelivery(options: {
   };
 }
 
-/** Resident memory per idle socket: the app's RSS before and after opening one socket per member. */
-export async function rssPerSocket(port: number, pid: number | undefined, members: readonly BenchMember[]) {
+/**
+ * Resident memory per idle socket: the app's RSS before and after opening one socket per member,
+ * each read after a full garbage collection (asked through the inspector at `inspectPort`), so
+ * that what is measured is what holding the sockets takes, not how much garbage the heartbeats and
+ * the handshakes happened to leave since the last collection (±4 KB a socket between runs).
+ */
+export async function rssPerSocket(
+  port: number,
+  pid: number | undefined,
+  members: readonly BenchMember[],
+  inspectPort: number,
+) {
   // Warm up the socket path first, so code and caches are not counted as per-socket memory.
   await closeSockets(await openSockets(port, members.slice(0, 2000), undefined, 200));
   await new Promise((resolve) => setTimeout(resolve, 3000));
-  const before = await lowestRss(pid, 3);
+  const before = await settledRss(pid, inspectPort);
   const sockets = await openSockets(port, members, undefined, 200);
-  // The lowest RSS seen while every socket is open bounds what holding them takes; a single reading
-  // also held whatever garbage the heartbeats had made since the last collection (±4 KB a socket).
-  const after = await lowestRss(pid, 6);
+  const after = await settledRss(pid, inspectPort);
   await closeSockets(sockets);
   return { sockets: sockets.length, before, after, perSocket: (after - before) / sockets.length };
 }
 
-/** The lowest of `seconds` readings of a process' RSS, one a second. */
-async function lowestRss(pid: number | undefined, seconds: number): Promise<number> {
+/** A process' RSS after a full garbage collection: the lowest of three readings, one a second. */
+async function settledRss(pid: number | undefined, inspectPort: number): Promise<number> {
+  await collectGarbage(inspectPort);
   let lowest = Number.POSITIVE_INFINITY;
-  for (let i = 0; i < seconds; i++) {
+  for (let i = 0; i < 3; i++) {
     await new Promise((resolve) => setTimeout(resolve, 1000));
     lowest = Math.min(lowest, rssOf(pid));
   }
   return lowest;
+}
+
+const inspectorTargetsSchema = z.array(z.object({ webSocketDebuggerUrl: z.string() }));
+
+/** A full garbage collection in the process listening for the inspector on `inspectPort`. */
+async function collectGarbage(inspectPort: number): Promise<void> {
+  const response = await fetch(`http://127.0.0.1:${inspectPort}/json/list`);
+  const [target] = inspectorTargetsSchema.parse(await response.json());
+  if (!target) throw new Error(`no inspector target on port ${inspectPort}`);
+  const inspector = new WebSocket(target.webSocketDebuggerUrl);
+  await new Promise<void>((resolve, reject) => {
+    inspector.once('open', () => resolve());
+    inspector.once('error', reject);
+  });
+  try {
+    // Twice: objects that the first collection only made unreachable (weak references) go in the second.
+    for (const id of [1, 2]) {
+      await new Promise<void>((resolve, reject) => {
+        inspector.on('message', (raw) => {
+          if (String(raw).includes(`"id":${id}`)) resolve();
+        });
+        inspector.once('error', reject);
+        inspector.send(JSON.stringify({ id, method: 'HeapProfiler.collectGarbage' }));
+      });
+    }
+  } finally {
+    inspector.close();
+  }
 }

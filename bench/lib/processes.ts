@@ -137,23 +137,32 @@ export function bundleServer(): void {
  * The app in production mode (the server bundle, the built pages in build/), or with `workers` > 1
  * several instances on one port (bench/cluster.ts, Node's cluster). Rate limits off (RATE_LIMITS_OFF).
  */
-export async function startApp(port: number, env: AppEnv, workers = 1): Promise<Started & { ms: number }> {
+export async function startApp(
+  port: number,
+  env: AppEnv,
+  workers = 1,
+  nodeArgs: string[] = [],
+): Promise<Started & { ms: number }> {
   mkdirSync(env.dataDir, { recursive: true });
   for (let attempt = 1; ; attempt++) {
     await waitForBuild();
-    const started = startNode(workers > 1 ? 'bench/cluster.ts' : 'build/app-server/main.mjs', {
-      NODE_ENV: 'production',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: env.dataDir,
-      LOG_LEVEL: 'warn',
-      RATE_LIMITS_OFF: '1',
-      DEMO_PROFILES: String(env.demoProfiles ?? 320),
-      BENCH_WORKERS: String(workers),
-      ...(env.databaseUrl ? { DATABASE_URL: env.databaseUrl, DATABASE_POOL_SIZE: '10' } : {}),
-      ...(env.redisUrl ? { REDIS_URL: env.redisUrl } : {}),
-      ...(env.redisPrefix ? { REDIS_PREFIX: env.redisPrefix } : {}),
-    });
+    const started = startNode(
+      workers > 1 ? 'bench/cluster.ts' : 'build/app-server/main.mjs',
+      {
+        NODE_ENV: 'production',
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: env.dataDir,
+        LOG_LEVEL: 'warn',
+        RATE_LIMITS_OFF: '1',
+        DEMO_PROFILES: String(env.demoProfiles ?? 320),
+        BENCH_WORKERS: String(workers),
+        ...(env.databaseUrl ? { DATABASE_URL: env.databaseUrl, DATABASE_POOL_SIZE: '10' } : {}),
+        ...(env.redisUrl ? { REDIS_URL: env.redisUrl } : {}),
+        ...(env.redisPrefix ? { REDIS_PREFIX: env.redisPrefix } : {}),
+      },
+      { nodeArgs },
+    );
     try {
       const ms = await waitForOk(
         `http://127.0.0.1:${port}/api/health/ready`,
