@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, gt, inArray, lt, notInArray, sql, type WithSubquery } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
+import { z } from 'zod';
 import { maxInt32 } from '#contract/common.ts';
 import { type Executor, preparedPerConnection } from '#server/db/client.ts';
 import { gifts } from '#server/db/schema/catalog.ts';
@@ -27,6 +28,36 @@ export async function findConversationBetween(db: Executor, a: number, b: number
     .where(and(eq(conversations.lowProfileId, low), eq(conversations.highProfileId, high)))
     .limit(1);
   return row;
+}
+
+const startedConversationSchema = z.object({ rows: z.array(z.object({ id: z.number() })) });
+
+/**
+ * Starts the pair's conversation with both participants in one statement. When another
+ * transaction started it meanwhile, the statement's snapshot does not show that one's row: it falls
+ * back to insertConversation, which reads it again.
+ */
+export async function startConversation(
+  db: Executor,
+  starter: number,
+  other: number,
+  at: Date,
+): Promise<{ id: number }> {
+  const { low, high } = pairOf(starter, other);
+  const { rows } = startedConversationSchema.parse(
+    await db.execute(sql`with started as (
+      insert into ${conversations} (low_profile_id, high_profile_id, started_by_profile_id, created_at)
+      values (${low}, ${high}, ${starter}, ${at.toISOString()}::timestamptz)
+      on conflict do nothing
+      returning id
+    ), joined as (
+      insert into ${conversationParticipants} (conversation_id, profile_id)
+      select id, ${low}::int from started union all select id, ${high}::int from started
+      on conflict do nothing
+    )
+    select id from started`),
+  );
+  return rows[0] ?? (await insertConversation(db, starter, other, at));
 }
 
 export async function insertConversation(db: Executor, starter: number, other: number, at: Date) {
@@ -346,6 +377,46 @@ export async function counterpartOf(db: Executor, meId: number, otherId: number)
 }
 
 /**
+ * A send's first statement: the sender's row, locked until the transaction ends (every money and
+ * limit check reads it here), with the other member as `counterpartOf` reads them — one round trip
+ * instead of two. Only the sender's row is locked; the counterpart is read as at the statement's start,
+ * as it would be before the transaction.
+ */
+function prepareLockSender(db: Executor) {
+  const meId = sql.placeholder('meId');
+  const otherId = sql.placeholder('otherId');
+  const other = alias(profiles, 'other');
+  const owner = alias(users, 'owner');
+  return db
+    .select({
+      sender: users,
+      profile: other,
+      owner,
+      aBlockedB: sql<boolean>`exists (select 1 from ${blocks} b where b.blocker_profile_id = ${meId} and b.blocked_profile_id = ${otherId})`,
+      bBlockedA: sql<boolean>`exists (select 1 from ${blocks} b where b.blocker_profile_id = ${otherId} and b.blocked_profile_id = ${meId})`,
+      hasConversation: sql<boolean>`exists (select 1 from ${conversations} c where c.low_profile_id = ${sql.placeholder('low')} and c.high_profile_id = ${sql.placeholder('high')})`,
+    })
+    .from(users)
+    .leftJoin(other, eq(other.id, otherId))
+    .leftJoin(owner, eq(owner.id, other.userId))
+    .where(eq(users.id, sql.placeholder('userId')))
+    .for('update', { of: users })
+    .prepare('lock_sender');
+}
+const lockSenderStatement = preparedPerConnection(prepareLockSender);
+
+/**
+ * The sender's row locked, and the other member (undefined when there is no such profile). Call it
+ * first in the send's transaction.
+ */
+export async function lockSender(tx: Executor, userId: number, meId: number, otherId: number) {
+  const [row] = await lockSenderStatement(tx).execute({ userId, meId, otherId, ...pairOf(meId, otherId) });
+  if (!row) return undefined;
+  const { sender, profile, owner, ...relation } = row;
+  return { sender, other: profile && owner ? { profile, owner, ...relation } : undefined };
+}
+
+/**
  * What a send decides on, read in one statement after the sender's row is locked (so parallel sends
  * of one member see each other's messages): the pair's conversation and its newest message id, the
  * free texts used so far (when `countFree`), and the conversations started so far (when
@@ -358,6 +429,10 @@ function prepareSendState(db: Executor, countFree: boolean, countStarted: boolea
   return db
     .select({
       conversation: conversations,
+      // A repeat of a message already sent with this idempotency key (null when none was given).
+      earlierId: sql<
+        number | null
+      >`(select m.id from ${messages} m where m.sender_profile_id = ${meId} and m.client_id = ${sql.placeholder('clientId')}::text limit 1)`,
       lastMessageId: sql<number>`${lastMessageId}::int`,
       freeUsed: countFree
         ? sql<number>`(select count(*) from ${messages} m where m.sender_profile_id = ${meId} and m.kind = 'text' and m.credits = 0)::int`
@@ -395,7 +470,7 @@ export async function sendState(
   tx: Executor,
   meId: number,
   otherId: number,
-  options: { countFree: boolean; countStarted: boolean },
+  options: { countFree: boolean; countStarted: boolean; clientId?: string | undefined },
 ) {
   const statements = sendStateStatements(tx);
   const statement = options.countFree
@@ -405,9 +480,14 @@ export async function sendState(
     : options.countStarted
       ? statements.started
       : statements.plain;
-  const [row] = await statement.execute({ meId, ...pairOf(meId, otherId) });
+  const [row] = await statement.execute({
+    meId,
+    clientId: options.clientId ?? null,
+    ...pairOf(meId, otherId),
+  });
   return {
     conversation: row?.conversation ?? undefined,
+    earlierId: row?.earlierId ?? null,
     lastMessageId: row?.lastMessageId ?? 0,
     freeUsed: row?.freeUsed ?? 0,
     started: row?.started ?? 0,

@@ -67,6 +67,29 @@ function giftNames(names: Partial<Record<string, string>>): Record<string, strin
   );
 }
 
+type Counterpart = NonNullable<Awaited<ReturnType<typeof repo.counterpartOf>>>;
+
+/**
+ * The other member of a send or an open, checked: present, not blocked either way. A member who has
+ * not confirmed the e-mail address keeps a disabled profile; in a conversation they wrote in, that
+ * member is still the counterpart (so a reply gets not_confirmed, not not_found), to anybody else not
+ * found.
+ */
+function checkedCounterpart(other: Counterpart | undefined): Counterpart {
+  if (!other || other.owner.status === 'deleted' || other.owner.status === 'pending_deletion') {
+    throw new NotFoundError();
+  }
+  if (
+    other.profile.status !== 'active' &&
+    !(other.owner.status === 'not_confirmed' && other.hasConversation)
+  ) {
+    throw new NotFoundError();
+  }
+  if (other.bBlockedA) throw new BlockedError(other.profile.name);
+  if (other.aBlockedB) throw new ValidationFailedError({ profile: 'invalid' });
+  return other;
+}
+
 export class ChatsService {
   constructor(
     private readonly db: Database,
@@ -158,27 +181,32 @@ export class ChatsService {
     };
   }
 
-  /**
-   * The other member, checked: present, not blocked either way. A member who has not confirmed the
-   * e-mail address keeps a disabled profile; in a conversation they wrote in, that member is still
-   * the counterpart (so a reply gets not_confirmed, not not_found), to anybody else not found.
-   */
+  /** The other member of an open or an upload, checked (a send reads them with its lock). */
   private async counterpart(me: ProfileRow, profileId: number) {
     if (profileId === me.id) throw new ValidationFailedError({ profile: 'invalid' });
     // One statement: the profile, its owner, blocks either way and whether the pair has a conversation.
-    const other = await repo.counterpartOf(this.db, me.id, profileId);
-    if (!other || other.owner.status === 'deleted' || other.owner.status === 'pending_deletion') {
-      throw new NotFoundError();
-    }
-    if (
-      other.profile.status !== 'active' &&
-      !(other.owner.status === 'not_confirmed' && other.hasConversation)
-    ) {
-      throw new NotFoundError();
-    }
-    if (other.bBlockedA) throw new BlockedError(other.profile.name);
-    if (other.aBlockedB) throw new ValidationFailedError({ profile: 'invalid' });
-    return other;
+    return checkedCounterpart(await repo.counterpartOf(this.db, me.id, profileId));
+  }
+
+  /**
+   * The conversation's state for a send, read under the sender's row lock, and the conversation made
+   * when there is none yet (see findOrStart).
+   */
+  private async sendStateOrStart(
+    tx: Executor,
+    member: UserRow,
+    site: SiteRow,
+    me: ProfileRow,
+    otherId: number,
+    options: { countFree: boolean; clientId: string | undefined },
+  ) {
+    const state = await repo.sendState(tx, me.id, otherId, {
+      countFree: options.countFree,
+      countStarted: !member.paidUser,
+      clientId: options.clientId,
+    });
+    if (state.earlierId !== null) return { earlierId: state.earlierId } as const;
+    return { earlierId: null, ...(await this.startUnlessWritten(tx, member, site, me, otherId, state)) };
   }
 
   /**
@@ -197,12 +225,23 @@ export class ChatsService {
     countFree = false,
   ) {
     const state = await repo.sendState(tx, me.id, otherId, { countFree, countStarted: !member.paidUser });
+    return this.startUnlessWritten(tx, member, site, me, otherId, state);
+  }
+
+  private async startUnlessWritten(
+    tx: Executor,
+    member: UserRow,
+    site: SiteRow,
+    me: ProfileRow,
+    otherId: number,
+    state: Awaited<ReturnType<typeof repo.sendState>>,
+  ) {
     if (state.conversation && state.lastMessageId > 0) {
       return { conversation: state.conversation, freeUsed: state.freeUsed };
     }
     if (!member.paidUser && state.started >= site.freeConversations) throw new PremiumRequiredError();
     const conversation =
-      state.conversation ?? (await repo.insertConversation(tx, me.id, otherId, this.clock.now()));
+      state.conversation ?? (await repo.startConversation(tx, me.id, otherId, this.clock.now()));
     return { conversation, freeUsed: state.freeUsed };
   }
 
@@ -290,38 +329,42 @@ export class ChatsService {
   ): Promise<{ message: Message; credits: number; warning?: 'contact_details'; repeated: boolean }> {
     // Sending changes no profile: the one read with the session serves (no query).
     const me = await this.ownForRead(member);
-    const other = await this.counterpart(me, input.profile);
-    if (other.owner.status === 'not_confirmed') throw new RecipientNotConfirmedError(other.profile.name);
-
+    if (input.profile === me.id) throw new ValidationFailedError({ profile: 'invalid' });
     const text = input.text?.trim();
-    if (input.text !== undefined) {
-      if (!text) throw new ValidationFailedError({ text: 'required' });
-      if (text.length > site.messageLength)
-        throw new ValidationFailedError({ text: 'too_long' }, { max: site.messageLength });
-    }
-    const photo = upload ?? (input.photo ? await repo.findOwnPhoto(this.db, me.id, input.photo) : undefined);
-    if (input.photo && !photo) throw new NotFoundError();
-    const gift = input.gift ? await repo.findGift(this.db, input.gift) : undefined;
-    if (input.gift && !gift) throw new NotFoundError();
 
-    // Statements: the sender's row lock, one read of what the send decides on (under that lock), one
-    // write of the message with its cost; a first message also makes the conversation.
-    const { row, credits, repeated } = await this.db.transaction(async (tx) => {
-      const sender = await lockUser(tx, member.id);
-      if (!sender) throw new NotFoundError();
+    // Statements: the sender's row lock with the other member, one read of what the send decides on
+    // (under that lock), one write of the message with its cost; a first message also makes the
+    // conversation. The checks run in the order they did when the other member was read first.
+    const { row, credits, repeated, other, gift } = await this.db.transaction(async (tx) => {
+      const locked = await repo.lockSender(tx, member.id, me.id, input.profile);
+      if (!locked) throw new NotFoundError();
+      const { sender } = locked;
+      const other = checkedCounterpart(locked.other);
+      if (other.owner.status === 'not_confirmed') throw new RecipientNotConfirmedError(other.profile.name);
+      if (input.text !== undefined) {
+        if (!text) throw new ValidationFailedError({ text: 'required' });
+        if (text.length > site.messageLength)
+          throw new ValidationFailedError({ text: 'too_long' }, { max: site.messageLength });
+      }
+      const photo = upload ?? (input.photo ? await repo.findOwnPhoto(tx, me.id, input.photo) : undefined);
+      if (input.photo && !photo) throw new NotFoundError();
+      const gift = input.gift ? await repo.findGift(tx, input.gift) : undefined;
+      if (input.gift && !gift) throw new NotFoundError();
+      const kind = gift ? 'gift' : photo ? 'photo' : 'text';
       // A repeat of a message already sent (a retry, a resend after a reconnect): read under the
       // sender's row lock, so parallel repeats wait for the first and find it; nothing is charged again.
-      const earlier = input.client_id ? await repo.messageByClientId(tx, me.id, input.client_id) : undefined;
-      if (earlier) return { row: earlier, credits: sender.credits, repeated: true };
-      const kind = gift ? 'gift' : photo ? 'photo' : 'text';
-      const { conversation, freeUsed } = await this.findOrStart(
-        tx,
-        sender,
-        site,
-        me,
-        other.profile.id,
-        kind === 'text' && !sender.paidUser,
-      );
+      const state = await this.sendStateOrStart(tx, sender, site, me, other.profile.id, {
+        countFree: kind === 'text' && !sender.paidUser,
+        clientId: input.client_id,
+      });
+      if (state.earlierId !== null) {
+        const earlier = input.client_id
+          ? await repo.messageByClientId(tx, me.id, input.client_id)
+          : undefined;
+        if (!earlier) throw new NotFoundError();
+        return { row: earlier, credits: sender.credits, repeated: true, other, gift };
+      }
+      const { conversation, freeUsed } = state;
       const freeText = kind === 'text' && !sender.paidUser && freeUsed < site.freeMessages;
       const cost =
         kind === 'gift'
@@ -358,7 +401,7 @@ export class ChatsService {
             }
           : null,
       );
-      return { row: inserted, credits: balance, repeated: false };
+      return { row: inserted, credits: balance, repeated: false, other, gift };
     });
     if (repeated) {
       const [again] = await this.present([row], me.id, site);

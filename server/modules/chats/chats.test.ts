@@ -362,6 +362,22 @@ describe('free conversations and unconfirmed recipients', () => {
     expect(await chatsOf(member.cookie)).toHaveLength(2);
   });
 
+  it('makes one conversation when two members write each other first at the same moment', async () => {
+    for (let round = 0; round < 5; round++) {
+      const [one, two] = await Promise.all([activeMember(t.app), activeMember(t.app)]);
+      const results = await Promise.all([
+        send(one!.cookie, two!.profileId, 'hello'),
+        send(two!.cookie, one!.profileId, 'hi'),
+      ]);
+      expect(results.map((response) => response.statusCode)).toEqual([201, 201]);
+      const [first, second] = results.map((response) => response.json().message.conversation as number);
+      expect(first).toBe(second);
+      const [mine, theirs] = await Promise.all([chatsOf(one!.cookie), chatsOf(two!.cookie)]);
+      expect(mine.map((chat) => chat.profile.id)).toEqual([two!.profileId]);
+      expect(theirs.map((chat) => chat.profile.id)).toEqual([one!.profileId]);
+    }
+  });
+
   it('answers a reply to a member whose e-mail is not confirmed with 403 not_confirmed, translated', async () => {
     const unconfirmed = await signupMember(t.app, { name: 'Fresh' });
     const confirmed = await activeMember(t.app);
