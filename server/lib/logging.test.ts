@@ -1,10 +1,14 @@
+import { IncomingMessage } from 'node:http';
+import { Socket } from 'node:net';
 import { eq } from 'drizzle-orm';
+import Fastify from 'fastify';
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mailJobs } from '#server/db/schema/mail.ts';
 import { apiCallerFor, registerPages } from '#server/web/ssr.ts';
 import { goodPassword, nextIp, signupMember, uniqueEmail } from '../../tests/setup/members.ts';
 import { createTestApp, type TestApp } from '../../tests/setup/test-app.ts';
-import { isSensitiveKey, loggerOptions, redactUrl } from './logging.ts';
+import { childLoggerFactory, isSensitiveKey, loggerOptions, redactUrl } from './logging.ts';
 import { trustProxyTrueWarning } from './trust-proxy.ts';
 
 /** A pino destination that keeps every line. */
@@ -22,6 +26,34 @@ describe('the log stream', () => {
     const options = loggerOptions({ LOG_LEVEL: 'info' });
     expect(options === false ? undefined : options.stream).toMatchObject({ fd: 1, sync: false });
     expect(loggerOptions({ LOG_LEVEL: 'silent' })).toBe(false);
+  });
+});
+
+describe('a request’s logger', () => {
+  it('writes the request id on its lines and its children’s, still redacting the lines', () => {
+    const log = captureLog();
+    const options = loggerOptions({ LOG_LEVEL: 'info' }, log.stream);
+    if (options === false) throw new Error('logging is on at info');
+    const root = pino(options, log.stream);
+    const fastify = Fastify();
+    const request = childLoggerFactory.call(
+      fastify,
+      root,
+      { reqId: 'req-7' },
+      {},
+      new IncomingMessage(new Socket()),
+    );
+    request.info({ password: 'hunter2' }, 'first');
+    request.child({ part: 'mail' }).warn('second');
+    root.info('outside any request');
+    const lines = log.lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines.map((line) => [line.msg, line.reqId, line.password])).toEqual([
+      ['first', 'req-7', '[Redacted]'],
+      ['second', 'req-7', undefined],
+      ['outside any request', undefined, undefined],
+    ]);
+    expect(lines[1]?.part).toBe('mail');
+    void fastify.close();
   });
 });
 
