@@ -23,11 +23,12 @@ import {
 import { type EmbeddedStart, embeddedDatabaseOf } from './db/embedded.ts';
 import type { SiteRow } from './db/schema/sites.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
+import { compressionOptions } from './lib/compression.ts';
 import { loggableError, registerErrorHandler } from './lib/error-handler.ts';
 import { NotFoundError, RateLimitedError } from './lib/errors.ts';
 import { createLocalBus, createRedisBus, type EventBus } from './lib/event-bus.ts';
 import { createTranslator, type Translator } from './lib/i18n.ts';
-import { AccessLog, loggerOptions } from './lib/logging.ts';
+import { AccessLog, childLoggerFactory, loggerOptions } from './lib/logging.ts';
 import { createMediaSigner } from './lib/media-signing.ts';
 import { Metrics, measuredBus, registerMetrics } from './lib/metrics.ts';
 import { collectRoutes, registerOpenApi } from './lib/openapi.ts';
@@ -207,9 +208,12 @@ async function openConfiguredDatabase(config: Config, embedded?: EmbeddedStart):
 }
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const logger = loggerOptions(config, options.logStream);
   const app = Fastify({
     // Tokens, cookies and passwords never reach a log line (redaction and a URL serializer).
-    logger: loggerOptions(config, options.logStream),
+    logger,
+    // Each request's logger without a redaction pass over its bindings (logging.ts).
+    ...(logger ? { childLoggerFactory } : {}),
     trustProxy: trustProxyOption(config.TRUST_PROXY),
     bodyLimit: 1024 * 1024,
     // X-Request-Id: a trusted proxy's, else a new one; in every log line and every answer (request-id.ts).
@@ -412,7 +416,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     preClose: closeSocketsGoingAway,
   });
   await app.register(fastifyMultipart, { limits: { fileSize: maxUploadBytes, files: 1, fields: 5 } });
-  await app.register(fastifyCompress, { global: true, threshold: 1024 });
+  await app.register(fastifyCompress, compressionOptions);
   await app.register(fastifyRateLimit, {
     global: false,
     allowList: config.RATE_LIMITS_OFF ? () => true : config.RATE_LIMIT_ALLOWLIST,
