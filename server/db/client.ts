@@ -6,12 +6,15 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { projectRoot } from '#server/lib/project-root.ts';
 import { createPglite } from './pglite.ts';
 import type { PgliteThread } from './pglite-thread.ts';
-import * as schema from './schema/index.ts';
 import { type PreparedFolder, prepareDataFolder, type SnapshotOptions, writeSnapshot } from './snapshot.ts';
 
-export type Schema = typeof schema;
-/** The one database type the services and repositories see, whichever driver runs underneath. */
-export type Database = PgDatabase<PgQueryResultHKT, Schema>;
+/**
+ * The one database type the services and repositories see, whichever driver runs underneath. Without
+ * a schema: the app writes every query with the query builder or SQL, never Drizzle's relational
+ * `db.query`, and with a schema every transaction built a relational query builder for each table
+ * (~30 KB of garbage a transaction, issue 15).
+ */
+export type Database = PgDatabase<PgQueryResultHKT>;
 export type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
 /** A repository function accepts the database or an open transaction. */
 export type Executor = Database | Transaction;
@@ -60,11 +63,14 @@ export async function connectPostgres(connectionString: string, poolSize = 10): 
     import('drizzle-orm/node-postgres'),
     import('drizzle-orm/node-postgres/migrator'),
   ]);
-  const pool = new pg.Pool({ connectionString, max: poolSize });
+  // Connections stay open once made (pg-pool closed them after 10 s idle): a new one costs a backend
+  // start, cold catalog caches and a parse of every prepared statement it runs, ~50 ms that the
+  // requests of a busy moment waited behind (issue 15: live delivery's slow bursts).
+  const pool = new pg.Pool({ connectionString, max: poolSize, idleTimeoutMillis: 0 });
   pool.on('error', () => {
     // An idle client lost its connection; the pool replaces it on the next checkout.
   });
-  const db = drizzlePg(pool, { schema, casing: 'snake_case', logger }) as unknown as Database;
+  const db = drizzlePg(pool, { casing: 'snake_case', logger });
   return {
     db,
     kind: 'postgres',
@@ -86,7 +92,7 @@ export function wrapPglite(client: PGlite | PgliteThread): DatabaseHandle {
   // Drizzle's PGlite driver calls only query(text, params, {rowMode, parsers}) and transaction(fn)
   // on its client, which the thread answers as PGlite does (server/db/pglite-thread.ts).
   const driverClient = client as PGlite;
-  const db = drizzlePglite(driverClient, { schema, casing: 'snake_case', logger }) as unknown as Database;
+  const db = drizzlePglite(driverClient, { casing: 'snake_case', logger });
   return {
     db,
     kind: 'pglite',

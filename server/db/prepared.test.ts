@@ -1,5 +1,5 @@
 import { eq, sql, TransactionRollbackError } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type TestApp } from '../../tests/setup/test-app.ts';
 import { type Executor, preparedPerConnection } from './client.ts';
 import { sites } from './schema/sites.ts';
@@ -50,4 +50,24 @@ describe(`prepared statements per connection on ${process.env.DATABASE_URL ? 'Po
     }
     expect(siteDomain(db)).toBe(siteDomain(db));
   });
+
+  if (process.env.DATABASE_URL) {
+    it('keeps an idle pooled connection open, its prepared statements with it', async () => {
+      const backend = async () => {
+        const [row] = await t.database.db.select({ pid: sql<number>`pg_backend_pid()` }).from(sites).limit(1);
+        return row?.pid;
+      };
+      const before = await backend();
+      // The pool's idle timer starts when a query gives its connection back: fake from here on.
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      try {
+        expect(await backend()).toBe(before);
+        vi.advanceTimersByTime(10 * 60_000);
+      } finally {
+        vi.useRealTimers();
+      }
+      // pg-pool's default closed it after 10 s idle; the next request paid for a new backend.
+      expect(await backend()).toBe(before);
+    });
+  }
 });
