@@ -13,7 +13,17 @@ import { pathToFileURL } from 'node:url';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 
-export type MemberPageRow = { page: string; accessibility: number; performance: number; failing: string };
+export type MemberPageRow = {
+  page: string;
+  accessibility: number;
+  performance: number;
+  /** Lighthouse's simulated mobile metrics, ms (CLS unitless): what the performance score is made of. */
+  fcp_ms: number;
+  lcp_ms: number;
+  tbt_ms: number;
+  cls: number;
+  failing: string;
+};
 
 type NodeItem = { node?: { selector?: string; snippet?: string } };
 
@@ -95,6 +105,10 @@ export async function measureMemberPages(base: string): Promise<MemberPageRow[]>
         page,
         accessibility: Math.round((accessibility?.score ?? 0) * 100),
         performance: Math.round((lhr.categories.performance?.score ?? 0) * 100),
+        fcp_ms: Math.round(lhr.audits['first-contentful-paint']?.numericValue ?? 0),
+        lcp_ms: Math.round(lhr.audits['largest-contentful-paint']?.numericValue ?? 0),
+        tbt_ms: Math.round(lhr.audits['total-blocking-time']?.numericValue ?? 0),
+        cls: Number((lhr.audits['cumulative-layout-shift']?.numericValue ?? 0).toFixed(3)),
         failing: failing.join(', '),
       });
     }
