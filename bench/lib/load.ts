@@ -38,10 +38,10 @@ export function percentile(sorted: readonly number[], p: number): number {
 
 /**
  * Latencies of `count` requests sent one after the other (no concurrency): a single user's view,
- * timed from sending to the last byte decoded. As a
- * browser asks (gzip or Brotli) and decodes the answer, over one kept-alive connection of
- * `node:http`: `fetch` (undici) added ~1.5–2 ms to each 9 KB search answer on 2 cores, its own
- * stream and decoding work on the cores the server shares (bench/README.md).
+ * timed from sending to the last byte decoded. Asked and decoded as a browser does (gzip or
+ * Brotli), over one kept-alive `node:http` connection: `fetch` (undici) added ~1.5–2 ms to each
+ * 9 KB search answer on 2 cores, its own stream and decoding work on the cores the server shares
+ * (bench/README.md).
  */
 export async function sequential(url: string, count: number, headers: Record<string, string> = {}) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });

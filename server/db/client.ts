@@ -12,7 +12,7 @@ import { type PreparedFolder, prepareDataFolder, type SnapshotOptions, writeSnap
  * The one database type the services and repositories see, whichever driver runs underneath. Without
  * a schema: the app writes every query with the query builder or SQL, never Drizzle's relational
  * `db.query`, and with a schema every transaction built a relational query builder for each table
- * (~30 KB of garbage a transaction, issue 15).
+ * (~12 KB of garbage a transaction, issue 15).
  */
 export type Database = PgDatabase<PgQueryResultHKT>;
 export type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
