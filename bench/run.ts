@@ -133,6 +133,7 @@ if (unknown.length > 0) {
 const sizes = quick
   ? {
       seconds: 3,
+      rounds: 1,
       connections: 16,
       liveSockets: [200],
       liveRate: 20,
@@ -148,6 +149,7 @@ const sizes = quick
     }
   : {
       seconds: 10,
+      rounds: 3,
       connections: 32,
       liveSockets: [1000, 5000],
       liveRate: 200,
@@ -311,7 +313,6 @@ async function main(): Promise<void> {
         before: '9,380–9,643 req/s',
       });
       await hello.stop();
-      await pgFloor.stop();
       log('floors measured');
 
       const versus = (result: LoadResult, floor: LoadResult, name: string, goal: number, before: string) => {
@@ -324,23 +325,68 @@ async function main(): Promise<void> {
           before,
         };
       };
+      const roundDetails: Record<string, unknown> = {};
+      details.rounds = roundDetails;
+
+      /**
+       * A call measured against the pg floor in `sizes.rounds` rounds, each the floor and then the
+       * call (10 s each), and judged by the median round's ratio. On a shared 2-core machine one
+       * 10-second window of the floor and another of the call a minute later differed by up to
+       * ±20 % between runs (session 18: member.php 0.23–0.36 × pg), more than some goals' margin;
+       * pairs measured back to back share the machine's moment.
+       */
+      const versusFloor = async (path: string, cookie: string, goal: number, before: string) => {
+        const rounds: { floor: LoadResult; call: LoadResult; ratio: number }[] = [];
+        for (let round = 0; round < sizes.rounds; round++) {
+          const floor = await load({
+            url: `http://127.0.0.1:${pgFloor.port}/`,
+            seconds: sizes.seconds,
+            connections: sizes.connections,
+          });
+          const call = await http(path, cookie);
+          rounds.push({ floor, call, ratio: ratio(call.rps, floor.rps) });
+        }
+        const byRatio = [...rounds].sort((a, b) => a.ratio - b.ratio);
+        const median = byRatio[Math.floor((byRatio.length - 1) / 2)]!;
+        roundDetails[path] = rounds;
+        const all = rounds.length > 1 ? ` (rounds ${rounds.map((r) => r.ratio.toFixed(2)).join(', ')})` : '';
+        return {
+          call: median.call,
+          row: {
+            ...fromLoad(median.call),
+            figure: `${median.ratio.toFixed(2)} × pg${all}`,
+            goal: `≥ ${goal} × pg`,
+            pass: median.ratio >= goal && rounds.every((r) => r.call.errors === 0),
+            before,
+          },
+        };
+      };
       if (selected.has('user')) {
-        const result = await http('/api/user.php', viewer!.cookie);
-        row({
-          scenario: 'GET /api/user.php',
-          ...versus(result, pgResult, 'pg', 0.5, '767–1,159 req/s (0.08–0.12 × pg)'),
-        });
+        const { row: measured } = await versusFloor(
+          '/api/user.php',
+          viewer!.cookie,
+          0.5,
+          '767–1,159 req/s (0.08–0.12 × pg)',
+        );
+        row({ scenario: 'GET /api/user.php', ...measured });
       }
       if (selected.has('member')) {
-        const result = await http(`/api/member.php?id=${someProfile}`, viewer!.cookie);
-        row({ scenario: 'GET /api/member.php', ...versus(result, pgResult, 'pg', 0.3, '') });
+        const { row: measured } = await versusFloor(
+          `/api/member.php?id=${someProfile}`,
+          viewer!.cookie,
+          0.3,
+          '',
+        );
+        row({ scenario: 'GET /api/member.php', ...measured });
       }
       if (selected.has('chats')) {
-        const twenty = await http('/api/chats.php', with20!.cookie);
-        row({
-          scenario: 'GET /api/chats.php, 20 conversations',
-          ...versus(twenty, pgResult, 'pg', 0.25, 'p50 17.5 ms (one client)'),
-        });
+        const { call: twenty, row: measured } = await versusFloor(
+          '/api/chats.php',
+          with20!.cookie,
+          0.25,
+          'p50 17.5 ms (one client)',
+        );
+        row({ scenario: 'GET /api/chats.php, 20 conversations', ...measured });
         const many = await http('/api/chats.php', with300!.cookie);
         const growth = many.p50 / Math.max(twenty.p50, 0.01);
         row({
@@ -373,6 +419,7 @@ async function main(): Promise<void> {
           ...versus(listing, rendered, '/ rendered', 0.6, '~21 req/s, p95 2.5 s (0.28–0.40 × /)'),
         });
       }
+      await pgFloor.stop();
       log('HTTP scenarios done');
     }
 
