@@ -4,7 +4,7 @@
  * mode on PostgreSQL + Redis (a fresh database, dropped at the end; its own Redis prefix; rate limits
  * off), seeds fixtures, runs the scenarios and prints one table, also written to bench/results/latest.json.
  *
- *   npm run bench                       everything (≈ 15 minutes)
+ *   npm run bench                       everything (≈ 11 minutes on an idle machine)
  *   npm run bench -- --quick            small sizes (under two minutes)
  *   npm run bench -- user chats search  only these scenarios (see `scenarios` below)
  *   npm run bench -- --markdown         print the table of bench/results/latest.json as Markdown
