@@ -350,14 +350,13 @@ async function main(): Promise<void> {
         const median = byRatio[Math.floor((byRatio.length - 1) / 2)]!;
         roundDetails[path] = rounds;
         const all = rounds.length > 1 ? ` (rounds ${rounds.map((r) => r.ratio.toFixed(2)).join(', ')})` : '';
+        const judged = versus(median.call, median.floor, 'pg', goal, before);
         return {
           call: median.call,
           row: {
-            ...fromLoad(median.call),
-            figure: `${median.ratio.toFixed(2)} × pg${all}`,
-            goal: `≥ ${goal} × pg`,
-            pass: median.ratio >= goal && rounds.every((r) => r.call.errors === 0),
-            before,
+            ...judged,
+            figure: `${judged.figure}${all}`,
+            pass: judged.pass && rounds.every((r) => r.call.errors === 0),
           },
         };
       };
