@@ -381,6 +381,15 @@ export async function counterpartOf(db: Executor, meId: number, otherId: number)
  * limit check reads it here), with the other member as `counterpartOf` reads them — one round trip
  * instead of two. Only the sender's row is locked; the counterpart is read as at the statement's start,
  * as it would be before the transaction.
+ *
+ * The same statement makes the send's commit asynchronous (`synchronous_commit = off` for this
+ * transaction only, set_config's `true`): the commit returns once it is in the WAL's buffers, not
+ * after the disk confirmed it. On a virtual disk a WAL flush sometimes took 100–550 ms, and every
+ * send committing in that moment (and the live delivery that follows its commit) waited for it —
+ * the tail of live delivery (decision 032). The message and its charge stay one atomic transaction:
+ * a database crash within the WAL writer's delay (≤ 0.6 s) can lose both together, never one of
+ * them; purchases and every other write still commit synchronously, and their flush carries the
+ * sends committed before them.
  */
 function prepareLockSender(db: Executor) {
   const meId = sql.placeholder('meId');
@@ -395,6 +404,7 @@ function prepareLockSender(db: Executor) {
       aBlockedB: sql<boolean>`exists (select 1 from ${blocks} b where b.blocker_profile_id = ${meId} and b.blocked_profile_id = ${otherId})`,
       bBlockedA: sql<boolean>`exists (select 1 from ${blocks} b where b.blocker_profile_id = ${otherId} and b.blocked_profile_id = ${meId})`,
       hasConversation: sql<boolean>`exists (select 1 from ${conversations} c where c.low_profile_id = ${sql.placeholder('low')} and c.high_profile_id = ${sql.placeholder('high')})`,
+      asynchronousCommit: sql<string>`set_config('synchronous_commit', 'off', true)`,
     })
     .from(users)
     .leftJoin(other, eq(other.id, otherId))
@@ -412,7 +422,7 @@ const lockSenderStatement = preparedPerConnection(prepareLockSender);
 export async function lockSender(tx: Executor, userId: number, meId: number, otherId: number) {
   const [row] = await lockSenderStatement(tx).execute({ userId, meId, otherId, ...pairOf(meId, otherId) });
   if (!row) return undefined;
-  const { sender, profile, owner, ...relation } = row;
+  const { sender, profile, owner, asynchronousCommit: _setting, ...relation } = row;
   return { sender, other: profile && owner ? { profile, owner, ...relation } : undefined };
 }
 
@@ -707,7 +717,13 @@ function prepareMessagesPage(db: Executor, forward: boolean, marks: boolean) {
           eq(conversationParticipants.profileId, sql.placeholder('profileId')),
         ),
       )
-      .returning({ id: conversationParticipants.conversationId }),
+      // A read mark commits asynchronously, as a send does (decision 032): reading a conversation
+      // never waits for the disk; a crash can at worst show a message as unread again. Evaluated for
+      // the row the mark moved (a data-modifying WITH runs to completion, read or not).
+      .returning({
+        id: conversationParticipants.conversationId,
+        asynchronousCommit: sql`set_config('synchronous_commit', 'off', true)`,
+      }),
   );
   return (marks ? db.with(mark) : db)
     .select({ message: messages, gift: gifts })

@@ -2,11 +2,16 @@ import type { AddressInfo } from 'node:net';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { z } from 'zod';
+import type { Executor } from '#server/db/client.ts';
 import { creditLedger } from '#server/db/schema/credits.ts';
 import { users } from '#server/db/schema/members.ts';
 import { activeMember, grantCredits, signupMember } from '../../../tests/setup/members.ts';
 import { createTestApp, type TestApp } from '../../../tests/setup/test-app.ts';
+import { lockSender, messagesPageWithGifts } from './chats.repository.ts';
 import { sharesContactDetails } from './chats.service.ts';
+
+const settingRows = z.object({ rows: z.array(z.object({ value: z.string() })) });
 
 async function balanceAndLedger(t: TestApp, userId: number) {
   const [user] = await t.database.db.select().from(users).where(eq(users.id, userId));
@@ -58,6 +63,47 @@ describe('chats with credits', () => {
     const state = await balanceAndLedger(t, sender.userId);
     expect(state.credits).toBe(6);
     expect(state.ledgerTotal).toBe(state.credits);
+  });
+
+  it("commits a send without waiting for the WAL's flush, and nothing else (decision 032)", async () => {
+    const sender = await activeMember(t.app);
+    const receiver = await activeMember(t.app);
+    const synchronousCommit = async (db: Executor) => {
+      const result = await db.execute(sql`select current_setting('synchronous_commit') as value`);
+      return settingRows.parse(result).rows[0]?.value;
+    };
+    expect(await synchronousCommit(t.database.db)).toBe('on');
+    const inside = await t.database.db.transaction(async (tx) => {
+      const before = await synchronousCommit(tx);
+      const locked = await lockSender(tx, sender.userId, sender.profileId, receiver.profileId);
+      expect(locked?.other?.profile.id).toBe(receiver.profileId);
+      // Not a field of the counterpart: the setting's value stays inside the repository.
+      expect(locked?.other).not.toHaveProperty('asynchronousCommit');
+      return { before, after: await synchronousCommit(tx) };
+    });
+    expect(inside).toEqual({ before: 'on', after: 'off' });
+    // Local to the send's transaction: the connection goes back to the pool committing synchronously.
+    expect(await synchronousCommit(t.database.db)).toBe('on');
+    expect(
+      (await send(sender.cookie, { profile: receiver.profileId, text: 'durable enough' })).statusCode,
+    ).toBe(201);
+    expect(await synchronousCommit(t.database.db)).toBe('on');
+
+    // A read mark too, when it moves; a page read without a mark commits nothing and changes nothing.
+    const sent = (await send(sender.cookie, { profile: receiver.profileId, text: 'read me' })).json();
+    const readWith = (markReadUpTo: number | null) =>
+      t.database.db.transaction(async (tx) => {
+        const page = await messagesPageWithGifts(tx, sent.message.conversation, {
+          profileId: receiver.profileId,
+          floor: 0,
+          limit: 20,
+          markReadUpTo,
+        });
+        return { texts: page.rows.map((row) => row.text), setting: await synchronousCommit(tx) };
+      });
+    expect(await readWith(null)).toEqual({ texts: ['durable enough', 'read me'], setting: 'on' });
+    expect(await readWith(sent.message.id)).toEqual({ texts: ['durable enough', 'read me'], setting: 'off' });
+    expect(await synchronousCommit(t.database.db)).toBe('on');
   });
 
   it('answers 402 with required and credits, and changes nothing', async () => {
