@@ -65,7 +65,7 @@ describe('chats with credits', () => {
     expect(state.ledgerTotal).toBe(state.credits);
   });
 
-  it("commits a send without waiting for the WAL's flush, and nothing else (decision 032)", async () => {
+  it("commits a send and a moved read mark without waiting for the WAL's flush, in their transaction only (decision 032)", async () => {
     const sender = await activeMember(t.app);
     const receiver = await activeMember(t.app);
     const synchronousCommit = async (db: Executor) => {
