@@ -377,6 +377,12 @@ export async function counterpartOf(db: Executor, meId: number, otherId: number)
 }
 
 /**
+ * Selected in a statement of a chat write, it makes that write's transaction (and only it) commit
+ * without waiting for the WAL's flush (decision 032): `true` is set_config's "local to the transaction".
+ */
+const commitAsynchronously = sql<string>`set_config('synchronous_commit', 'off', true)`;
+
+/**
  * A send's first statement: the sender's row, locked until the transaction ends (every money and
  * limit check reads it here), with the other member as `counterpartOf` reads them — one round trip
  * instead of two. Only the sender's row is locked; the counterpart is read as at the statement's start,
@@ -404,7 +410,7 @@ function prepareLockSender(db: Executor) {
       aBlockedB: sql<boolean>`exists (select 1 from ${blocks} b where b.blocker_profile_id = ${meId} and b.blocked_profile_id = ${otherId})`,
       bBlockedA: sql<boolean>`exists (select 1 from ${blocks} b where b.blocker_profile_id = ${otherId} and b.blocked_profile_id = ${meId})`,
       hasConversation: sql<boolean>`exists (select 1 from ${conversations} c where c.low_profile_id = ${sql.placeholder('low')} and c.high_profile_id = ${sql.placeholder('high')})`,
-      asynchronousCommit: sql<string>`set_config('synchronous_commit', 'off', true)`,
+      asynchronousCommit: commitAsynchronously,
     })
     .from(users)
     .leftJoin(other, eq(other.id, otherId))
@@ -722,7 +728,7 @@ function prepareMessagesPage(db: Executor, forward: boolean, marks: boolean) {
       // the row the mark moved (a data-modifying WITH runs to completion, read or not).
       .returning({
         id: conversationParticipants.conversationId,
-        asynchronousCommit: sql`set_config('synchronous_commit', 'off', true)`,
+        asynchronousCommit: commitAsynchronously,
       }),
   );
   return (marks ? db.with(mark) : db)
