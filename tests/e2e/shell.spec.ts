@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import AxeBuilder from '@axe-core/playwright';
 import { activeMember, expect, gotoHydrated, test } from './fixtures.ts';
 
@@ -303,5 +304,50 @@ test("a member's page paints before it asks for a script, then hydrates (issue 1
     expect(scripts.length, path).toBeGreaterThan(10);
     expect(firstFrame, path).toBeGreaterThan(0);
     expect(Math.min(...scripts), path).toBeGreaterThan(firstFrame);
+  }
+});
+
+/** The body of a GET as it crossed the wire: the pieces of its chunked transfer encoding. */
+function rawChunks(baseURL: string, path: string, cookie: string): Promise<string[]> {
+  const { hostname, port } = new URL(baseURL);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => {
+      socket.write(
+        `GET ${path} HTTP/1.1\r\nHost: ${hostname}\r\nCookie: ${cookie}\r\nConnection: close\r\n\r\n`,
+      );
+    });
+    const received: Buffer[] = [];
+    socket.on('data', (data: Buffer) => received.push(data));
+    socket.on('error', reject);
+    socket.on('end', () => {
+      const raw = Buffer.concat(received);
+      let at = raw.indexOf('\r\n\r\n') + 4;
+      const chunks: string[] = [];
+      for (;;) {
+        const lineEnd = raw.indexOf('\r\n', at);
+        const size = Number.parseInt(raw.subarray(at, lineEnd).toString('latin1'), 16);
+        if (!(size > 0)) break;
+        chunks.push(raw.subarray(lineEnd + 2, lineEnd + 2 + size).toString('utf8'));
+        at = lineEnd + 2 + size + 2;
+      }
+      resolve(chunks);
+    });
+  });
+}
+
+test("a member's page leaves the server in a few pieces, not React's 4 KB ones (issue 15)", async ({
+  browser,
+  baseURL,
+}) => {
+  const { page } = await activeMember(browser, baseURL, 'Chunky');
+  const cookie = (await page.context().cookies()).map((each) => `${each.name}=${each.value}`).join('; ');
+  for (const path of ['/members', '/chats']) {
+    const chunks = await rawChunks(baseURL ?? '', path, cookie);
+    const html = chunks.join('');
+    // A whole page (tens of KB, which React writes as one 4 KB piece after another) …
+    expect(html.length, path).toBeGreaterThan(16 * 1024);
+    expect(html, path).toContain('</html>');
+    // … leaves as the shell and the streamed rest: each piece crossed the web stream and zlib once.
+    expect(chunks.length, path).toBeLessThanOrEqual(3);
   }
 });
