@@ -81,9 +81,9 @@ const envSchema = z.object({
   LOGIN_LOCK_MINUTES: z.coerce.number().int().min(1).max(1440).default(15),
   /** How long a process keeps a resolved session (ms; 0 = off). Default 2000, off under NODE_ENV=test. */
   SESSION_CACHE_MS: z.coerce.number().int().min(0).max(60_000).optional(),
-  /** How long a process keeps a member's finished conversation list (ms; 0 = off). Default 5000, off under NODE_ENV=test. */
   /** How long a process keeps a public page as visitors without a session see it (ms; 0 = off). Default 10000 with the built pages, off under NODE_ENV=test. */
   PAGE_CACHE_MS: z.coerce.number().int().min(0).max(300_000).optional(),
+  /** How long a process keeps a member's finished conversation list (ms; 0 = off). Default 5000, off under NODE_ENV=test. */
   CHAT_LIST_CACHE_MS: z.coerce.number().int().min(0).max(60_000).optional(),
   SEARCH_COUNT_CACHE_MS: z.coerce.number().int().min(0).max(300_000).optional(),
   S3_BUCKET: z.string().min(3).optional(),
