@@ -1,5 +1,5 @@
 /**
- * The back office's numbers over a seeded year (issue 17): a fresh PostgreSQL database with one site
+ * The back office's numbers over a seeded year: a fresh PostgreSQL database with one site
  * of 100,000 members and a year of their signups, activations, orders, conversations, active days
  * and landing clicks (generate_series, a minute or two), then the dashboard's queries — a year and
  * the default 30 days, for the site and for all sites — timed (median of 5 runs after a warm-up),

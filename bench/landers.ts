@@ -1,7 +1,7 @@
 /**
  * Landers on a phone: Lighthouse (mobile preset: Moto G-class CPU ×4 slower, slow 4G simulated)
  * with Debian's Chromium on the nine landers and the home page of a running server, and a table of
- * the budget of issue 19: performance score, LCP ≤ 2.0 s, TBT ≤ 150 ms, CLS ≤ 0.05, JavaScript
+ * the landers' budget: performance score, LCP ≤ 2.0 s, TBT ≤ 150 ms, CLS ≤ 0.05, JavaScript
  * ≤ 60 KB gzip (files and inline scripts), render-blocking CSS ≤ 15 KB gzip.
  * Usage: node --import tsx bench/landers.ts [baseUrl] [runs]   (default http://localhost:3000, 1 run;
  * with several runs the median by score is shown: TBT is noisy on a busy machine)

@@ -1,5 +1,5 @@
 /**
- * Member pages on a phone (issue 18): Lighthouse's mobile run with Debian's Chromium on search
+ * Member pages on a phone: Lighthouse's mobile run with Debian's Chromium on search
  * (/members), a profile (/members/<id>) and a chat (/chats/<id>) of a logged-in member, printing
  * the accessibility and performance scores and every accessibility audit that failed.
  * Usage: node --import tsx bench/member-pages.ts [baseUrl]   (default http://localhost:3000)

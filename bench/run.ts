@@ -82,7 +82,7 @@ function renderMarkdown(rows: readonly Row[]): string {
       ? '—'
       : value.toLocaleString('en', { maximumFractionDigits: digits });
   const lines = [
-    '| scenario | req/s | p50 ms | p99 ms | errors | figure | goal | pass | before (issue 15) |',
+    '| scenario | req/s | p50 ms | p99 ms | errors | figure | goal | pass | before the speed work |',
     '|---|---:|---:|---:|---:|---|---|---|---|',
     ...rows.map(
       (row) =>
@@ -332,7 +332,7 @@ async function main(): Promise<void> {
        * A call measured against the pg floor in `sizes.rounds` rounds, each the floor and then the
        * call (10 s each), and judged by the median round's ratio. On a shared 2-core machine one
        * 10-second window of the floor and another of the call a minute later differed by up to
-       * ±20 % between runs (session 18: member.php 0.23–0.36 × pg), more than some goals' margin;
+       * ±20 % between runs (2026-11-29 on an Intel Xeon, 45487f8: member.php 0.23–0.36 × pg), more than some goals' margin;
        * pairs measured back to back share the machine's moment.
        */
       const versusFloor = async (path: string, cookie: string, goal: number, before: string) => {

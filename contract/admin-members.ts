@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Back office: members and moderation (api-contract.md, Staff calls; issue 17). */
+/** Back office: members and moderation (api-contract.md, Staff calls). */
 
 export const memberStatusOptions = [
   'not_confirmed',

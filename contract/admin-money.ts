@@ -4,7 +4,7 @@ import { locales } from './locales.ts';
 import { bundleBadgeOptions, orderStatusSchema, paymentMethodOptions } from './payments.ts';
 
 /**
- * The back office's money and offers (admins; issue 17): credit bundles and their prices per
+ * The back office's money and offers (admins): credit bundles and their prices per
  * country, gifts, discount codes (spec §3) and orders. Field errors are codes the pages show.
  */
 

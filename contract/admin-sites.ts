@@ -13,7 +13,7 @@ import {
 } from './profiles.ts';
 
 /**
- * The back office's sites, companies and fictional profiles (api-contract.md, Staff calls; issue 17).
+ * The back office's sites, companies and fictional profiles (api-contract.md, Staff calls).
  * Every field error is a code (`required`, `invalid`, `taken`, …) the pages show at the field.
  */
 
@@ -69,7 +69,7 @@ export const minimumMessageCostInputSchema = z.object({
   currency: z.string({ error: 'invalid' }).regex(/^[A-Z]{3}$/, { error: 'invalid' }),
 });
 
-/** What a landing click can lead to, each a postback to the click's network (issue 19). */
+/** What a landing click can lead to, each a postback to the click's network. */
 export const postbackEventOptions = ['signup', 'activation', 'first_purchase'] as const;
 /** The placeholders a postback URL template may hold. */
 export const postbackPlaceholders = ['{click_id}', '{event}', '{amount}', '{currency}'] as const;

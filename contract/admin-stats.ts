@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { idParam } from './common.ts';
 
 /**
- * The back office's numbers (api-contract.md, Staff calls: GET /api/admin/stats.php; issue 17) and the
- * traffic-source breakdown of issue 19. Days are UTC days; money is integer cents per currency.
+ * The back office's numbers (api-contract.md, Staff calls: GET /api/admin/stats.php) and their
+ * breakdown by traffic source. Days are UTC days; money is integer cents per currency.
  */
 
 export const statsBreakdownOptions = ['network', 'ref', 'sub1', 'sub2', 'sub3', 'lander'] as const;

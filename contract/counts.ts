@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** The shell's badges in one call (issue 15): the lists load only on the pages that show them. */
+/** The shell's badges in one call: the lists load only on the pages that show them. */
 export const countsResponseSchema = z.object({
   /** Unread messages over the conversations chats.php lists. */
   unread_messages: z.number().int().nonnegative(),

@@ -1,6 +1,6 @@
 /**
  * Intl formatters, built once per locale and options: building one costs far more than using it,
- * and a page formats dozens of dates, ages and country names (issue 15). Shared by the server's
+ * and a page formats dozens of dates, ages and country names. Shared by the server's
  * renders and the browser; the set is small (languages × the options in use) and bounded anyway.
  */
 const formatters = new Map<string, unknown>();

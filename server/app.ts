@@ -136,7 +136,7 @@ export type AppDeps = {
   directDebit: DirectDebitService;
   staff: StaffService;
   operator: OperatorService;
-  /** Landing clicks (visits) and the postbacks of what they led to (issue 19). */
+  /** Landing clicks (visits) and the postbacks of what they led to. */
   tracking: TrackingService;
   postbacks: PostbackQueue;
   stats: StatsService;
@@ -188,7 +188,7 @@ function dkimKey(config: Config) {
 async function paymentProvider(config: Config, db: Database): Promise<PaymentProvider> {
   if (config.PAYMENT_PROVIDER === 'mollie') {
     if (!config.MOLLIE_API_KEY) throw new Error('PAYMENT_PROVIDER=mollie needs MOLLIE_API_KEY');
-    // Mollie's client library loads only where it is the provider (issue 15: start time).
+    // Mollie's client library loads only where it is the provider (~90 ms of every other start).
     const { createMollieProvider } = await import('./modules/payments/mollie-provider.ts');
     return createMollieProvider(config.MOLLIE_API_KEY);
   }

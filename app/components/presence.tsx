@@ -9,7 +9,7 @@ export type PresenceState = { online: boolean; ago: string | null };
 /**
  * Online, or how long ago someone was active ("2 hours ago", "yesterday"), in the member's language.
  * From the catalogs' plural messages, not `Intl.RelativeTimeFormat`: a browser builds its first one
- * in one 20–40 ms step (×4 on Lighthouse's phone), in the middle of hydrating the first card (issue 15).
+ * in one 20–40 ms step (×4 on Lighthouse's phone), in the middle of hydrating the first card.
  */
 export function presenceOf(lastActive: string, t: TFunction, now = Date.now()): PresenceState {
   const elapsed = now - new Date(lastActive).getTime();

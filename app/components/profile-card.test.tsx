@@ -20,7 +20,7 @@ const profileNumbered = (id: number): Profile =>
   });
 
 describe('a grid of members', () => {
-  it('loads the first row of photos at once with high priority and the rest lazily (largest paint, issue 15)', async () => {
+  it('loads the first row of photos at once with high priority and the rest lazily (largest paint)', async () => {
     const { container } = renderShell(<ProfileGrid profiles={[1, 2, 3, 4, 5, 6].map(profileNumbered)} />);
     await screen.findByText('Member 6, 30');
     const photos = [...container.querySelectorAll('img')];

@@ -15,7 +15,7 @@ const gifts = [
   { id: 2, name: 'Heart', credits: 1 },
 ];
 
-describe('spending credits takes two taps (issue 14, item 15)', () => {
+describe('spending credits takes two taps', () => {
   afterEach(() => {
     cleanup();
     vi.unstubAllGlobals();

@@ -12,7 +12,7 @@ export function SpendCost({ credits }: { credits: number }) {
 }
 
 /**
- * Spending in two taps (issue 14, item 15): the first tap picks an option, which shows its cost on
+ * Spending in two taps, so a stray tap never spends: the first tap picks an option, which shows its cost on
  * the control and a "Send for N credits" button; only that second tap spends.
  */
 export function SpendChoice<T>({

@@ -9,7 +9,7 @@ function Countdown({ expires, renderedAt }: { expires: string; renderedAt?: numb
   return <span data-testid="countdown">{formatCountdown(useSecondsLeft(expires, renderedAt))}</span>;
 }
 
-describe('the time-bonus countdown hydrates without a mismatch (issue 14, item 22)', () => {
+describe('the time-bonus countdown hydrates without a mismatch', () => {
   const start = new Date('2026-03-01T12:00:00.400Z').getTime();
   const expires = new Date(start + 3_600_000).toISOString();
   let root: Root | undefined;

@@ -1,7 +1,7 @@
 import { safeRedirectPath } from './safe-redirect.ts';
 
 /**
- * The way back after paying (issue 18): a member who tops up from a chat returns to that chat.
+ * The way back after paying: a member who tops up from a chat returns to that chat.
  * The same-site path travels as `?return=` through /credits and the checkout; the checkout's action
  * keeps it in a short-lived cookie bound to the order, because the payment provider only knows the
  * return page (/transactions/<order>). Every hop re-checks the path with safeRedirectPath, so an

@@ -58,7 +58,7 @@ export type TypedApi = <K extends EndpointKey>(key: K, ...args: RequestArgs<K>) 
 
 /**
  * The endpoint map and its schemas (and with them zod) load with the first call, not with the page:
- * a public page paints and hydrates without them, and most never call the API (issue 15).
+ * a public page paints and hydrates without them, and most never call the API.
  */
 let contractModule: Promise<typeof import('./api-contract.ts')> | undefined;
 export function loadContract() {

@@ -9,7 +9,7 @@ function chunksOf(stream: ReturnType<typeof coalescedWrites>): string[] {
 
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
-describe('coalesced writes (issue 15)', () => {
+describe('coalesced writes', () => {
   it('joins what is written in one turn of the event loop into one chunk', async () => {
     const stream = coalescedWrites();
     const chunks = chunksOf(stream);

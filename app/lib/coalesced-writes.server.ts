@@ -7,7 +7,7 @@ import { Transform } from 'node:stream';
  * (52 KB) left the renderer as 17 chunks. Each chunk then crossed the stream that React Router's
  * Response wraps (a web ReadableStream, turned back into a Node stream for Fastify) and the gzip or
  * Brotli stream, one zlib call on the thread pool apiece: compressing such a page cost ~7 ms of
- * CPU, ~2 ms in one piece (issue 15). Gathered here, the shell leaves as one chunk, and a Suspense
+ * CPU, ~2 ms in one piece (decision 033). Gathered here, the shell leaves as one chunk, and a Suspense
  * boundary that resolves later as one more, as soon as React has written it: streaming is kept,
  * only the pieces of one write are joined. `onEnd` runs when the writer has ended, after the last
  * chunk left.

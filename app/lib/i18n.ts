@@ -55,7 +55,7 @@ function isStringRecord(value: unknown): value is Record<string, unknown> {
 
 /**
  * The catalogs file's shape ({ namespace: { key: text } }), checked by hand: zod would be the one
- * reason for every public page to load it before its first paint (issue 15).
+ * reason for every public page to load it before its first paint.
  */
 export function isCatalogFile(value: unknown): value is LocaleResources {
   return (

@@ -9,7 +9,7 @@ let loaded: Promise<void> | undefined;
  * zod and the contract's schemas take some 100–150 ms of module evaluation on Lighthouse's slowed
  * CPU, all in one task when imported at once (zod alone about half). Imported a group at a time with
  * a task between, no single step blocks the page for long, and a tap made meanwhile is answered
- * (Total Blocking Time, issue 15). In the browser only: a server process has them loaded already.
+ * (Total Blocking Time). In the browser only: a server process has them loaded already.
  */
 export function loadSchemasInSteps(): Promise<void> {
   if (typeof window === 'undefined') return Promise.resolve();

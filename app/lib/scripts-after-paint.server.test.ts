@@ -31,7 +31,7 @@ async function rewrite(chunks: string[]): Promise<string> {
   return text(Readable.from(chunks.map((chunk) => Buffer.from(chunk))).pipe(scriptsAfterPaint()));
 }
 
-describe('scripts after the first paint (issue 15)', () => {
+describe('scripts after the first paint', () => {
   it('takes the modulepreload links out and makes the module script inert, listing them', async () => {
     expect(await rewrite([shell, streamed])).toBe(expected);
   });

@@ -8,7 +8,7 @@ import { useState } from 'react';
  * callback that sets state, and React treats state set while it commits as urgent. At hydration
  * that turned the page's first commit into a second, synchronous render pass (React cannot split
  * it): ~500 ms of one task on Lighthouse's slowed phone CPU on `/members`, with five closed dialogs
- * on the page (docs/decisions/016, addendum of session 9).
+ * on the page (docs/decisions/016, addendum "nothing synchronous at hydration").
  */
 export function useShownOnce(show: boolean): boolean {
   const [shown, setShown] = useState(show);

@@ -7,7 +7,7 @@ const translators = new WeakMap<I18n, TFunction>();
 /**
  * `t` and the i18next instance of the page. react-i18next's own hook copies every property of the
  * instance for each component on its first render; on the server every render is a first one, and
- * that copying was ~5 % of a member's page (issue 15). A page's language never changes within its
+ * that copying was ~5 % of a member's page. A page's language never changes within its
  * instance (another language is another instance, from the root loader), so one `t` per instance
  * does; a component still renders again when the provider hands it a new instance.
  */

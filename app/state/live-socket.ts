@@ -9,7 +9,7 @@ type FrameParser = (text: string) => LiveEvent | null;
 
 /**
  * The frames' parser, and with it zod and the contract's schemas, loads when the first socket opens:
- * visitors never open one, and a member's page paints before it is needed (issue 15).
+ * visitors never open one, and a member's page paints before it is needed.
  */
 let frameParser: Promise<FrameParser> | undefined;
 function loadFrameParser(): Promise<FrameParser> {

@@ -87,7 +87,7 @@ export function LiveStateProvider({
     openConversation.current = id;
   }, []);
 
-  // The badges come from one counts call, never from the whole chats and likes lists (issue 15).
+  // The badges come from one counts call, never from the whole chats and likes lists.
   const reloadCounts = useCallback(async () => {
     const answer = await api('GET /api/counts.php');
     if (!answer.ok) return;

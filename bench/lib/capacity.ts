@@ -5,7 +5,7 @@ import { closeSockets, type MessageEvent, openSockets, sendMessage } from './liv
 import { percentile, request } from './load.ts';
 
 /**
- * The capacity model of issue 15: each active chat user keeps a live socket, sends a message to a
+ * The capacity model of the performance goals: each active chat user keeps a live socket, sends a message to a
  * partner every ~20 s, reads the conversation on every message received, loads the chat list every
  * 60 s and a page (SSR) every 90 s. Healthy: HTTP average ≤ 100 ms, p99 ≤ 2 s, < 1 % errors,
  * send → receive p99 ≤ 2 s and nothing lost.

@@ -12,7 +12,7 @@ import { type PreparedFolder, prepareDataFolder, type SnapshotOptions, writeSnap
  * The one database type the services and repositories see, whichever driver runs underneath. Without
  * a schema: the app writes every query with the query builder or SQL, never Drizzle's relational
  * `db.query`, and with a schema every transaction built a relational query builder for each table
- * (~12 KB of garbage a transaction, issue 15).
+ * (~12 KB of garbage a transaction).
  */
 export type Database = PgDatabase<PgQueryResultHKT>;
 export type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
@@ -55,7 +55,7 @@ const MIGRATION_LOCK_ID = 72_410_001;
 
 /**
  * Connects to PostgreSQL. Its driver loads here, not with the module: an embedded start never
- * needs it (~50 ms of a start, issue 15).
+ * needs it (~50 ms of a start).
  */
 export async function connectPostgres(connectionString: string, poolSize = 10): Promise<DatabaseHandle> {
   const [{ default: pg }, { drizzle: drizzlePg }, { migrate: migratePg }] = await Promise.all([
@@ -65,7 +65,7 @@ export async function connectPostgres(connectionString: string, poolSize = 10): 
   ]);
   // Connections stay open once made (pg-pool closed them after 10 s idle): a new one costs a backend
   // start, cold catalog caches and a parse of every prepared statement it runs, ~50 ms that the
-  // requests of a busy moment waited behind (issue 15: live delivery's slow bursts).
+  // requests of a busy moment waited behind (live delivery's slow bursts, decision 030).
   const pool = new pg.Pool({ connectionString, max: poolSize, idleTimeoutMillis: 0 });
   pool.on('error', () => {
     // An idle client lost its connection; the pool replaces it on the next checkout.
@@ -141,7 +141,7 @@ function connectionOf(executor: Executor): object {
 }
 
 /**
- * Prepared statements built once per connection (hot queries, issue 15): Drizzle builds the SQL text
+ * Prepared statements built once per connection (hot queries, decision 027): Drizzle builds the SQL text
  * once (building took ~0.3 ms of the main thread a query, more than PostgreSQL took to run the simple
  * ones) and the driver sends it as a named statement. A prepared statement is bound to the connection
  * it was built on, so the key is the connection and not the executor: a transaction reuses the

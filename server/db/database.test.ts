@@ -34,7 +34,7 @@ describe(`migrations and demo data on ${process.env.DATABASE_URL ? 'PostgreSQL' 
   });
 
   it('opens transactions without relational query builders (the app never uses db.query)', async () => {
-    // With a schema, Drizzle built one builder per table for every transaction (~12 KB, issue 15).
+    // With a schema, Drizzle built one builder per table for every transaction (~12 KB).
     const builders = await t.database.db.transaction(async (tx) => Object.keys(tx.query).length);
     expect(builders).toBe(0);
     expect(Object.keys(t.database.db.query)).toEqual([]);

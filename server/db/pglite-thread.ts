@@ -3,8 +3,8 @@ import type { QueryOptions, Results } from '@electric-sql/pglite';
 import type { PreparedFolder } from './snapshot.ts';
 
 /**
- * The embedded database (PGlite) in a thread of its own, for the server's start (issue 15,
- * docs/decisions/025): PostgreSQL's start in WebAssembly (~1.3 s) runs on the second core while
+ * The embedded database (PGlite) in a thread of its own, for the server's start
+ * (docs/decisions/025): PostgreSQL's start in WebAssembly (~1.3 s) runs on the second core while
  * the main thread loads and builds the app, and later queries run there without blocking requests.
  * The main thread keeps a stand-in with the part of PGlite's interface Drizzle's PGlite driver and
  * the snapshot use: `query`, `transaction` (whose `tx.query` runs inside it), `dumpDataDir`, `close`.

@@ -39,7 +39,7 @@ export async function createRedisBus(
   /** Counts failed subscribes (metrics). */
   onSubscribeFailure?: () => void,
 ): Promise<EventBus> {
-  // The client loads with the first Redis bus: an embedded start never needs it (issue 15).
+  // The client loads with the first Redis bus: an embedded start never needs it.
   const { Redis } = await import('ioredis');
   // Auto-pipelining: the publishes issued in one tick (a send's four or five events) leave in one
   // write, in the order they were issued.

@@ -6,7 +6,7 @@ type GeoipCountry = typeof import('geoip-country')['default'];
 let geoip: GeoipCountry | undefined;
 
 /**
- * geoip-country reads its whole database when it loads (~100 ms, issue 15: start time), so it loads
+ * geoip-country reads its whole database when it loads (~100 ms of a start), so it loads
  * with the first lookup, or once the server listens (warmGeoip), whichever comes first. It is a
  * CommonJS package, so the first lookup can load it on the spot.
  */

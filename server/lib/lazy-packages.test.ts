@@ -22,7 +22,7 @@ const loadedOnFirstUse = [
 ];
 
 describe('an embedded start', () => {
-  it('loads none of the packages it does not need yet (issue 15: start time)', () => {
+  it('loads none of the packages it does not need yet, which would slow the start', () => {
     const run = spawnSync(
       process.execPath,
       [

@@ -1,5 +1,5 @@
 /**
- * Packages a start does not need, loaded with their first use instead (issue 15: ~460 ms of an
+ * Packages a start does not need, loaded with their first use instead (~460 ms of an
  * embedded start's module loading, decision 024). Each is imported once; the promise is shared.
  */
 let sharpModule: Promise<typeof import('sharp')> | undefined;

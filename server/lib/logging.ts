@@ -101,7 +101,7 @@ const requestBindings = Symbol('requestBindings');
 /**
  * Fastify's logger of each request, made without bindings: pino passes every binding of a child
  * through the redaction (its wildcard paths apply to any key), ~8 µs a request and a page's every
- * in-process call (issue 15), for a `reqId` that most requests never write. The bindings are kept on
+ * in-process call, for a `reqId` that most requests never write. The bindings are kept on
  * the child and added to the lines it does write, by the root's mixin (`requestFields`).
  */
 export const childLoggerFactory: NonNullable<FastifyServerOptions['childLoggerFactory']> = (
@@ -135,7 +135,7 @@ export function loggerOptions(config: Pick<Config, 'LOG_LEVEL'>, stream?: Destin
 
 /**
  * Standard output, written without blocking: pino's default waits for every line's write(2), ~0.3 ms
- * of the main thread a request (issue 15). Lines go out at once when the process is idle and in
+ * of the main thread a request. Lines go out at once when the process is idle and in
  * batches under load; pino writes what is left synchronously when the process exits.
  */
 function standardOutput(): DestinationStream {

@@ -52,7 +52,7 @@ async function fakeGateways() {
   };
 }
 
-describe('SMS gateways chosen by SMS_PROVIDER (issue 21)', () => {
+describe('SMS gateways chosen by SMS_PROVIDER', () => {
   let gateway: Awaited<ReturnType<typeof fakeGateways>>;
   const sid = `AC${'0123456789abcdef'.repeat(2)}`;
   beforeAll(async () => {

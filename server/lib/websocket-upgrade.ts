@@ -11,7 +11,7 @@ export function socketErrorListener(log: FastifyBaseLogger): (this: WebSocket, e
 }
 
 /**
- * What an open socket keeps of its handshake: nothing (issue 15, lean sockets). Without this a
+ * What an open socket keeps of its handshake: nothing, so an idle socket costs little memory. Without this a
  * socket holds its upgrade request for life, twice: @fastify/websocket's 'error' listener closes
  * over Fastify's request and reply, and the HTTP response made for the upgrade stays attached to
  * the TCP socket; with them the session's member row, the headers, a child logger: ~2.5 KB a socket.

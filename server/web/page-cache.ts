@@ -19,7 +19,7 @@ const ownHeaders = new Set(['date', 'set-cookie', 'content-length', 'transfer-en
 
 /**
  * Pages as a visitor without a session sees them, kept finished for a few seconds per process
- * (issue 15, decision 021): the public pages are the same for every such visitor of a site and
+ * (decision 021): the public pages are the same for every such visitor of a site and
  * language and country, and rendering one costs ~15 ms of the main thread. A page is kept only when nobody is
  * logged in (no member or staff session cookie), the address has no query (ad parameters, ?lang=)
  * and the answer is a 200 HTML page that sets no cookie. The key holds the whole Cookie header, so

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compressDir } from '../../scripts/compress-assets.mjs';
 import { registerClientBuild } from './ssr.ts';
 
-describe('hashed assets served pre-compressed (issue 21)', () => {
+describe('hashed assets served pre-compressed', () => {
   let dir: string;
   let app: FastifyInstance;
   // Repetitive, like real bundles: compresses well, and well past the 1 KiB threshold.

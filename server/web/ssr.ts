@@ -87,7 +87,7 @@ async function sendWebResponse(reply: FastifyReply, response: Response): Promise
  * at build time (scripts/compress-assets.mjs) are sent as they are for `Accept-Encoding: br`/`gzip`
  * (preCompressed), and the global compression skips a response that already has a Content-Encoding.
  * The assets folder is one wildcard route: a route per file (some 700 with HEAD and the compressed
- * copies) cost the start a glob and ~300 ms of route building (issue 15); an unknown asset is a
+ * copies) cost the start a glob and ~300 ms of route building; an unknown asset is a
  * plain 404, never a page. The few files at the top (service worker, icon) keep a route each.
  */
 export async function registerClientBuild(app: FastifyInstance, root: string): Promise<void> {

@@ -10,7 +10,7 @@ import { activeMember, nextIp } from '../setup/members.ts';
 import { createTestApp, type TestApp } from '../setup/test-app.ts';
 import { contractViolation } from './contract-shape.ts';
 
-/** Issue 14, item 16: the bad input of the audit, one by one, answers a clear 4xx in the contract's shape. */
+/** The bad input of the security audit, one by one, answers a clear 4xx in the contract's shape. */
 describe('bad input answers 4xx, never 500', () => {
   let t: TestApp;
   let cookie: string;
@@ -193,7 +193,7 @@ describe('page actions only read forms', () => {
   });
 });
 
-/** Issue 14, item 22: a failed query is logged by its SQLSTATE, route and request id, never with the values. */
+/** A failed query is logged by its SQLSTATE, route and request id, never with the values. */
 describe('failed-query logs carry no user input', () => {
   it('logs the SQLSTATE, route and request id of a failed query, not its text, parameters or values', async () => {
     const lines: string[] = [];

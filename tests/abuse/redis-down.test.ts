@@ -84,7 +84,7 @@ describe('rate limits while Redis does not answer', () => {
   });
 });
 
-/** Issue 14, item 16: while Redis was down, 19 of 19 message sends answered 500. */
+/** The security audit found that while Redis was down, 19 of 19 message sends answered 500. */
 describe('the app while Redis goes down', () => {
   let t: TestApp;
   let relay: Awaited<ReturnType<typeof cuttableRedis>>;

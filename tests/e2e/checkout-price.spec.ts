@@ -1,6 +1,6 @@
 import { e2eEmail, expect, gotoHydrated, test } from './fixtures.ts';
 
-/** Issue 14, items 13 and 22: the checkout's price is the charged price; /credits hydrates cleanly. */
+/** The checkout's price is the charged price; /credits hydrates cleanly. */
 test('the checkout shows the price the order charges, whatever happens to the discount code', async ({
   page,
 }) => {

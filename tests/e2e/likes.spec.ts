@@ -14,7 +14,7 @@ test('two members like each other and the second sees the match on the profile',
   const icebreaker = anna.page.getByRole('dialog');
   await expect(icebreaker).toContainText('You liked Bert. Break the ice!');
   await icebreaker.getByRole('button', { name: 'Hi Bert! How is your day going?' }).click();
-  // The first tap picks the line and shows its cost; the second sends it (issue 14, item 15).
+  // The first tap picks the line and shows its cost; the second sends it.
   await expect(anna.page).not.toHaveURL(/\/chats\/\d+$/);
   await icebreaker.getByRole('button', { name: /^Send for / }).click();
   await expect(anna.page).toHaveURL(/\/chats\/\d+$/);
@@ -24,7 +24,7 @@ test('two members like each other and the second sees the match on the profile',
   await expect(bert.page.getByTestId('likes-received')).toContainText('Anna');
   await gotoHydrated(bert.page, `/likes/m/${anna.profileId}`);
   await bert.page.getByRole('button', { name: 'Like' }).click();
-  // Already on Anna's profile: the match shows right there, never as a modal over it (issue 18).
+  // Already on Anna's profile: the match shows right there, never as a modal over it.
   await expect(bert.page.getByRole('status').filter({ hasText: "It's a match!" })).toBeVisible();
   await expect(bert.page.getByTestId('match-modal')).toHaveCount(0);
   await bert.page.goto('/likes/matches');

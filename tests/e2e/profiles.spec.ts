@@ -44,7 +44,7 @@ test('edit the profile, upload a photo and see it on the member view', async ({ 
 test('search with filters and open a member', async ({ page }) => {
   await signUp(page);
   await gotoHydrated(page, '/members');
-  // The filters sit in a sheet behind the Filters button (issue 18).
+  // The filters sit in a sheet behind the Filters button.
   await page.getByTestId('open-filters').click();
   await page.getByLabel('Show me').selectOption('female');
   await page.getByLabel('Country').selectOption('DE');

@@ -65,7 +65,7 @@ for (const viewport of [
   });
 }
 
-// ---- The shell of issue 18: tab bar, balance, errors inside the layout, first paint (issue 15) ----
+// ---- The shell: tab bar, balance, errors inside the layout, first paint ----
 
 const phone = { width: 390, height: 844 };
 const desktop = { width: 1366, height: 900 };
@@ -234,7 +234,7 @@ test('marketing mail starts unticked, and push boxes show off while this device 
 
 const publicPages = ['/', '/login', '/signup', '/pricing', '/pages/terms'];
 
-test('render-blocking CSS of the public pages is at most 15 KB gzip (issue 15)', async ({ request }) => {
+test('render-blocking CSS of the public pages is at most 15 KB gzip', async ({ request }) => {
   const { gzipSync } = await import('node:zlib');
   for (const path of publicPages) {
     const html = await (await request.get(path)).text();
@@ -255,7 +255,7 @@ test('render-blocking CSS of the public pages is at most 15 KB gzip (issue 15)',
   }
 });
 
-test('public pages ask for no script before they paint and load neither zod nor the contract (issue 15)', async ({
+test('public pages ask for no script before they paint and load neither zod nor the contract', async ({
   request,
 }) => {
   const { gzipSync } = await import('node:zlib');
@@ -280,10 +280,7 @@ test('public pages ask for no script before they paint and load neither zod nor 
   }
 });
 
-test("a member's page paints before it asks for a script, then hydrates (issue 15)", async ({
-  browser,
-  baseURL,
-}) => {
+test("a member's page paints before it asks for a script, then hydrates", async ({ browser, baseURL }) => {
   const { page } = await activeMember(browser, baseURL, 'Painter');
   // Registered before any script of the page: its callback runs with the page's first frame.
   await page.addInitScript(() => {
@@ -335,7 +332,7 @@ function rawChunks(baseURL: string, path: string, cookie: string): Promise<strin
   });
 }
 
-test("a member's page leaves the server in a few pieces, not React's 4 KB ones (issue 15)", async ({
+test("a member's page leaves the server in a few pieces, not React's 4 KB ones", async ({
   browser,
   baseURL,
 }) => {

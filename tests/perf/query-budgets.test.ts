@@ -9,7 +9,7 @@ import { injectCounted, installStatementCounter } from '../setup/statement-count
 import { createTestApp, type TestApp } from '../setup/test-app.ts';
 
 /**
- * The query budget of each hot call (issue 15): SQL statements per request, transaction control
+ * The query budget of each hot call (docs/decisions/011): SQL statements per request, transaction control
  * not counted. Each call is measured with 1 and with 50 conversations, likes and photos: the count
  * must stay within the budget and must not grow with the rows.
  */

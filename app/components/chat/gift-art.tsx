@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 
-/** Our own drawings of the gifts, one per slug, so a rose is a rose (issue 18). */
+/** Our own drawings of the gifts, one per slug, so a rose is a rose. */
 const art: Record<string, ReactNode> = {
   rose: (
     <>

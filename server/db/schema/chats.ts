@@ -83,7 +83,7 @@ export const messages = pgTable(
     index('messages_conversation_idx').on(table.conversationId, table.id),
     uniqueIndex('messages_sender_client_id_idx').on(table.senderProfileId, table.clientId),
     index('messages_sender_idx').on(table.senderProfileId, table.kind, table.credits),
-    // The dashboard's messages per day (issue 17).
+    // The dashboard's messages per day.
     index('messages_created_idx').on(table.createdAt),
   ],
 );

@@ -27,7 +27,7 @@ export type TrafficSource = {
   sub1?: string;
   sub2?: string;
   sub3?: string;
-  /** The landing click (visits.click_id) the member came from, and its lander (issue 19). */
+  /** The landing click (visits.click_id) the member came from, and its lander. */
   click_id?: string;
   lander?: string;
   slug?: string;
@@ -68,7 +68,7 @@ export const users = pgTable(
   },
   (table) => [
     uniqueIndex('users_site_email_unique').on(table.siteId, sql`lower(${table.email})`),
-    // The dashboard's counts per site and day (issue 17).
+    // The dashboard's counts per site and day.
     index('users_site_signup_idx').on(table.siteId, table.signupDate),
     index('users_site_activated_idx')
       .on(table.siteId, table.activatedAt)
@@ -125,7 +125,7 @@ export const profiles = pgTable(
     ),
     index('profiles_region_idx').on(table.country, table.countryregion),
     // The search's default order (most recently active first, id as tie-break) read straight from an
-    // index, over all the site's countries and per country and gender (issue 15).
+    // index, over all the site's countries and per country and gender.
     index('profiles_active_recent_idx')
       .on(table.lastActiveAt.desc().nullsFirst(), table.id.desc().nullsFirst())
       .where(sql`${table.status} = 'active'`),

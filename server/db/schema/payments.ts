@@ -55,7 +55,7 @@ export const orders = pgTable(
   (table) => [
     uniqueIndex('orders_provider_payment_unique').on(table.provider, table.providerPaymentId),
     index('orders_user_idx').on(table.userId, table.createdAt),
-    // The dashboard's orders and revenue per site and day (issue 17).
+    // The dashboard's orders and revenue per site and day.
     index('orders_site_settled_idx')
       .on(table.siteId, table.settledAt)
       .where(sql`${table.status} = 'completed'`),

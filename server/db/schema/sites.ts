@@ -32,7 +32,7 @@ export const companies = pgTable('companies', {
 
 export const signupModes = ['all', 'with_trafficsource', 'none'] as const;
 
-/** What a click can lead to (attribution_events; issue 19). */
+/** What a click can lead to (attribution_events). */
 export const attributionEventKinds = ['signup', 'activation', 'first_purchase'] as const;
 export type AttributionEventKind = (typeof attributionEventKinds)[number];
 /**
@@ -94,7 +94,7 @@ export const sites = pgTable(
      * domain_language, then to the columns above (sites/site-texts.ts).
      */
     texts: jsonb().$type<SiteTexts>().notNull().default({}),
-    /** Postbacks to ad networks, one per network (issue 19). */
+    /** Postbacks to ad networks, one per network. */
     postbacks: jsonb().$type<PostbackConfig[]>().notNull().default([]),
     companyId: integer()
       .notNull()

@@ -15,7 +15,7 @@ import { users } from './members.ts';
 import { type AttributionEventKind, attributionEventKinds, sites } from './sites.ts';
 
 /**
- * One landing click (issue 19): an entry with tracking parameters or on a lander or a member's
+ * One landing click: an entry with tracking parameters or on a lander or a member's
  * landing page. A reload with the same parameters keeps its visit (the visitor's cookie holds the
  * click id); no IP address, user agent or other personal data is stored.
  */

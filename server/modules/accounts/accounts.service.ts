@@ -301,7 +301,7 @@ export class AccountsService {
           at: now,
           profile: { name: input.name.trim(), birthdate: input.date_of_birth, country: ctx.country },
         });
-        // The landing click's postback-ready record, committed with the member (issue 19).
+        // The landing click's postback-ready record, committed with the member.
         await recordSignup(tx, user, now);
         let credits = user.credits;
         if (ctx.site.signupCredits > 0) {

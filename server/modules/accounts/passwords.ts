@@ -24,7 +24,7 @@ export async function verifyPassword(passwordHash: string | null, password: stri
   }
 }
 
-// The list loads with the first password checked, not with every start (~55 ms, issue 15).
+// The list loads with the first password checked, not with every start (~55 ms).
 let commonPasswords: Promise<Set<string>> | undefined;
 
 /** One of the ~50,000 most common passwords (zxcvbn's list), or the member's own e-mail or name. */

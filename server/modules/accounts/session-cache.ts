@@ -13,7 +13,7 @@ export async function announceSessionsChanged(bus: EventBus, userId: number): Pr
 
 /**
  * A member's balance changed by their own spend (a message): every instance puts it into the cached
- * row in place instead of dropping it, so the sender's next request needs no lookup (issue 15: a
+ * row in place instead of dropping it, so the sender's next request needs no lookup (decision 028: a
  * send used to drop the sender's session and the next request read it again, ~200 lookups a second
  * at 200 sends a second, and the refilled rows lived just long enough to fill the old space).
  */
@@ -27,7 +27,7 @@ export async function announceCreditsChanged(
 type Entry = { user: UserRow; own: SessionProfile; expiresAt: number };
 
 /**
- * Session → member for a few seconds per process (issue 15), so the hot calls skip the session
+ * Session → member for a few seconds per process (docs/decisions/014), so the hot calls skip the session
  * lookup. Dropped for a member over the event bus (Redis pub/sub across instances, in-process
  * otherwise) on logout, ban, deletion, password and e-mail change and after any of the member's
  * own writes; what changes without an announcement (e.g. a staff edit of a profile) shows within
@@ -128,7 +128,7 @@ export class SessionCache {
   /**
    * Expired entries leave as new ones come, oldest first, so the cache holds the last TTL's
    * sessions, not every session seen since the start (10,000 sockets opening left 10,000 members'
-   * rows in memory until the cache filled: issue 15, lean sockets).
+   * rows in memory until the cache filled).
    */
   private dropExpiredOldest(now: number): void {
     for (const [token, entry] of this.entries) {

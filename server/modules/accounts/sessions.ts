@@ -78,7 +78,7 @@ export function registerSessions(app: FastifyInstance): void {
 /**
  * For a call whose only change to the member's row is their balance (a message sent): the cached
  * sessions get the new balance on every instance instead of being dropped after the answer, so the
- * next request needs no lookup (issue 15).
+ * next request needs no lookup (docs/decisions/028).
  */
 export async function keepSessionWithCredits(
   app: FastifyInstance,

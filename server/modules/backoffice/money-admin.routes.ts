@@ -33,7 +33,7 @@ const tags = ['admin'];
 const right = 'manage_offers';
 
 /**
- * Money and offers in the back office (admins only; issue 17): bundles and their prices per
+ * Money and offers in the back office (admins only): bundles and their prices per
  * country, gifts, discount codes and orders. Refunds are POST /api/admin/refund.php (moderation).
  */
 export async function moneyAdminRoutes(app: ZodApp): Promise<void> {

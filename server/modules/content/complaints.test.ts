@@ -6,7 +6,7 @@ import { nextIp } from '../../../tests/setup/members.ts';
 import { createTestApp, type TestApp } from '../../../tests/setup/test-app.ts';
 import { complaintAcknowledgementsPerDay, complaintReference } from './complaints.service.ts';
 
-describe('the complaint form under abuse (issue 14, item 21)', () => {
+describe('the complaint form under abuse', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp();

@@ -10,7 +10,7 @@ import { blocks, likes } from '#server/db/schema/social.ts';
  * deleted nor banned) and received likes as likes.php lists them (an active liker, no block).
  *
  * Every logged-in page asks for it. Planning it took PostgreSQL 2.3–2.8 ms a page (its run 0.05 ms)
- * when it went as an unnamed statement with the listed conversations spelled out twice (issue 15):
+ * when it went as an unnamed statement with the listed conversations spelled out twice:
  * the conversations are read once now, and the statement is prepared per connection, so PostgreSQL
  * plans it a few times and then keeps its generic plan.
  */

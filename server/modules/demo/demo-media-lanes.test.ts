@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { mapTwoAtATime } from './demo.media.ts';
 
-describe('demo photos are made two at a time (issue 15)', () => {
+describe('demo photos are made two at a time', () => {
   it('never runs more than two at once, and keeps the order', async () => {
     let running = 0;
     let most = 0;

@@ -40,7 +40,7 @@ const noBlockBetween = (member: Placeholder) =>
   sql`not exists (select 1 from ${blocks} where (${blocks.blockerProfileId} = ${member} and ${blocks.blockedProfileId} = ${profiles.id}) or (${blocks.blockerProfileId} = ${profiles.id} and ${blocks.blockedProfileId} = ${member}))`;
 
 // Both lists are prepared per connection: the likes page and the chat list's new-matches row ask for
-// them on every view, and building and planning them anew cost more than running them (issue 15).
+// them on every view, and building and planning them anew cost more than running them.
 const givenLikesStatement = preparedPerConnection((db) => {
   const liker = sql.placeholder('liker');
   const main = mainPhotoLateral(db, profiles.id);

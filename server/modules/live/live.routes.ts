@@ -47,7 +47,7 @@ export async function liveRoutes(app: FastifyInstance): Promise<void> {
       return;
     }
     // Only the id lives on with the socket: the session's member row (dates, strings) is not kept
-    // for the socket's life (issue 15, lean sockets).
+    // for the socket's life, so an idle socket costs little memory.
     const member = { id: request.member.id };
     socketsOf.set(member.id, (socketsOf.get(member.id) ?? 0) + 1);
     const metrics = app.deps.metrics;

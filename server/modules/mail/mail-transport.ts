@@ -29,7 +29,7 @@ function dkimFor(from: string, key: DkimKey | undefined) {
 
 /** Real SMTP delivery (nodemailer), for SMTP_URL. */
 export function createSmtpTransport(url: string, dkim?: DkimKey): MailTransport {
-  // nodemailer loads with the first mail, not with the start (issue 15).
+  // nodemailer loads with the first mail, not with the start: a start does not pay for it.
   const connect = async () => (await loadNodemailer()).createTransport(url);
   let transporter: ReturnType<typeof connect> | undefined;
   return {

@@ -11,7 +11,7 @@ import { createTestApp, type TestApp } from '../../../tests/setup/test-app.ts';
 import { addressOf, formatSender } from './mail.service.ts';
 import { createOutboxTransport } from './mail-transport.ts';
 
-describe('per-site mail identity (issue 21)', () => {
+describe('per-site mail identity', () => {
   let t: TestApp;
   let outbox: string;
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 1024 });

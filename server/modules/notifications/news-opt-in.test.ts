@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activeMember } from '../../../tests/setup/members.ts';
 import { createTestApp, type TestApp } from '../../../tests/setup/test-app.ts';
 
-describe('marketing mail is opt-in (issue 18)', () => {
+describe('marketing mail is opt-in', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp();

@@ -114,7 +114,7 @@ export async function deletePushSubscription(db: Executor, id: number): Promise<
 export type PushSubscriptionTarget = { id: number; endpoint: string; p256dh: string; auth: string };
 
 /**
- * What a message notification needs, in one statement (a send's budget, issue 15): the mail claim
+ * What a message notification needs, in one statement (a send's query budget, tests/perf): the mail claim
  * (see claimMessageNotification), the member's preferences (null: the defaults) and push
  * subscriptions.
  */

@@ -13,8 +13,8 @@ export const presenceFlushMs = 15_000;
 /**
  * Members one statement of a flush writes at most. When 5,000 sockets opened at once, the next flush
  * wrote 5,000 member rows in one statement: it held them locked (a send locks its sender's row) and
- * wrote megabytes of WAL in one commit, and the sends of that moment waited behind it (issue 15's
- * slow live rounds). Small statements, one after the other, let the sends in between.
+ * wrote megabytes of WAL in one commit, and the sends of that moment waited behind it (the slow
+ * rounds of the live-delivery benchmark). Small statements, one after the other, let the sends in between.
  */
 export const presenceBatchSize = 200;
 /**

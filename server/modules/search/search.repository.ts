@@ -34,7 +34,7 @@ const placeholder = sql.placeholder;
 /**
  * The search's conditions with every value a placeholder (`placeholderValues` fills them): a search
  * runs as a statement prepared once per shape — which filters are present — instead of Drizzle
- * building the same SQL anew for every search (~1 ms of each at a million profiles, issue 15).
+ * building the same SQL anew for every search (~1 ms of each at a million profiles).
  */
 function conditions(filter: SearchFilter): SQL[] {
   const where: SQL[] = [

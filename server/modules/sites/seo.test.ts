@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { locales } from '#contract/locales.ts';
 import { createTestApp, type TestApp } from '../../../tests/setup/test-app.ts';
 
-describe('per-site robots.txt, sitemap.xml, manifest and offline page (issue 21)', () => {
+describe('per-site robots.txt, sitemap.xml, manifest and offline page', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp({ PUBLIC_URL: 'https://amora.example' });

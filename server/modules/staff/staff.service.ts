@@ -39,7 +39,7 @@ export const staffRights = {
   member_money: ['admin'],
   /** Bundles and their prices, gifts, discount codes and the orders (back office, money and offers). */
   manage_offers: ['admin'],
-  /** The dashboard's numbers and the traffic sources (issues 17, 19). */
+  /** The dashboard's numbers and the traffic sources. */
   view_stats: ['admin'],
 } as const satisfies Record<string, readonly StaffRole[]>;
 export type StaffRight = keyof typeof staffRights;

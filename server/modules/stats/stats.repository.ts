@@ -4,7 +4,7 @@ import type { StatsBreakdown } from '#contract/admin-stats.ts';
 import type { Executor } from '#server/db/client.ts';
 
 /**
- * The dashboard's queries (issue 17). Every one reads a range of UTC days of the chosen sites
+ * The back office dashboard's queries. Every one reads a range of UTC days of the chosen sites
  * through an index that starts with the site (or the day): see bench/dashboard.ts for their plans.
  */
 

@@ -39,7 +39,7 @@ function add(revenue: Record<string, number>, currency: string, cents: number): 
   revenue[currency] = (revenue[currency] ?? 0) + cents;
 }
 
-/** The numbers of the back office's dashboard (issue 17) and the traffic-source table (issue 19). */
+/** The numbers of the back office's dashboard and its traffic-source table. */
 export class StatsService {
   constructor(
     private readonly db: Database,

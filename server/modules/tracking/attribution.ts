@@ -4,7 +4,7 @@ import type { AttributionEventKind, PostbackConfig } from '#server/db/schema/sit
 import * as repo from './tracking.repository.ts';
 
 /**
- * The postback-ready record of what a landing click led to (issue 19). Each function runs inside the
+ * The postback-ready record of what a landing click led to (docs/decisions/018). Each function runs inside the
  * transaction of the event it records (signup, activation, the first paid order), so the record and
  * the event commit together; the unique index on (site, click, event) keeps one per click and event.
  */

@@ -78,7 +78,7 @@ export type Entry = {
 };
 
 /**
- * Landing clicks (issue 19): an entry whose URL carries network, ref or sub1–sub3 is one visit,
+ * Landing clicks: an entry whose URL carries network, ref or sub1–sub3 is one visit,
  * with the lander when it was one; a reload (same parameters, same visitor cookie) is not.
  */
 export class TrackingService {
