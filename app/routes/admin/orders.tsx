@@ -48,7 +48,7 @@ export function StatusBadge({ status }: { status: AdminOrder['status'] }) {
   const tone =
     status === 'completed'
       ? 'success'
-      : status === 'refunded'
+      : status === 'refunded' || status === 'refunding'
         ? 'warning'
         : status === 'pending'
           ? 'info'

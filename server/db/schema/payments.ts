@@ -16,7 +16,19 @@ import { bundles } from './catalog.ts';
 import { users } from './members.ts';
 import { sites } from './sites.ts';
 
-export const orderStatuses = ['pending', 'completed', 'failed', 'cancelled', 'refunded'] as const;
+/**
+ * `refunding`: the back office asked the provider for a refund and its answer (or webhook) is not
+ * settled yet; the status is taken by a conditional update before the provider is called, so one
+ * order is refunded at most once however many requests race (decision 034).
+ */
+export const orderStatuses = [
+  'pending',
+  'completed',
+  'failed',
+  'cancelled',
+  'refunding',
+  'refunded',
+] as const;
 export type OrderStatus = (typeof orderStatuses)[number];
 
 /** A bundle bought through a payment provider; credits move only when the provider says paid. */
@@ -42,7 +54,7 @@ export const orders = pgTable(
     paymentMethod: text().notNull(),
     discountCodeId: integer(),
     /**
-     * The order holds its once-per-member code while pending, completed or refunded: a partial
+     * The order holds its once-per-member code while pending, completed, refunding or refunded: a partial
      * unique index lets one such order per member and code exist; failing or cancelling frees it.
      */
     discountReserved: boolean().notNull().default(false),
@@ -51,6 +63,8 @@ export const orders = pgTable(
     status: text({ enum: orderStatuses }).notNull().default('pending'),
     createdAt: timestamp({ withTimezone: true }).notNull(),
     settledAt: timestamp({ withTimezone: true }),
+    /** When staff asked the provider for its refund (the re-check retries a refund left unanswered). */
+    refundRequestedAt: timestamp({ withTimezone: true }),
   },
   (table) => [
     uniqueIndex('orders_provider_payment_unique').on(table.provider, table.providerPaymentId),
@@ -61,7 +75,9 @@ export const orders = pgTable(
       .where(sql`${table.status} = 'completed'`),
     uniqueIndex('orders_discount_once_unique')
       .on(table.discountCodeId, table.userId)
-      .where(sql`${table.discountReserved} and ${table.status} in ('pending', 'completed', 'refunded')`),
+      .where(
+        sql`${table.discountReserved} and ${table.status} in ('pending', 'completed', 'refunding', 'refunded')`,
+      ),
     check('orders_amount_not_negative', sql`${table.amountCents} >= 0`),
   ],
 );
@@ -149,6 +165,8 @@ export const testPayments = pgTable('test_payments', {
     .default('open'),
   /** What the back office refunded of it (the provider's amountRefunded). */
   refundedCents: integer().notNull().default(0),
+  /** The idempotency key of the last refund, so that its repeat is answered and not booked again. */
+  refundKey: text(),
   createdAt: timestamp({ withTimezone: true }).notNull(),
 });
 

@@ -115,11 +115,6 @@ export async function ordersOf(db: Executor, userId: number) {
     .orderBy(desc(orders.createdAt), desc(orders.id));
 }
 
-export async function findOrder(db: Executor, orderId: number) {
-  const [row] = await db.select().from(orders).where(eq(orders.id, orderId)).limit(1);
-  return row;
-}
-
 export async function ledgerWithStaff(db: Executor, userId: number, limit = 500) {
   return db
     .select({ entry: creditLedger, staffName: staff.name })

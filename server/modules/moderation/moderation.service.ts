@@ -45,14 +45,6 @@ export class ReportHandledError extends AppError {
   }
 }
 
-/** The order cannot be refunded (not completed, or the provider refused). */
-export class RefundImpossibleError extends AppError {
-  override name = 'RefundImpossibleError';
-  constructor() {
-    super(409, 'refund_impossible');
-  }
-}
-
 export type ModerationDeps = {
   db: Database;
   clock: Clock;
@@ -330,29 +322,19 @@ export class ModerationService {
   }
 
   /**
-   * Refunds an order through the payment provider, then settles it as the provider's webhook would:
-   * the ledger takes the order's credits back once (its reference is the payment), however often
-   * the webhook repeats afterwards.
+   * Refunds an order exactly once through the payments module (decision 034), then audits it; a
+   * repeat, a refusal or an unreachable provider never reaches the audit log as a refund.
    */
   async refund(acting: Acting, orderId: number) {
-    const order = await repo.findOrder(this.db, orderId);
-    if (!order) throw new NotFoundError();
-    if (order.status !== 'completed' || !order.providerPaymentId) throw new RefundImpossibleError();
-    const provider = this.deps.payments.provider;
-    if (order.provider !== provider.name) throw new RefundImpossibleError();
-    if (!(await provider.refundPayment(order.providerPaymentId, order.amountCents, order.currency))) {
-      throw new RefundImpossibleError();
-    }
-    await this.deps.payments.settle(order.providerPaymentId, 'refund');
-    const after = await repo.findOrder(this.db, orderId);
+    const after = await this.deps.payments.refundOrder(orderId);
     await this.audit(this.db, acting, 'order.refund', `order:${orderId}`, {
-      amount_cents: order.amountCents,
-      currency: order.currency,
+      amount_cents: after.amountCents,
+      currency: after.currency,
     });
-    const member = await repo.profileOfUser(this.db, order.userId);
+    const member = await repo.profileOfUser(this.db, after.userId);
     const record = member ? await repo.findMember(this.db, member.id) : undefined;
     return {
-      order: { id: orderId, status: after?.status ?? order.status },
+      order: { id: orderId, status: after.status },
       credits: record?.user.credits ?? 0,
     };
   }

@@ -127,15 +127,21 @@ export function createMollieProvider(
         return false;
       }
     },
-    async refundPayment(id, amountCents, currency) {
+    async refundPayment({ paymentId, amountCents, currency, idempotencyKey }) {
       try {
         await client.paymentRefunds.create({
-          paymentId: id,
+          paymentId,
           amount: { currency, value: (amountCents / 100).toFixed(2) },
+          // Mollie answers a repeat of the key with the first refund instead of refunding twice.
+          idempotencyKey,
         });
-        return true;
-      } catch {
-        return false;
+        return 'refunded';
+      } catch (error) {
+        // A 4xx is Mollie's answer (nothing left to refund, the payment is not refundable); anything
+        // else is Mollie or the network failing, and the refund may have happened: retry with the key.
+        const status = (error as { statusCode?: unknown }).statusCode;
+        if (typeof status === 'number' && status >= 400 && status < 500 && status !== 429) return 'refused';
+        throw new ProviderUnavailableError('mollie', error);
       }
     },
   };

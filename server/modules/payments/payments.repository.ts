@@ -36,6 +36,51 @@ export async function findOrder(db: Executor, orderId: number) {
   return row;
 }
 
+/**
+ * Takes a completed order of this provider into `refunding` in one conditional update: of requests
+ * that race for the same order exactly one gets the row back (decision 034).
+ */
+export async function beginRefund(db: Executor, orderId: number, provider: string, at: Date) {
+  const [row] = await db
+    .update(orders)
+    .set({ status: 'refunding', refundRequestedAt: at })
+    .where(
+      and(
+        eq(orders.id, orderId),
+        eq(orders.status, 'completed'),
+        eq(orders.provider, provider),
+        isNotNull(orders.providerPaymentId),
+      ),
+    )
+    .returning();
+  return row;
+}
+
+/** A refund the provider refused or could not take: the order is completed again, to be retried. */
+export async function abandonRefund(db: Executor, orderId: number): Promise<void> {
+  await db
+    .update(orders)
+    .set({ status: 'completed', refundRequestedAt: null })
+    .where(and(eq(orders.id, orderId), eq(orders.status, 'refunding')));
+}
+
+/** Refunds asked before `before` that no provider report settled yet (the re-check asks again). */
+export async function refundsAskedBefore(db: Executor, provider: string, before: Date, limit: number) {
+  return db
+    .select()
+    .from(orders)
+    .where(
+      and(
+        eq(orders.provider, provider),
+        eq(orders.status, 'refunding'),
+        isNotNull(orders.providerPaymentId),
+        lt(orders.refundRequestedAt, before),
+      ),
+    )
+    .orderBy(asc(orders.refundRequestedAt))
+    .limit(limit);
+}
+
 export async function lockOrderByPayment(db: Executor, provider: string, providerPaymentId: string) {
   const [row] = await db
     .select()

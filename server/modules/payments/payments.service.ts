@@ -17,7 +17,7 @@ import { recordFirstPurchase } from '#server/modules/tracking/attribution.ts';
 import type { DirectDebitService } from './direct-debit.service.ts';
 import { isPaymentMethod, methodsFor, type PaymentMethod } from './payment-methods.ts';
 import * as repo from './payments.repository.ts';
-import { mandateMethods, type PaymentProvider } from './providers.ts';
+import { mandateMethods, type PaymentProvider, ProviderUnavailableError } from './providers.ts';
 
 type OrderRow = typeof orders.$inferSelect;
 type CodeRow = typeof discountCodes.$inferSelect;
@@ -43,6 +43,17 @@ export class PriceChangedError extends AppError {
     super(409, 'price_changed', { amount });
   }
 }
+
+/** The order cannot be refunded: not completed (a refund of it runs or ran already), or the provider refused. */
+export class RefundImpossibleError extends AppError {
+  override name = 'RefundImpossibleError';
+  constructor() {
+    super(409, 'refund_impossible');
+  }
+}
+
+/** The idempotency key of an order's full refund: every retry of it is the same request to the provider. */
+const refundKey = (orderId: number) => `refund-order-${orderId}`;
 
 /** A unique violation of the named constraint, however the driver wraps it (pg, PGlite, drizzle). */
 function isUniqueViolation(error: unknown, constraint: string): boolean {
@@ -444,6 +455,7 @@ export class PaymentsService {
   /**
    * Pending orders older than `olderThanMinutes` are fetched from the provider again through the one
    * settlement path: a webhook the provider gave up on (or that never arrived) still settles the order.
+   * Refunds left unsettled as long are checked the same way.
    * Returns how many were checked and how many of those the provider did not answer.
    */
   async recheckPending(olderThanMinutes: number, limit = 100): Promise<{ checked: number; failed: number }> {
@@ -458,7 +470,78 @@ export class PaymentsService {
         this.onRecheckFailure?.(id, error);
       }
     }
-    return { checked: ids.length, failed };
+    const refunds = await this.recheckRefunds(before, limit);
+    return { checked: ids.length + refunds.checked, failed: failed + refunds.failed };
+  }
+
+  /**
+   * Refunds a completed order in full, exactly once: the order moves to `refunding` by a conditional
+   * update before the provider is called, so of parallel requests (on any number of instances) one
+   * reaches the provider and the rest get 409 refund_impossible. The provider call carries the
+   * order's idempotency key; a refusal or an unreachable provider puts the order back to
+   * `completed` for staff to retry (the key makes a retry safe if the first call did go through).
+   * The credits are taken back by the one settlement path, as the provider's webhook would.
+   */
+  async refundOrder(orderId: number): Promise<OrderRow> {
+    const order = await repo.beginRefund(this.db, orderId, this.provider.name, this.clock.now());
+    if (!order?.providerPaymentId) {
+      if (!(await repo.findOrder(this.db, orderId))) throw new NotFoundError();
+      throw new RefundImpossibleError();
+    }
+    await this.askProviderToRefund(order, order.providerPaymentId, true);
+    await this.settle(order.providerPaymentId, 'refund');
+    return (await repo.findOrder(this.db, order.id)) ?? order;
+  }
+
+  /** One refund request to the provider; on failure the order is completed again (or stays refunding when `abandon` is false). */
+  private async askProviderToRefund(order: OrderRow, paymentId: string, abandon: boolean): Promise<void> {
+    let outcome: 'refunded' | 'refused';
+    try {
+      outcome = await this.provider.refundPayment({
+        paymentId,
+        amountCents: order.amountCents,
+        currency: order.currency,
+        idempotencyKey: refundKey(order.id),
+      });
+    } catch (error) {
+      if (abandon) await repo.abandonRefund(this.db, order.id);
+      this.onRefundFailure?.(order.id, 'unavailable', error);
+      throw error instanceof AppError ? error : new ProviderUnavailableError(this.provider.name, error);
+    }
+    if (outcome === 'refused') {
+      await repo.abandonRefund(this.db, order.id);
+      this.onRefundFailure?.(order.id, 'refused', null);
+      throw new RefundImpossibleError();
+    }
+  }
+
+  /** Told about each refund the provider refused or could not take (app.ts logs and counts). */
+  onRefundFailure:
+    | ((orderId: number, outcome: 'refused' | 'unavailable', error: unknown) => void)
+    | undefined;
+
+  /**
+   * Refunds asked longer ago than `olderThanMinutes` and still unsettled (the process stopped between
+   * the status change and the provider's answer, or the webhook never came): the provider's book is
+   * read again, and a refund it does not show is asked again with the same key.
+   */
+  private async recheckRefunds(before: Date, limit: number): Promise<{ checked: number; failed: number }> {
+    const stuck = await repo.refundsAskedBefore(this.db, this.provider.name, before, limit);
+    let failed = 0;
+    for (const order of stuck) {
+      if (!order.providerPaymentId) continue;
+      try {
+        await this.settle(order.providerPaymentId, 'recheck');
+        const now = await repo.findOrder(this.db, order.id);
+        if (now?.status !== 'refunding') continue;
+        await this.askProviderToRefund(order, order.providerPaymentId, false);
+        await this.settle(order.providerPaymentId, 'recheck');
+      } catch (error) {
+        failed++;
+        this.onRecheckFailure?.(order.providerPaymentId, error);
+      }
+    }
+    return { checked: stuck.length, failed };
   }
 
   /** Told about each pending order the re-check could not settle (app.ts logs and counts). */
@@ -547,7 +630,7 @@ export class PaymentsService {
           : payment.refundedCents >= order.amountCents
             ? 'refund'
             : null;
-      if (order.status === 'completed' && reversed) {
+      if ((order.status === 'completed' || order.status === 'refunding') && reversed) {
         const user = await lockUser(tx, order.userId);
         const take = Math.min(order.credits, user?.credits ?? 0);
         const balance = await changeCredits(tx, {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Database } from '#server/db/client.ts';
 import { testPayments } from '#server/db/schema/payments.ts';
 import { AppError } from '#server/lib/errors.ts';
@@ -51,6 +51,14 @@ export type CreateMandate = {
   reference: string;
 };
 
+/** One refund of one payment; the key makes a repeated request (a retry after a time-out) a no-op. */
+export type RefundRequest = {
+  paymentId: string;
+  amountCents: number;
+  currency: string;
+  idempotencyKey: string;
+};
+
 /** A payment provider: the built-in test mode, or Mollie. Settlement always re-fetches the payment. */
 export type PaymentProvider = {
   name: 'test' | 'mollie';
@@ -62,8 +70,12 @@ export type PaymentProvider = {
   getPayment(id: string): Promise<ProviderPayment | null>;
   /** Cancels an open payment so that it can never be paid; false when the provider refuses. */
   cancelPayment(id: string): Promise<boolean>;
-  /** Refunds a paid payment in full; false when the provider refuses. The webhook then reports it. */
-  refundPayment(id: string, amountCents: number, currency: string): Promise<boolean>;
+  /**
+   * Refunds a paid payment; `refused` when the provider declines it (already refunded, say). Throws
+   * ProviderUnavailableError when the provider cannot be reached: the refund may or may not have
+   * happened, so a retry must carry the same idempotency key. The webhook then reports it.
+   */
+  refundPayment(refund: RefundRequest): Promise<'refunded' | 'refused'>;
   /** Only providers that debit a SEPA mandate themselves (Mollie's customer-mandate API). */
   createMandate?(input: CreateMandate): Promise<{ customerId: string; mandateId: string }>;
 };
@@ -162,14 +174,29 @@ export function createTestProvider(db: Database): PaymentProvider & {
         .returning({ id: testPayments.id });
       return updated.length > 0;
     },
-    /** Test mode: a paid payment is refunded at once, as a provider's test mode does. */
-    async refundPayment(id, amountCents) {
+    /**
+     * Test mode: a paid payment is refunded at once, as a provider's test mode does; like Mollie it
+     * refuses to refund more than was paid, and a repeat of the same key answers as the first did.
+     */
+    async refundPayment({ paymentId, amountCents, idempotencyKey }) {
       const updated = await db
         .update(testPayments)
-        .set({ refundedCents: amountCents })
-        .where(and(eq(testPayments.id, id), eq(testPayments.status, 'paid')))
+        .set({
+          refundedCents: sql`${testPayments.refundedCents} + ${amountCents}`,
+          refundKey: idempotencyKey,
+        })
+        .where(
+          and(
+            eq(testPayments.id, paymentId),
+            eq(testPayments.status, 'paid'),
+            sql`${testPayments.refundedCents} + ${amountCents} <= ${testPayments.amountCents}`,
+            sql`${testPayments.refundKey} is distinct from ${idempotencyKey}`,
+          ),
+        )
         .returning({ id: testPayments.id });
-      return updated.length > 0;
+      if (updated.length > 0) return 'refunded';
+      const [row] = await db.select().from(testPayments).where(eq(testPayments.id, paymentId));
+      return row?.refundKey === idempotencyKey ? 'refunded' : 'refused';
     },
     async setStatus(id, status) {
       const updated = await db
