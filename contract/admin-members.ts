@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idField, idParam } from './common.ts';
 
 /** Back office: members and moderation (api-contract.md, Staff calls). */
 
@@ -19,7 +20,7 @@ export const actionReasonSchema = z.string().trim().min(1, 'required').max(500, 
 
 export const membersQuerySchema = z.object({
   q: z.string().trim().max(254).optional().describe('e-mail, name, or a profile/user id'),
-  site: z.coerce.number().int().positive().optional(),
+  site: idParam.optional(),
   status: z.enum(memberStatusOptions).optional(),
   page: z.coerce.number().int().min(1).max(10_000).default(1),
 });
@@ -50,7 +51,7 @@ export const membersResponseSchema = z.object({
   total: z.number().int(),
 });
 
-export const memberQuerySchema = z.object({ id: z.coerce.number().int().positive() });
+export const memberQuerySchema = z.object({ id: idParam });
 
 export const reportSchema = z.object({
   id: z.number().int(),
@@ -143,7 +144,7 @@ export const memberDetailSchema = z.object({
 export type MemberDetail = z.infer<typeof memberDetailSchema>;
 
 export const setMemberStatusSchema = z.object({
-  id: z.number().int().positive().describe("the member's profile id"),
+  id: idField.describe("the member's profile id"),
   status: z.enum(['active', 'banned'], { error: 'invalid' }),
   reason: actionReasonSchema,
 });
@@ -152,17 +153,17 @@ export const memberStatusResponseSchema = z.object({
 });
 
 export const memberActionSchema = z.object({
-  member: z.number().int().positive().describe("the member's profile id"),
+  member: idField.describe("the member's profile id"),
   reason: actionReasonSchema,
 });
 
 export const removePhotoSchema = z.object({
-  photo: z.number().int().positive(),
+  photo: idField,
   reason: actionReasonSchema,
 });
 
 export const creditCorrectionSchema = z.object({
-  member: z.number().int().positive().describe("the member's profile id"),
+  member: idField.describe("the member's profile id"),
   amount: z
     .number()
     .int()
@@ -173,7 +174,7 @@ export const creditCorrectionSchema = z.object({
 });
 export const creditsResponseSchema = z.object({ credits: z.number().int() });
 
-export const refundSchema = z.object({ order: z.number().int().positive(), reason: actionReasonSchema });
+export const refundSchema = z.object({ order: idField, reason: actionReasonSchema });
 export const refundResponseSchema = z.object({
   order: z.object({ id: z.number().int(), status: z.string() }),
   credits: z.number().int(),
@@ -184,10 +185,10 @@ export const reportsQuerySchema = z.object({
 });
 export const reportsResponseSchema = z.object({ reports: z.array(reportSchema) });
 export const handleReportSchema = z.object({
-  id: z.number().int().positive(),
+  id: idField,
   action: z.enum(reportActionOptions, { error: 'invalid' }),
   reason: actionReasonSchema,
-  photo: z.number().int().positive().optional().describe('remove_photo: which photo of the reported member'),
+  photo: idField.optional().describe('remove_photo: which photo of the reported member'),
 });
 export const reportResponseSchema = z.object({ report: reportSchema });
 
@@ -204,7 +205,7 @@ export type PhotoQueueItem = z.infer<typeof photoQueueItemSchema>;
 export const photoQueueResponseSchema = z.object({ photos: z.array(photoQueueItemSchema) });
 export const photoDecisionSchema = z
   .object({
-    photo: z.number().int().positive(),
+    photo: idField,
     decision: z.enum(['approve', 'reject'], { error: 'invalid' }),
     reason: z.string().trim().max(500, 'too_long').optional(),
   })

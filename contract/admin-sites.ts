@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { formIdField, idField, idParam } from './common.ts';
 import { locales } from './locales.ts';
 import {
   bodyTypeOptions,
@@ -163,7 +164,7 @@ export const siteFieldsSchema = z.object({
     .int({ error: 'invalid' })
     .min(1, { error: 'out_of_range' })
     .max(7, { error: 'out_of_range' }),
-  company_id: z.number({ error: 'required' }).int({ error: 'invalid' }).positive({ error: 'invalid' }),
+  company_id: formIdField,
   mail_from_name: text(80).nullable(),
   mail_from_address: email.nullable(),
   theme_color: z.string({ error: 'invalid' }).regex(/^#[0-9a-fA-F]{6}$/, { error: 'invalid_color' }),
@@ -201,9 +202,7 @@ export const createSiteSchema = siteFieldsSchema.partial().required({
 export type CreateSite = z.infer<typeof createSiteSchema>;
 
 /** PUT /api/admin/sites.php: the site's id and the changed fields. */
-export const updateSiteSchema = siteFieldsSchema
-  .partial()
-  .extend({ id: z.number({ error: 'required' }).int().positive() });
+export const updateSiteSchema = siteFieldsSchema.partial().extend({ id: formIdField });
 export type UpdateSite = z.infer<typeof updateSiteSchema>;
 
 /** A site as the back office shows it: every field of the editor, as stored (no input rules). */
@@ -288,7 +287,7 @@ export const createCompanySchema = companyFieldsSchema.partial().required({
   city: true,
   country: true,
 });
-export const updateCompanySchema = companyFieldsSchema.partial().extend({ id: z.number().int().positive() });
+export const updateCompanySchema = companyFieldsSchema.partial().extend({ id: idField });
 export const adminCompanySchema = companyFieldsSchema.extend({
   id: z.number().int(),
   added: z.string(),
@@ -298,14 +297,14 @@ export type AdminCompany = z.infer<typeof adminCompanySchema>;
 export const adminCompaniesResponseSchema = z.object({ companies: z.array(adminCompanySchema) });
 export const adminCompanyResponseSchema = z.object({ company: adminCompanySchema });
 
-export const siteLogoQuerySchema = z.object({ site: z.coerce.number().int().positive() });
+export const siteLogoQuerySchema = z.object({ site: idParam });
 
 const optionOf = <T extends readonly [string, ...string[]]>(options: T) =>
   z.enum(options, { error: 'invalid' });
 
 /** Every attribute of a fictional profile the editor sets. */
 export const fictionalProfileFieldsSchema = z.object({
-  site: z.number({ error: 'required' }).int().positive({ error: 'invalid' }),
+  site: formIdField,
   name: z.string({ error: 'required' }).trim().min(2, { error: 'too_short' }).max(30, { error: 'too_long' }),
   gender: optionOf(genderOptions),
   seeking: optionOf(['male', 'female', 'both'] as const),
@@ -329,9 +328,7 @@ export const createFictionalProfileSchema = fictionalProfileFieldsSchema.partial
   date_of_birth: true,
   country: true,
 });
-export const updateFictionalProfileSchema = fictionalProfileFieldsSchema
-  .partial()
-  .extend({ id: z.number().int().positive() });
+export const updateFictionalProfileSchema = fictionalProfileFieldsSchema.partial().extend({ id: idField });
 
 export const fictionalProfileStatsSchema = z.object({
   conversations: z.number().int(),
@@ -361,7 +358,7 @@ export const adminFictionalProfileSchema = adminFictionalProfileSummarySchema.ex
 export type AdminFictionalProfile = z.infer<typeof adminFictionalProfileSchema>;
 
 export const fictionalProfilesQuerySchema = z.object({
-  site: z.coerce.number().int().positive().optional(),
+  site: idParam.optional(),
   q: z.string().trim().max(60).optional(),
   gender: z.enum(genderOptions).optional(),
   country: z
@@ -379,23 +376,23 @@ export const fictionalProfilesResponseSchema = z.object({
   pages: z.number().int(),
 });
 export const fictionalProfileResponseSchema = z.object({ profile: adminFictionalProfileSchema });
-export const fictionalProfileQuerySchema = z.object({ id: z.coerce.number().int().positive() });
+export const fictionalProfileQuerySchema = z.object({ id: idParam });
 
 export const bulkProfilesSchema = z.discriminatedUnion(
   'action',
   [
     z.object({
       action: z.literal('disable'),
-      profiles: z.array(z.number().int().positive()).min(1, { error: 'required' }).max(500),
+      profiles: z.array(idField).min(1, { error: 'required' }).max(500),
     }),
     z.object({
       action: z.literal('enable'),
-      profiles: z.array(z.number().int().positive()).min(1, { error: 'required' }).max(500),
+      profiles: z.array(idField).min(1, { error: 'required' }).max(500),
     }),
     z.object({
       action: z.literal('move'),
-      profiles: z.array(z.number().int().positive()).min(1, { error: 'required' }).max(500),
-      site: z.number({ error: 'required' }).int().positive(),
+      profiles: z.array(idField).min(1, { error: 'required' }).max(500),
+      site: formIdField,
     }),
   ],
   { error: 'invalid' },
@@ -403,11 +400,11 @@ export const bulkProfilesSchema = z.discriminatedUnion(
 export type BulkProfiles = z.infer<typeof bulkProfilesSchema>;
 export const bulkProfilesResponseSchema = z.object({ updated: z.number().int() });
 
-export const adminPhotoQuerySchema = z.object({ profile: z.coerce.number().int().positive() });
+export const adminPhotoQuerySchema = z.object({ profile: idParam });
 export const adminPhotoResponseSchema = z.object({ photo: adminPhotoSchema });
 export const deleteAdminPhotoSchema = z.object({
-  profile: z.number().int().positive(),
-  photo: z.number().int().positive(),
+  profile: idField,
+  photo: idField,
 });
 
 /** The sites a fictional profile can be on (for moderators, who may not manage sites). */

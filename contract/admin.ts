@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { messageSchema } from './chats.ts';
+import { idField, idParam } from './common.ts';
 import { photoSchema, profileSchema } from './profiles.ts';
 
 /** Back-office roles (api-contract.md, Staff calls). */
@@ -58,7 +59,7 @@ export const staffSessionSchema = z.object({
   current: z.boolean(),
 });
 export const staffSessionsResponseSchema = z.object({ sessions: z.array(staffSessionSchema) });
-export const endSessionSchema = z.object({ id: z.number().int().positive() });
+export const endSessionSchema = z.object({ id: idField });
 
 export const claimHolderSchema = z.object({ id: z.number().int(), name: z.string() }).nullable();
 
@@ -75,12 +76,12 @@ export const inboxItemSchema = z.object({
 });
 export type InboxItem = z.infer<typeof inboxItemSchema>;
 export const inboxQuerySchema = z.object({
-  site: z.coerce.number().int().positive().optional(),
+  site: idParam.optional(),
   language: z.string().max(5).optional(),
 });
 export const inboxResponseSchema = z.object({ conversations: z.array(inboxItemSchema) });
 
-export const conversationRefSchema = z.object({ conversation: z.number().int().positive() });
+export const conversationRefSchema = z.object({ conversation: idField });
 export const claimResponseSchema = z.object({
   conversation: z.number().int(),
   claimed_by: claimHolderSchema,
@@ -97,7 +98,7 @@ export const noteSchema = z.object({
 });
 export type Note = z.infer<typeof noteSchema>;
 export const createNoteSchema = z.object({
-  conversation: z.number().int().positive(),
+  conversation: idField,
   about: z.enum(['member', 'profile'], { error: 'invalid' }),
   text: z.string().trim().min(1, 'required').max(2000, 'too_long'),
 });
@@ -129,13 +130,13 @@ export const adminConversationResponseSchema = z.object({
   notes: z.array(noteSchema),
 });
 export type AdminConversation = z.infer<typeof adminConversationResponseSchema>;
-export const conversationQuerySchema = z.object({ id: z.coerce.number().int().positive() });
+export const conversationQuerySchema = z.object({ id: idParam });
 
 export const replySchema = z
   .object({
-    conversation: z.number().int().positive(),
+    conversation: idField,
     text: z.string().max(5000).optional(),
-    photo: z.number().int().positive().optional(),
+    photo: idField.optional(),
   })
   .refine((body) => (body.text === undefined) !== (body.photo === undefined), {
     message: 'required',
@@ -163,7 +164,7 @@ export const operatorStatsSchema = z.object({
 export type OperatorStats = z.infer<typeof operatorStatsSchema>;
 
 export const auditQuerySchema = z.object({
-  staff: z.coerce.number().int().positive().optional(),
+  staff: idParam.optional(),
   page: z.coerce.number().int().min(1).max(10_000).default(1),
 });
 export const auditEntrySchema = z.object({

@@ -18,6 +18,16 @@ export const maxInt32 = 2_147_483_647;
 /** An id in a JSON body: a positive integer that fits the database (a bigger one is a 422, never a database error). */
 export const idField = z.number().int().positive().max(maxInt32);
 
+/**
+ * idField with the codes a form shows at the field: `required` when it is missing or no number,
+ * `invalid` when it is no id (a fraction, zero, negative or beyond the database's range).
+ */
+export const formIdField = z
+  .number({ error: 'required' })
+  .int({ error: 'invalid' })
+  .positive({ error: 'invalid' })
+  .max(maxInt32, { error: 'invalid' });
+
 /** An id in a query string or path: digits that make a positive integer that fits the database. */
 export const idParam = z.coerce.number().int().positive().max(maxInt32);
 

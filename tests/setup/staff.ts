@@ -3,8 +3,10 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { generate } from 'otplib';
 import { profiles } from '../../server/db/schema/members.ts';
 import type { StaffRole } from '../../server/db/schema/staff.ts';
+import { hashToken, newToken } from '../../server/lib/tokens.ts';
 import { hashPassword } from '../../server/modules/accounts/passwords.ts';
-import { insertStaff } from '../../server/modules/staff/staff.repository.ts';
+import { insertStaff, insertStaffSession } from '../../server/modules/staff/staff.repository.ts';
+import { staffCookieName } from '../../server/modules/staff/staff.sessions.ts';
 import { nextIp, uniqueEmail } from './members.ts';
 
 export const staffPassword = 'amber-Lantern-2077';
@@ -61,6 +63,21 @@ export async function signedInStaff(
     if (confirm.statusCode !== 200) throw new Error(`enrolment failed: ${confirm.body}`);
   }
   return { id: created!.id, email, name, cookie, secret };
+}
+
+/** A new session of a staff member, as a Cookie header, without the sign-in (nor its TOTP code). */
+export async function newStaffSession(app: FastifyInstance, staffId: number): Promise<string> {
+  const token = newToken();
+  const now = new Date();
+  await insertStaffSession(app.deps.db, {
+    tokenHash: hashToken(token),
+    staffId,
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + 3_600_000),
+    userAgent: null,
+    ip: null,
+  });
+  return `${staffCookieName}=${token}`;
 }
 
 let fictionalCursor = 0;
