@@ -12,7 +12,6 @@ declare module 'fastify' {
 
 const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
 export const trackingCookie = 'tracking';
-export const trackingKeys = ['network', 'ref', 'sub1', 'sub2', 'sub3'] as const;
 
 /**
  * Before any handler: the site from the host, the visitor's language and country, and the

@@ -66,30 +66,6 @@ export async function usersByEmail(db: Executor, email: string) {
   return db.select().from(users).where(sql`lower(${users.email}) = ${email.toLowerCase()}`);
 }
 
-/**
- * Claims the right to mail about a new message: only when the member was not mailed about this
- * conversation since reading it last. Returns false when a mail already went out.
- */
-export async function claimMessageNotification(
-  db: Executor,
-  conversationId: number,
-  profileId: number,
-  messageId: number,
-): Promise<boolean> {
-  const updated = await db
-    .update(conversationParticipants)
-    .set({ notifiedMessageId: messageId })
-    .where(
-      and(
-        eq(conversationParticipants.conversationId, conversationId),
-        eq(conversationParticipants.profileId, profileId),
-        sql`${conversationParticipants.notifiedMessageId} <= ${conversationParticipants.lastReadMessageId}`,
-      ),
-    )
-    .returning({ id: conversationParticipants.conversationId });
-  return updated.length > 0;
-}
-
 export async function upsertPushSubscription(
   db: Executor,
   subscription: typeof pushSubscriptions.$inferInsert,
@@ -114,9 +90,10 @@ export async function deletePushSubscription(db: Executor, id: number): Promise<
 export type PushSubscriptionTarget = { id: number; endpoint: string; p256dh: string; auth: string };
 
 /**
- * What a message notification needs, in one statement (a send's query budget, tests/perf): the mail claim
- * (see claimMessageNotification), the member's preferences (null: the defaults) and push
- * subscriptions.
+ * What a message notification needs, in one statement (a send's query budget, tests/perf): the
+ * claim of the right to mail about the message (only when the member was not mailed about this
+ * conversation since reading it last; not claimed when a mail already went out), the member's
+ * preferences (null: the defaults) and push subscriptions.
  */
 export async function messageNotificationContext(
   db: Executor,

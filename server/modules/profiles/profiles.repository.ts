@@ -259,15 +259,6 @@ export async function blockedProfilesOf(db: Executor, blocker: number): Promise<
   return rows.map((row) => row.profile);
 }
 
-export async function hasLiked(db: Executor, liker: number, liked: number): Promise<boolean> {
-  const [row] = await db
-    .select({ liker: likes.likerProfileId })
-    .from(likes)
-    .where(and(eq(likes.likerProfileId, liker), eq(likes.likedProfileId, liked)))
-    .limit(1);
-  return row !== undefined;
-}
-
 /** Opening the profile of someone who liked you clears that like's new flag (spec §4). */
 export async function clearNewLike(db: Executor, liker: number, liked: number): Promise<void> {
   await db

@@ -13,11 +13,6 @@ export async function findStaffByEmail(db: Executor, email: string): Promise<Sta
   return row;
 }
 
-export async function findStaffById(db: Executor, id: number): Promise<StaffRow | undefined> {
-  const [row] = await db.select().from(staff).where(eq(staff.id, id)).limit(1);
-  return row;
-}
-
 // ---- sign-in throttles (per address, known or not)
 
 export type StaffLoginThrottleRow = typeof staffLoginThrottles.$inferSelect;
@@ -73,11 +68,6 @@ export async function insertStaff(
 ): Promise<StaffRow | undefined> {
   const [row] = await db.insert(staff).values(values).onConflictDoNothing().returning();
   return row;
-}
-
-export async function countStaff(db: Executor): Promise<number> {
-  const [row] = await db.select({ value: sql<number>`count(*)::int` }).from(staff);
-  return row?.value ?? 0;
 }
 
 export async function listStaff(db: Executor): Promise<StaffRow[]> {

@@ -77,14 +77,6 @@ export async function insertAttributionEvent(
   return inserted.length > 0;
 }
 
-export async function eventsOfClick(db: Executor, siteId: number, clickId: string) {
-  return db
-    .select()
-    .from(attributionEvents)
-    .where(and(eq(attributionEvents.siteId, siteId), eq(attributionEvents.clickId, clickId)))
-    .orderBy(asc(attributionEvents.id));
-}
-
 /** The member was signed in on this day (their site's). */
 export async function insertActiveDay(db: Executor, userId: number, day: string): Promise<void> {
   await db.execute(
