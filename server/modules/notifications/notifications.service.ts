@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import https from 'node:https';
 import { isLocale, type Locale } from '#contract/locales.ts';
 import type { Config } from '#server/config.ts';
 import type { Database } from '#server/db/client.ts';
@@ -6,7 +7,9 @@ import type { MailCondition } from '#server/db/schema/mail.ts';
 import type { UserRow } from '#server/db/schema/members.ts';
 import type { SiteRow } from '#server/db/schema/sites.ts';
 import type { Clock } from '#server/lib/clock.ts';
+import { ValidationFailedError } from '#server/lib/errors.ts';
 import type { Translator } from '#server/lib/i18n.ts';
+import { outgoingUrlProblem, publicOnlyLookup } from '#server/lib/public-address.ts';
 import type { Secrets } from '#server/lib/secrets.ts';
 import { findUserById } from '#server/modules/accounts/accounts.repository.ts';
 import type { MailQueue } from '#server/modules/mail/mail.service.ts';
@@ -23,9 +26,17 @@ export type PushSender = (
   options: { vapidDetails: { subject: string; publicKey: string; privateKey: string }; TTL: number },
 ) => Promise<unknown>;
 
+/** Push services are public: a name that resolves to a private address is never connected to. */
+let publicAgent: https.Agent | undefined;
+
 /** web-push's sender, loaded with the first push (not at start). */
-const sendWithWebPush: PushSender = async (subscription, payload, options) =>
-  (await import('web-push')).default.sendNotification(subscription, payload, options);
+const sendWithWebPush: PushSender = async (subscription, payload, options) => {
+  publicAgent ??= new https.Agent({ keepAlive: true, lookup: publicOnlyLookup });
+  return (await import('web-push')).default.sendNotification(subscription, payload, {
+    ...options,
+    agent: publicAgent,
+  });
+};
 
 /** How long a message mail waits, so a push that gets the message read makes the mail unneeded. */
 export const messageMailDelayMs = 5 * 60_000;
@@ -51,8 +62,8 @@ export class NotificationsService {
     private readonly mail: MailQueue,
     private readonly translator: Translator,
     private readonly secrets: Secrets,
-    /** Where mails link to: see siteOrigin. */
-    private readonly originConfig: Pick<Config, 'PUBLIC_URL' | 'PORT'>,
+    /** Where mails link to (see siteOrigin); outside production push endpoints may be on loopback. */
+    private readonly originConfig: Pick<Config, 'PUBLIC_URL' | 'PORT' | 'NODE_ENV'>,
     private readonly sendPushMessage: PushSender = sendWithWebPush,
     /** Who is online (no notifications for them): Redis or this process; see presence.ts. */
     readonly presence: Presence = new Presence(db, clock, localPresenceStore(clock)),
@@ -276,10 +287,21 @@ export class NotificationsService {
 
   // ---- push
 
+  /**
+   * Why the server may not send to a push endpoint, or null: the browser names it, so it gets the
+   * check of every outgoing URL (HTTPS to a public address; tests and development push to loopback).
+   */
+  private pushEndpointProblem(endpoint: string): string | null {
+    const allowPrivate = this.originConfig.NODE_ENV !== 'production';
+    return outgoingUrlProblem(endpoint, { allowPrivate, httpsOnly: !allowPrivate });
+  }
+
   async registerPush(
     user: UserRow,
     subscription: { endpoint: string; keys: { p256dh: string; auth: string } },
   ): Promise<void> {
+    const problem = this.pushEndpointProblem(subscription.endpoint);
+    if (problem) throw new ValidationFailedError({ endpoint: problem });
     await repo.upsertPushSubscription(this.db, {
       userId: user.id,
       endpoint: subscription.endpoint,
@@ -299,6 +321,19 @@ export class NotificationsService {
     const subscriptions = known ?? (await repo.pushSubscriptionsOf(this.db, userId));
     let delivered = 0;
     for (const subscription of subscriptions) {
+      const problem = this.pushEndpointProblem(subscription.endpoint);
+      if (problem) {
+        // Stored before the check existed: it can never be delivered, so it goes.
+        await repo.deletePushSubscription(this.db, subscription.id);
+        this.onPushFailure?.({
+          userId,
+          subscriptionId: subscription.id,
+          reason: 'error',
+          status: null,
+          error: `push endpoint refused: ${problem}`,
+        });
+        continue;
+      }
       try {
         await this.sendPushMessage(
           { endpoint: subscription.endpoint, keys: { p256dh: subscription.p256dh, auth: subscription.auth } },

@@ -10,7 +10,7 @@ import { users } from '#server/db/schema/members.ts';
 import { pushSubscriptions } from '#server/db/schema/notifications.ts';
 import { activeMember } from '../../../tests/setup/members.ts';
 import { createTestApp, type TestApp } from '../../../tests/setup/test-app.ts';
-import type { PushSender } from './notifications.service.ts';
+import { NotificationsService, type PushSender } from './notifications.service.ts';
 
 /** A push service on loopback that keeps what it receives; a path ending in /gone answers 410. */
 async function startPushService() {
@@ -227,6 +227,50 @@ describe('notifications', () => {
     });
     await send(sender.cookie, quiet.profileId, 'hello quiet');
     expect(await mailsTo(quiet.email)).toHaveLength(0);
+  });
+
+  it('in production, takes and pushes to public HTTPS endpoints only', async () => {
+    const member = await activeMember(t.app);
+    const sent: string[] = [];
+    const production = new NotificationsService(
+      t.app.deps.db,
+      t.app.deps.clock,
+      t.app.deps.mail,
+      t.app.deps.translator,
+      t.app.deps.secrets,
+      { PUBLIC_URL: undefined, PORT: 3000, NODE_ENV: 'production' },
+      async (subscription) => {
+        sent.push(subscription.endpoint);
+      },
+    );
+    const user = (await t.database.db.select().from(users).where(eq(users.id, member.userId)))[0]!;
+    const keys = deviceKeys().keys;
+    for (const endpoint of [
+      'https://[::7f00:1]/push/x',
+      'https://[::ffff:169.254.169.254]/push/x',
+      'https://127.0.0.1/push/x',
+      'https://localhost/push/x',
+      'http://push.example.com/push/x',
+    ]) {
+      await expect(production.registerPush(user, { endpoint, keys }), endpoint).rejects.toMatchObject({
+        code: 'validation_failed',
+      });
+    }
+    await production.registerPush(user, { endpoint: 'https://push.example.com/push/x', keys });
+
+    // One stored before the check (here: by the test app, which allows loopback) is dropped, not sent to.
+    await t.app.deps.notifications.registerPush(user, { endpoint: 'https://[::7f00:1]/push/old', keys });
+    const site = await t.app.deps.sites.resolve(undefined);
+    const failures: string[] = [];
+    production.onPushFailure = (failure) => failures.push(failure.error);
+    expect(await production.push(member.userId, site, { title: 't', body: 'b', url: '/', tag: 'x' })).toBe(1);
+    expect(sent).toEqual(['https://push.example.com/push/x']);
+    expect(failures).toEqual(['push endpoint refused: private_address']);
+    const left = await t.database.db
+      .select({ endpoint: pushSubscriptions.endpoint })
+      .from(pushSubscriptions)
+      .where(eq(pushSubscriptions.userId, member.userId));
+    expect(left).toEqual([{ endpoint: 'https://push.example.com/push/x' }]);
   });
 
   it('serves a manifest and icons per site', async () => {

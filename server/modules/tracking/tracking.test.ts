@@ -5,12 +5,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mailJobs } from '#server/db/schema/mail.ts';
 import { users } from '#server/db/schema/members.ts';
 import { attributionEvents, visits } from '#server/db/schema/tracking.ts';
+import { isPrivateAddress } from '#server/lib/public-address.ts';
 import { createFakeClock } from '../../../tests/setup/fake-clock.ts';
 import { goodPassword, nextIp, sessionCookie, uniqueEmail } from '../../../tests/setup/members.ts';
 import { signedInStaff } from '../../../tests/setup/staff.ts';
 import { createTestApp, type TestApp } from '../../../tests/setup/test-app.ts';
 import { recordActivation, recordFirstPurchase, renderPostbackUrl } from './attribution.ts';
-import { httpPostbackSender, isPrivateAddress, postbackUrlProblem } from './postbacks.ts';
+import { httpPostbackSender, postbackUrlProblem } from './postbacks.ts';
 import { landerOf } from './tracking.service.ts';
 
 /** The `tracking` cookie of an answer, ready for a Cookie header, or undefined. */
@@ -415,6 +416,8 @@ describe('landing clicks, attribution and postbacks', () => {
       'http://192.168.0.10/pb',
       'http://169.254.169.254/latest/meta-data',
       'http://[::1]/pb',
+      'http://[::7f00:1]:8080/pb',
+      'http://[::ffff:7f00:1]/pb',
       'http://[fd00::1]/pb',
       'http://localhost:8080/pb',
       'http://metadata.internal/pb',
@@ -436,6 +439,8 @@ describe('landing clicks, attribution and postbacks', () => {
       const send = httpPostbackSender(false);
       await expect(send(`http://127.0.0.1:${receiver.port}/x`)).rejects.toThrow(/private/);
       await expect(send(`http://localhost:${receiver.port}/x`)).rejects.toThrow(/private/);
+      await expect(send(`http://[::7f00:1]:${receiver.port}/x`)).rejects.toThrow(/private/);
+      await expect(send(`http://[::ffff:127.0.0.1]:${receiver.port}/x`)).rejects.toThrow(/private/);
       expect(receiver.received).toHaveLength(0);
       expect(await httpPostbackSender(true)(`http://127.0.0.1:${receiver.port}/x`)).toBe(200);
     } finally {
