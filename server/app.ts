@@ -22,6 +22,7 @@ import {
 } from './db/client.ts';
 import { type EmbeddedStart, embeddedDatabaseOf } from './db/embedded.ts';
 import type { SiteRow } from './db/schema/sites.ts';
+import type { CaughtErrors } from './lib/best-effort.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { compressionOptions } from './lib/compression.ts';
 import { loggableError, registerErrorHandler } from './lib/error-handler.ts';
@@ -113,6 +114,8 @@ import { registerWeb, type WebMode } from './web/ssr.ts';
 export type AppDeps = {
   config: Config;
   metrics: Metrics;
+  /** Logs and counts the errors a catch goes on from (server/lib/best-effort.ts); `metrics.caught`. */
+  caught: CaughtErrors;
   db: Database;
   databaseKind: DatabaseHandle['kind'];
   bus: EventBus;
@@ -233,15 +236,20 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   collectRoutes(app);
   registerRequestId(app);
 
+  const metrics = new Metrics(app.log);
+  const caught = metrics.caught;
   const database = options.database ?? (await openConfiguredDatabase(config, options.embedded));
   await database.migrate();
   // Two deployments on one Redis never share keys or channels (pub/sub ignores the db number).
   const redisPrefix = options.redisPrefix ?? redisPrefixOf(config);
-  const metrics = new Metrics();
   const bus = measuredBus(
     config.REDIS_URL
-      ? await createRedisBus(config.REDIS_URL, redisPrefix, app.log, () =>
-          metrics.eventBusSubscribeFailures.inc(),
+      ? await createRedisBus(
+          config.REDIS_URL,
+          redisPrefix,
+          app.log,
+          () => metrics.eventBusSubscribeFailures.inc(),
+          caught.reportCaught,
         )
       : createLocalBus(),
     metrics,
@@ -265,7 +273,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   if (database.snapshot?.kind === 'missing') {
     await database.snapshot
       .save(seededAt)
-      .catch((error: unknown) => app.log.warn({ err: error }, 'could not keep a database snapshot'));
+      .catch((error: unknown) => caught.reportCaught('database-snapshot.save', error));
   }
 
   const clock = options.clock ?? systemClock;
@@ -284,7 +292,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     database.db,
     clock,
     redis ? redisPresenceStore(redis) : localPresenceStore(clock),
-    (error) => app.log.warn({ err: error }, 'presence: store or database copy failed'),
+    (error) => caught.reportCaught('presence.store-or-copy', error),
   );
   presence.start();
   const notifications = new NotificationsService(
@@ -303,6 +311,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     clock,
     options.smsSender ?? createSmsSender(config),
     translator,
+    caught.reportCaught,
     provider,
   );
   notifications.onPushFailure = (failure) => {
@@ -323,6 +332,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const deps: AppDeps = {
     config,
     metrics,
+    caught,
     db: database.db,
     databaseKind: database.kind,
     bus,
@@ -347,7 +357,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       storage,
       new SearchCounts(config.SEARCH_COUNT_CACHE_MS ?? (config.NODE_ENV === 'test' ? 0 : 30_000), clock),
     ),
-    likes: new LikesService(database.db, clock, storage, bus, notifications),
+    likes: new LikesService(database.db, clock, storage, bus, caught.reportCaught, notifications),
     chats,
     payments: new PaymentsService(database.db, clock, bus, provider, directDebit),
     directDebit,
@@ -379,7 +389,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await deps.photos
     .moveLegacyMedia()
     .then((photos) => photos > 0 && app.log.info({ photos }, 'photos moved to private media'))
-    .catch((error: unknown) => app.log.error({ err: error }, 'moving photos to private media failed'));
+    .catch((error: unknown) => caught.reportCaught('photos.move-to-private-media', error, 'error'));
   deps.payments.onRecheckFailure = (providerPaymentId, error) => {
     metrics.jobFailures.inc({ queue: 'payments' });
     app.log.warn(
@@ -404,7 +414,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     stopSessionCache();
     stopChatListCache();
     await presence.stop();
-    await redis?.quit().catch(() => undefined);
+    await redis?.quit().catch((error: unknown) => caught.reportCaught('redis.quit', error));
     await database.close();
   });
 

@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import type { ReportCaught } from './best-effort.ts';
 
 export type BusHandler = (payload: unknown) => void;
 
@@ -38,7 +39,16 @@ export async function createRedisBus(
   log?: { warn(details: object, message: string): void },
   /** Counts failed subscribes (metrics). */
   onSubscribeFailure?: () => void,
+  /** Logs and counts a message that is not JSON and a failed unsubscribe (deps.caught); else a warning. */
+  reportCaught?: ReportCaught,
 ): Promise<EventBus> {
+  const report: ReportCaught =
+    reportCaught ??
+    ((where, error) =>
+      log?.warn(
+        { where, err: { type: error instanceof Error ? error.name : typeof error, message: String(error) } },
+        `${where} failed`,
+      ));
   // The client loads with the first Redis bus: an embedded start never needs it.
   const { Redis } = await import('ioredis');
   // Auto-pipelining: the publishes issued in one tick (a send's four or five events) leave in one
@@ -92,7 +102,9 @@ export async function createRedisBus(
     let payload: unknown;
     try {
       payload = JSON.parse(message);
-    } catch {
+    } catch (error) {
+      // Not from an instance of this app (each publishes JSON): dropped, and reported.
+      report('event-bus.message-not-json', error);
       return;
     }
     local.emit(fullChannel.slice(prefix.length), payload);
@@ -122,7 +134,10 @@ export async function createRedisBus(
         local.off(channel, handler);
         const left = (counts.get(channel) ?? 1) - 1;
         counts.set(channel, left);
-        if (left === 0 && !closed) subscriber.unsubscribe(prefix + channel).catch(() => undefined);
+        if (left === 0 && !closed)
+          subscriber
+            .unsubscribe(prefix + channel)
+            .catch((error: unknown) => report('event-bus.unsubscribe', error));
       };
     },
     async close() {

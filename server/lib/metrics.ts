@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { CaughtErrors, type CaughtLog } from './best-effort.ts';
 import type { EventBus } from './event-bus.ts';
 
 /**
@@ -73,7 +74,21 @@ export class Metrics {
     },
   });
 
+  readonly caughtErrors = new Counter({
+    name: 'caught_errors_total',
+    help: 'Errors caught and gone on from (logged with the same `where`), by where they happened',
+    labelNames: ['where'],
+    registers: [this.registry],
+  });
+  /** Logs and counts the errors the app goes on from (server/lib/best-effort.ts). */
+  readonly caught: CaughtErrors;
+
   private depthSources: Record<string, () => Promise<number>> = {};
+
+  /** `log`: the app's logger, where caught errors are written. */
+  constructor(log: CaughtLog) {
+    this.caught = new CaughtErrors(log, this.caughtErrors);
+  }
 
   /** A queue's depth, read when Prometheus scrapes. */
   queue(name: string, depth: () => Promise<number>): void {
@@ -82,9 +97,14 @@ export class Metrics {
 
   private async depths(): Promise<Record<string, number>> {
     const entries = await Promise.all(
-      Object.entries(this.depthSources).map(
-        async ([name, read]) => [name, await read().catch(() => -1)] as const,
-      ),
+      Object.entries(this.depthSources).map(async ([name, read]) => {
+        // A depth that cannot be read (the database is away) is -1 in this scrape, and reported.
+        const depth = await read().catch((error: unknown) => {
+          this.caught.reportCaught(`queue-depth.${name}`, error);
+          return -1;
+        });
+        return [name, depth] as const;
+      }),
     );
     return Object.fromEntries(entries);
   }

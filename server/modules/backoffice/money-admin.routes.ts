@@ -38,7 +38,13 @@ const right = 'manage_offers';
  */
 export async function moneyAdminRoutes(app: ZodApp): Promise<void> {
   const { deps } = app;
-  const service = new MoneyAdminService(deps.db, deps.clock, deps.staff, deps.storage);
+  const service = new MoneyAdminService(
+    deps.db,
+    deps.clock,
+    deps.staff,
+    deps.storage,
+    deps.caught.reportCaught,
+  );
   const acting = (request: FastifyRequest) => ({ actor: requireStaff(request, right), ip: request.ip });
 
   app.get(

@@ -16,6 +16,7 @@ import type {
 } from '#contract/admin-money.ts';
 import type { Database, Executor } from '#server/db/client.ts';
 import type { StaffRow } from '#server/db/schema/staff.ts';
+import type { ReportCaught } from '#server/lib/best-effort.ts';
 import type { Clock } from '#server/lib/clock.ts';
 import { toCsv } from '#server/lib/csv.ts';
 import { NotFoundError, ValidationFailedError } from '#server/lib/errors.ts';
@@ -59,6 +60,8 @@ export class MoneyAdminService {
     private readonly clock: Clock,
     private readonly staff: StaffService,
     private readonly storage: MediaStorage,
+    /** Logs and counts an old image that could not be removed (deps.caught). */
+    private readonly reportCaught: ReportCaught,
   ) {}
 
   private audit(
@@ -275,7 +278,12 @@ export class MoneyAdminService {
       return current.imageKey;
     });
     // An uploaded image replaced by another goes; the built-in gifts' images (gifts/…) stay.
-    if (previous.startsWith('public/')) await this.storage.remove(previous).catch(() => undefined);
+    if (previous.startsWith('public/')) {
+      // The new image is in place; an old one left behind only takes space.
+      await this.storage
+        .remove(previous)
+        .catch((error: unknown) => this.reportCaught('gifts.remove-old-image', error));
+    }
     return this.gift(giftId);
   }
 

@@ -5,6 +5,7 @@ import type { Locale } from '#contract/locales.ts';
 import type { Database } from '#server/db/client.ts';
 import type { UserRow } from '#server/db/schema/members.ts';
 import type { SiteRow } from '#server/db/schema/sites.ts';
+import type { ReportCaught } from '#server/lib/best-effort.ts';
 import type { Clock } from '#server/lib/clock.ts';
 import type { MediaStorage } from '#server/lib/storage.ts';
 import { toProfile } from '#server/modules/profiles/profile-view.ts';
@@ -35,6 +36,8 @@ export class LandersService {
     private readonly clock: Clock,
     private readonly storage: MediaStorage,
     private readonly mediaDir: string,
+    /** Logs and counts a failed making of the videos (deps.caught). */
+    private readonly reportCaught: ReportCaught,
   ) {}
 
   async profiles(
@@ -94,8 +97,8 @@ export class LandersService {
   /** The video landers' files; while they are missing, making them starts in the background. */
   media(): LanderMediaResponse {
     if (!landerVideoKinds.every((kind) => landerVideoReady(this.mediaDir, kind))) {
-      // A failed run is tried again a minute later (main.ts logs the first one's error).
-      this.ensureMedia().catch(() => false);
+      // A failed run is tried again a minute later.
+      this.ensureMedia().catch((error: unknown) => this.reportCaught('landers.videos', error));
       return { video: null, transitions: null };
     }
     const files = (kind: string) => ({
@@ -137,6 +140,13 @@ export function landersServiceOf(deps: {
   clock: Clock;
   storage: MediaStorage;
   config: { DATA_DIR: string };
+  caught: { reportCaught: ReportCaught };
 }): LandersService {
-  return new LandersService(deps.db, deps.clock, deps.storage, landerMediaDir(deps.config.DATA_DIR));
+  return new LandersService(
+    deps.db,
+    deps.clock,
+    deps.storage,
+    landerMediaDir(deps.config.DATA_DIR),
+    deps.caught.reportCaught,
+  );
 }

@@ -163,7 +163,8 @@ describe('landers API', () => {
   it('answers no video until it is made, then links the made files', async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'lander-media-'));
     try {
-      const service = new LandersService(t.app.deps.db, t.app.deps.clock, t.app.deps.storage, dir);
+      const { db, clock, storage, caught } = t.app.deps;
+      const service = new LandersService(db, clock, storage, dir, caught.reportCaught);
       expect(service.media()).toEqual({ video: null, transitions: null });
       await expect(service.ensureMedia()).resolves.toBe(true);
       expect(existsSync(path.join(dir, 'video.mp4'))).toBe(true);

@@ -3,6 +3,7 @@ import type { Profile } from '#contract/profiles.ts';
 import type { Database } from '#server/db/client.ts';
 import type { ProfileRow, UserRow } from '#server/db/schema/members.ts';
 import type { SiteRow } from '#server/db/schema/sites.ts';
+import type { ReportCaught } from '#server/lib/best-effort.ts';
 import { addDays, type Clock, startOfDayIn } from '#server/lib/clock.ts';
 import { AppError, NotFoundError, ValidationFailedError } from '#server/lib/errors.ts';
 import type { EventBus } from '#server/lib/event-bus.ts';
@@ -49,6 +50,8 @@ export class LikesService {
     private readonly clock: Clock,
     private readonly storage: MediaStorage,
     private readonly bus: EventBus,
+    /** Logs and counts a like's or match's notification that failed (deps.caught). */
+    private readonly reportCaught: ReportCaught,
     private readonly notifications?: NotificationsService,
   ) {}
 
@@ -122,7 +125,10 @@ export class LikesService {
             likerName: me.name,
             likerProfileId: me.id,
           });
-      await notify?.catch(() => undefined);
+      // The like is stored and answered; its notification is best effort, never silent.
+      await notify?.catch((error: unknown) =>
+        this.reportCaught(match ? 'notifications.match' : 'notifications.like', error),
+      );
     }
     return { match, created };
   }

@@ -5,6 +5,7 @@ import type { Database, Executor } from '#server/db/client.ts';
 import type { UserRow } from '#server/db/schema/members.ts';
 import type { directDebitMandates } from '#server/db/schema/payments.ts';
 import type { SiteRow } from '#server/db/schema/sites.ts';
+import type { ReportCaught } from '#server/lib/best-effort.ts';
 import { addDays, addMinutes, type Clock } from '#server/lib/clock.ts';
 import { AppError, NotFoundError, ValidationFailedError } from '#server/lib/errors.ts';
 import type { Translator } from '#server/lib/i18n.ts';
@@ -59,6 +60,8 @@ export class DirectDebitService {
     private readonly clock: Clock,
     private readonly sms: SmsSender,
     private readonly translator: Translator,
+    /** Logs and counts a mandate the provider did not take (deps.caught). */
+    private readonly reportCaught: ReportCaught,
     /** A provider with a mandate API (Mollie) gets each confirmed mandate; others debit via checkout. */
     private readonly provider?: PaymentProvider,
   ) {}
@@ -134,7 +137,9 @@ export class DirectDebitService {
     if (!confirmed) throw new ValidationFailedError({ code: 'invalid_code' });
     // Handed to the provider outside the lock; a provider that is down never fails the confirmation:
     // the next direct-debit order hands it over again (providerMandate).
-    await this.providerMandate(member).catch(() => undefined);
+    await this.providerMandate(member).catch((error: unknown) =>
+      this.reportCaught('direct-debit.provider-mandate', error),
+    );
     return confirmed;
   }
 
