@@ -25,7 +25,10 @@ async function main(): Promise<void> {
     ]);
   const web = config.NODE_ENV === 'development' ? 'development' : 'production';
   // The pages load meanwhile too; a missing build is reported where they are registered.
-  if (embedded && web === 'production') loadServerBuild().catch(() => undefined);
+  if (embedded && web === 'production')
+    loadServerBuild().catch(() => {
+      // expected: registerWeb awaits this same load, and a failed one fails the start there.
+    });
   const app = await buildApp(config, { web, ...(embedded ? { embedded } : {}) });
 
   let closing = false;
@@ -58,16 +61,16 @@ async function main(): Promise<void> {
   app.deps.postbacks.start();
   // Orders still pending after PAYMENT_RECHECK_MINUTES are fetched from the provider again (a missed webhook).
   app.deps.payments.startPendingRecheck(60_000, config.PAYMENT_RECHECK_MINUTES, (error) =>
-    app.log.error({ err: error }, 'pending order re-check failed'),
+    app.deps.caught.reportCaught('payments.pending-recheck', error, 'error'),
   );
   const eraseExpired = () =>
     app.deps.accounts
       .eraseExpiredDeletions()
       .then((count) => count > 0 && app.log.info({ count }, 'erased accounts after the 14 days'))
-      .catch((error: unknown) => app.log.error({ err: error }, 'erasing accounts failed'));
+      .catch((error: unknown) => app.deps.caught.reportCaught('accounts.erase-expired', error, 'error'));
   const pruneThrottles = () =>
     Promise.all([app.deps.accounts.pruneLoginThrottles(), app.deps.staff.pruneLoginThrottles()]).catch(
-      (error: unknown) => app.log.error({ err: error }, 'pruning login throttles failed'),
+      (error: unknown) => app.deps.caught.reportCaught('login-throttles.prune', error, 'error'),
     );
   void eraseExpired();
   setInterval(eraseExpired, 3_600_000).unref();
@@ -76,10 +79,10 @@ async function main(): Promise<void> {
   if (config.SEED_DEMO) {
     generateDemoMedia(app.deps.db, app.deps.storage)
       .then((count) => count > 0 && app.log.info({ profiles: count }, 'demo photos generated'))
-      .catch((error: unknown) => app.log.error({ err: error }, 'demo photos failed'))
+      .catch((error: unknown) => app.deps.caught.reportCaught('demo.photos', error, 'error'))
       // The video landers' videos, made once from those photos (DATA_DIR/assets/landers).
       .then(() => landersServiceOf(app.deps).ensureMedia())
-      .catch((error: unknown) => app.log.error({ err: error }, 'lander videos failed'));
+      .catch((error: unknown) => app.deps.caught.reportCaught('landers.videos', error, 'error'));
   }
 }
 

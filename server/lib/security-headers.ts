@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '#server/config.ts';
+import { NoSiteConfiguredError } from '#server/modules/sites/sites.service.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -142,7 +143,12 @@ export async function registerSecurityHeaders(app: FastifyInstance, config: Conf
   app.decorateRequest('cspNonce', '');
   app.addHook('onRequest', async (request, reply) => {
     request.cspNonce = nextNonce();
-    const site = await app.deps.sites.resolve(request.host).catch(() => null);
+    // Without a site (none set up yet, or the database away) the policy names no CDN origin.
+    const site = await app.deps.sites.resolve(request.host).catch((error: unknown) => {
+      if (!(error instanceof NoSiteConfiguredError))
+        app.deps.caught.reportCaught('security-headers.site', error);
+      return null;
+    });
     reply.headers(everyAnswer);
     reply.header(
       'content-security-policy',

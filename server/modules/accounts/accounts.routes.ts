@@ -19,10 +19,11 @@ import { pageHiddenQuerySchema, pushQuerySchema, userBodySchema } from '#contrac
 import { pushSubscriptionSchema } from '#contract/notifications.ts';
 import { userResponseSchema } from '#contract/users.ts';
 import type { TrafficSource } from '#server/db/schema/members.ts';
-import { CsrfError, ValidationFailedError } from '#server/lib/errors.ts';
+import { AppError, CsrfError, ValidationFailedError } from '#server/lib/errors.ts';
 import { isSameOriginRequest } from '#server/lib/same-origin.ts';
 import type { ZodApp } from '#server/lib/zod-app.ts';
 import { parseTrackingCookie } from '#server/modules/tracking/tracking.service.ts';
+import { LinkInvalidError } from './accounts.errors.ts';
 import {
   clearSessionCookie,
   requestContext,
@@ -187,7 +188,12 @@ export async function accountsRoutes(app: ZodApp): Promise<void> {
       if (request.body.profile && request.body.signup_message) {
         await app.deps.chats
           .send(user, request.site, { profile: request.body.profile, text: request.body.signup_message })
-          .catch((error: unknown) => request.log.info({ err: error }, 'signup message not sent'));
+          .catch((error: unknown) => {
+            // A refusal (the profile is gone, no credits for it) is an answer: noted, the signup stands.
+            if (error instanceof AppError && error.status < 500) {
+              request.log.info({ err: error }, 'signup message not sent');
+            } else app.deps.caught.reportCaught('accounts.signup-message', error, 'error');
+          });
       }
       reply.status(201);
       return { user: await accounts.toUser((await accounts.reload(user.id)) ?? user, request.site) };
@@ -366,7 +372,11 @@ export async function accountsRoutes(app: ZodApp): Promise<void> {
         );
         setSessionCookie(request, reply, sessionToken);
         return reply.redirect('/members?reactivated=1', 302);
-      } catch {
+      } catch (error) {
+        // An unknown, used or expired link is the page's answer; anything else is also reported.
+        if (!(error instanceof LinkInvalidError)) {
+          app.deps.caught.reportCaught('accounts.reactivate', error, 'error');
+        }
         return reply.redirect('/activate/error?reason=reactivation', 302);
       }
     },

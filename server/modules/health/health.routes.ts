@@ -64,15 +64,20 @@ export async function healthRoutes(app: ZodApp): Promise<void> {
       },
     },
     async () => {
+      // Down is the answer (503 below); why is logged and counted.
+      const down = (where: string) => (error: unknown) => {
+        app.deps.caught.reportCaught(where, error);
+        return 'down' as const;
+      };
       const database = await within(app.deps.db.execute(sql`select 1`), readinessTimeoutMs)
         .then(() => 'up' as const)
-        .catch(() => 'down' as const);
+        .catch(down('health.database'));
       const redisClient = app.deps.redis;
       const redis = !redisClient
         ? ('not_configured' as const)
         : await within(redisClient.ping(), readinessTimeoutMs)
             .then(() => 'up' as const)
-            .catch(() => 'down' as const);
+            .catch(down('health.redis'));
       if (database === 'down' || redis === 'down') throw new AppError(503, 'not_ready', { database, redis });
       await app.deps.sites.resolve(undefined).catch((error: unknown) => {
         if (error instanceof NoSiteConfiguredError) throw new AppError(503, 'setup_required');

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
 import { liveClientFrameSchema, liveCloseCodes } from '#contract/live.ts';
+import { AppError } from '#server/lib/errors.ts';
 import { memberChannel } from '#server/lib/member-events.ts';
 import { releaseUpgradeRequest, socketErrorListener } from '#server/lib/websocket-upgrade.ts';
 import { HeartbeatSweep } from './heartbeat.ts';
@@ -26,7 +27,7 @@ export async function liveRoutes(app: FastifyInstance): Promise<void> {
   const sweep = new HeartbeatSweep<WebSocket>((memberIds) => {
     app.deps.notifications.presence
       .seen(memberIds)
-      .catch((error: unknown) => app.log.warn({ err: error }, 'presence: heartbeat not recorded'));
+      .catch((error: unknown) => app.deps.caught.reportCaught('presence.heartbeat', error));
   });
   app.addHook('onClose', async () => sweep.stop());
   const schema = {
@@ -52,7 +53,7 @@ export async function liveRoutes(app: FastifyInstance): Promise<void> {
     socketsOf.set(member.id, (socketsOf.get(member.id) ?? 0) + 1);
     const metrics = app.deps.metrics;
     metrics.websocketConnections.inc({ socket: 'member' });
-    void app.deps.notifications.markOnline(member.id).catch(() => undefined);
+    void app.deps.caught.bestEffort('presence.online', () => app.deps.notifications.markOnline(member.id));
     const unsubscribe = app.deps.bus.subscribe(memberChannel(member.id), (event) => {
       if (socket.readyState !== socket.OPEN) return;
       const type = (event as { type?: unknown }).type;
@@ -71,10 +72,16 @@ export async function liveRoutes(app: FastifyInstance): Promise<void> {
       try {
         frame = JSON.parse(String(raw));
       } catch {
+        // expected: a client's frame that is not JSON is ignored, as one the schema refuses is.
         return;
       }
       const parsed = liveClientFrameSchema.safeParse(frame);
-      if (parsed.success) void app.deps.chats.typing(member, parsed.data.conversation).catch(() => undefined);
+      if (!parsed.success) return;
+      void app.deps.chats.typing(member, parsed.data.conversation).catch((error: unknown) => {
+        // A refusal (not the member's conversation) needs no answer; anything else is reported.
+        if (!(error instanceof AppError && error.status < 500))
+          app.deps.caught.reportCaught('chats.typing', error);
+      });
     });
     socket.on('close', () => {
       metrics.websocketConnections.dec({ socket: 'member' });
@@ -84,7 +91,9 @@ export async function liveRoutes(app: FastifyInstance): Promise<void> {
       if (left > 0) socketsOf.set(member.id, left);
       else {
         socketsOf.delete(member.id);
-        void app.deps.notifications.markOffline(member.id).catch(() => undefined);
+        void app.deps.caught.bestEffort('presence.offline', () =>
+          app.deps.notifications.markOffline(member.id),
+        );
       }
     });
     socket.send(JSON.stringify({ type: 'ready' }));

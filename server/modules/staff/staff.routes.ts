@@ -47,7 +47,12 @@ export async function staffRoutes(app: ZodApp): Promise<void> {
         userAgent: request.headers['user-agent'] ?? null,
       });
       const previous = request.staff?.token;
-      if (previous) await service.logout(staff, previous, request.ip).catch(() => undefined);
+      // The earlier session ends best effort: the new sign-in stands either way.
+      if (previous) {
+        await app.deps.caught.bestEffort('staff.logout-previous', () =>
+          service.logout(staff, previous, request.ip),
+        );
+      }
       setStaffCookie(request, reply, token);
       return { staff: toStaff(staff) };
     },
