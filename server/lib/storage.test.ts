@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -10,7 +10,7 @@ import { activeMember, signupMember } from '../../tests/setup/members.ts';
 import { createTestApp } from '../../tests/setup/test-app.ts';
 import { systemClock } from './clock.ts';
 import { createMediaSigner } from './media-signing.ts';
-import { createS3Storage } from './storage.ts';
+import { createLocalStorage, createS3Storage, type S3Options } from './storage.ts';
 
 async function uploadPhoto(app: FastifyInstance, cookie: string) {
   const image = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#336699' } })
@@ -50,7 +50,9 @@ describe('S3-compatible media storage', () => {
     server.middleware.unshift(async (ctx, next) => {
       const signed = 'authorization' in ctx.headers || 'X-Amz-Signature' in ctx.query;
       const publicRead = ['GET', 'HEAD'].includes(ctx.method) && /^\/media\/(public|gifts)\//.test(ctx.path);
-      if (!signed && !publicRead) {
+      // One object that no credentials may read: a refusal that is not "not found".
+      const denied = ctx.path === '/media/private/denied.webp';
+      if ((!signed && !publicRead) || denied) {
         ctx.status = 403;
         ctx.body = '<?xml version="1.0" encoding="UTF-8"?><Error><Code>AccessDenied</Code></Error>';
         return;
@@ -93,6 +95,24 @@ describe('S3-compatible media storage', () => {
     await storage.remove('public/a.webp');
     expect(await storage.get('public/a.webp')).toBeNull();
     await expect(storage.put('../escape.webp', Buffer.from('x'))).rejects.toThrow(/Unsafe/);
+  });
+
+  it('reads a missing object as none, and raises every other failure', async () => {
+    const options: S3Options = {
+      bucket: 'media',
+      region: 'us-east-1',
+      endpoint,
+      accessKeyId: 'S3RVER',
+      secretAccessKey: 'S3RVER',
+      publicUrl: 'https://media.example',
+      signer: createMediaSigner('test-secret', systemClock),
+      clock: systemClock,
+    };
+    const storage = createS3Storage(options);
+    expect(await storage.get('private/never-stored.webp')).toBeNull();
+    await expect(storage.get('private/denied.webp')).rejects.toMatchObject({ name: 'AccessDenied' });
+    const noBucket = createS3Storage({ ...options, bucket: 'absent' });
+    await expect(noBucket.get('private/a.webp')).rejects.toMatchObject({ name: 'NoSuchBucket' });
   });
 
   it('keeps photos in the bucket: originals by presigned URL only, blurred copies public', async () => {
@@ -165,6 +185,29 @@ describe('S3-compatible media storage', () => {
       expect((await fetch(String(fresh.headers.location))).status).toBe(200);
     } finally {
       await t.close();
+    }
+  });
+});
+
+describe('local media storage', () => {
+  it('reads a missing object as none, and raises when the object cannot be read', async () => {
+    const root = await mkdtemp(path.join(os.tmpdir(), 'media-'));
+    try {
+      const storage = createLocalStorage({
+        publicRoot: path.join(root, 'public-root'),
+        privateRoot: path.join(root, 'private-root'),
+        signer: createMediaSigner('test-secret', systemClock),
+      });
+      await storage.put('public/a.webp', Buffer.from('webp bytes'));
+      expect((await storage.get('public/a.webp'))?.toString()).toBe('webp bytes');
+      expect(await storage.get('public/missing.webp')).toBeNull();
+      expect(await storage.get('private/missing.webp')).toBeNull();
+      // A folder where the object should be is no missing object: the folder is wrong, and that is raised.
+      await mkdir(path.join(root, 'public-root', 'public', 'folder.webp'));
+      await expect(storage.get('public/folder.webp')).rejects.toMatchObject({ code: 'EISDIR' });
+      await expect(storage.get('../escape.webp')).rejects.toThrow(/Unsafe/);
+    } finally {
+      await rm(root, { recursive: true, force: true });
     }
   });
 });

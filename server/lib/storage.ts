@@ -86,10 +86,15 @@ export function createLocalStorage(options: LocalStorageOptions): MediaStorage {
       ? path.join(options.privateRoot, key.slice(privateKeyPrefix.length))
       : path.join(options.publicRoot, key);
   const get = async (key: string) => {
+    const file = resolve(key);
     try {
-      return await readFile(resolve(key));
-    } catch {
-      return null;
+      return await readFile(file);
+    } catch (error) {
+      // Not found is only a missing file (or a folder on its path that is a file); anything else
+      // (a folder where the file should be, no permission, a failing disk) is raised.
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') return null;
+      throw error;
     }
   };
   return {
@@ -178,13 +183,15 @@ export function createS3Storage(options: S3Options): MediaStorage {
     },
     async get(key) {
       const { client, s3 } = await loadSdk();
+      const command = new s3.GetObjectCommand({ Bucket: options.bucket, Key: checkKey(key) });
       try {
-        const answer = await client.send(
-          new s3.GetObjectCommand({ Bucket: options.bucket, Key: checkKey(key) }),
-        );
+        const answer = await client.send(command);
         return answer.Body ? Buffer.from(await answer.Body.transformToByteArray()) : null;
-      } catch {
-        return null;
+      } catch (error) {
+        // Not found is only NoSuchKey (a 404); a denied read, a missing bucket or an unreachable
+        // endpoint is raised.
+        if (isS3NotFound(error)) return null;
+        throw error;
       }
     },
     async remove(key) {
@@ -209,6 +216,17 @@ export function createS3Storage(options: S3Options): MediaStorage {
       return { redirect };
     },
   };
+}
+
+/**
+ * An S3 answer that the object is not there: NoSuchKey, or another 404 whose code the SDK could not
+ * read (some S3-compatible stores answer without a body), but never a missing bucket.
+ */
+export function isS3NotFound(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { name, $metadata } = error as { name?: unknown; $metadata?: { httpStatusCode?: unknown } };
+  if (name === 'NoSuchKey') return true;
+  return $metadata?.httpStatusCode === 404 && name !== 'NoSuchBucket';
 }
 
 /** The storage the configuration asks for: S3 when `S3_BUCKET` is set, else folders in `DATA_DIR`. */
