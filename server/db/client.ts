@@ -80,8 +80,13 @@ export async function connectPostgres(connectionString: string, poolSize = 10): 
         await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
         await migratePg(drizzlePg(client, { casing: 'snake_case' }), { migrationsFolder });
       } finally {
-        await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]).catch(() => undefined);
-        client.release();
+        // A failed unlock would leave the lock with this connection, and the next instance's start
+        // waiting on it: released with the error, the connection is closed and the lock goes with it.
+        const unlocked = await client
+          .query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_ID])
+          .then(() => undefined)
+          .catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
+        client.release(unlocked);
       }
     },
     close: () => pool.end(),

@@ -144,7 +144,17 @@ export class PgliteThread {
     try {
       result = await callback({ query: (sql, params, options) => this.query(sql, params, options, tx) });
     } catch (error) {
-      await this.ask({ op: 'end', tx, commit: false }).catch(() => undefined);
+      try {
+        await this.ask({ op: 'end', tx, commit: false });
+      } catch (rollbackError) {
+        // The thread stopped: its transactions ended with it, and the callback's error tells why.
+        if (rollbackError === this.stopped) throw error;
+        // Otherwise the transaction may still be open and hold the database: both errors go up.
+        throw new AggregateError(
+          [error, rollbackError],
+          'an embedded transaction failed and so did its rollback',
+        );
+      }
       throw error;
     }
     await this.ask({ op: 'end', tx, commit: true });
@@ -158,7 +168,11 @@ export class PgliteThread {
 
   async close(): Promise<void> {
     if (this.stopped) return;
-    await this.ask({ op: 'close' }).catch(() => undefined);
-    await this.worker.terminate();
+    try {
+      await this.ask({ op: 'close' });
+    } finally {
+      // The thread ends even when PGlite's close failed; that failure goes up to the caller.
+      await this.worker.terminate();
+    }
   }
 }

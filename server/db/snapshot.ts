@@ -76,15 +76,22 @@ function filesOf(dir: string, key: string) {
   return { tarball: path.join(dir, `pglite-${key}.tar`), meta: path.join(dir, `pglite-${key}.json`) };
 }
 
-/** The snapshot kept under `key` (its tarball's path), or null (none, unreadable, or made for another key). */
+/**
+ * The snapshot kept under `key` (its tarball's path), or null (none, or made for another key). A
+ * meta file that is there but cannot be read (it is written by a rename, so never half) raises.
+ */
 export function readSnapshot(dir: string, key: string): { tarball: string; meta: SnapshotMeta } | null {
   const files = filesOf(dir, key);
   try {
     const meta = metaSchema.safeParse(JSON.parse(readFileSync(files.meta, 'utf8')));
     if (!meta.success || meta.data.key !== key || !existsSync(files.tarball)) return null;
     return { tarball: files.tarball, meta: { key, seededAt: new Date(meta.data.seededAt) } };
-  } catch {
-    return null;
+  } catch (error) {
+    // No snapshot of this key yet: the start seeds a fresh folder and keeps one.
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw new Error(`the start snapshot ${files.meta} cannot be read (remove it to seed afresh)`, {
+      cause: error,
+    });
   }
 }
 

@@ -28,7 +28,7 @@ export function redactUrl(url: string): string {
     try {
       key = decodeURIComponent(rawKey.replace(/\+/g, ' '));
     } catch {
-      // A malformed key is checked as it is.
+      // expected: a malformed key (a stray %) is checked as it is.
     }
     return equals !== -1 && isSensitiveKey(key) ? `${rawKey}=${redacted}` : part;
   });

@@ -42,7 +42,8 @@ const timeoutMs = 10_000;
 
 async function failUnlessOk(provider: string, response: Response): Promise<void> {
   if (response.ok) return;
-  const body = await response.text().catch(() => '');
+  // The status alone still tells the failure; the body's read error stands in for the body.
+  const body = await response.text().catch((error: unknown) => `(body not readable: ${String(error)})`);
   throw new SmsDeliveryError(provider, response.status, body);
 }
 

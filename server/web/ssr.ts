@@ -246,7 +246,10 @@ export async function registerPages(
             .clone()
             .formData()
             .then(() => true)
-            .catch(() => false);
+            .catch(() => {
+              // expected: the body is not a form the sender could have meant: 400 below.
+              return false;
+            });
           if (!readable) throw new AppError(400, 'bad_request');
         }
         const response = await render(webRequest, request);

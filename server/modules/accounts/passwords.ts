@@ -19,8 +19,9 @@ export async function verifyPassword(passwordHash: string | null, password: stri
   }
   try {
     return await verify(passwordHash, password);
-  } catch {
-    return false;
+  } catch (error) {
+    // A stored hash argon2 cannot read is broken data, never a wrong password: it must be seen.
+    throw new Error('a stored password hash cannot be read', { cause: error });
   }
 }
 

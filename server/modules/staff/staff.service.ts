@@ -178,8 +178,8 @@ export class StaffService {
 
   /** The time step of a valid code (within ±30 s), or null. */
   private async checkCode(secret: string, code: string): Promise<number | null> {
+    const { verify } = await loadOtplib();
     try {
-      const { verify } = await loadOtplib();
       const result = await verify({
         secret,
         token: code,
@@ -187,8 +187,11 @@ export class StaffService {
         epochTolerance: 30,
       });
       return result.valid && 'timeStep' in result ? result.timeStep : null;
-    } catch {
-      return null;
+    } catch (error) {
+      // A code otplib refuses to read (wrong length, not digits) is a wrong code; a secret it cannot
+      // read is broken data and goes up.
+      if (error instanceof Error && /^Token\w*Error$/.test(error.name)) return null;
+      throw error;
     }
   }
 

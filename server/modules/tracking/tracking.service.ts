@@ -30,6 +30,7 @@ function decodeSafely(value: string): string {
   try {
     return decodeURIComponent(value).slice(0, 100);
   } catch {
+    // expected: a malformed escape in a visitor's URL is kept as it came.
     return value.slice(0, 100);
   }
 }
@@ -58,6 +59,7 @@ export function parseTrackingCookie(value: string | undefined): TrafficSource | 
     }
     return Object.keys(found).length > 0 ? found : null;
   } catch {
+    // expected: a cookie that is not JSON was not written by this app: no cookie.
     return null;
   }
 }
