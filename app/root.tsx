@@ -12,6 +12,7 @@ import {
   useRouteError,
   useRouteLoaderData,
 } from 'react-router';
+import { reportCaught } from '#app/lib/report-caught.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import { defaultLocale } from '#contract/locales.ts';
 import type { Route } from './+types/root';
@@ -174,6 +175,7 @@ function reloadForMissingChunk(): boolean {
     if (!shouldReloadForChunk(last, Date.now())) return false;
     window.sessionStorage.setItem(chunkReloadKey, String(Date.now()));
   } catch {
+    // expected: no session storage: no reload, which could not be limited to once.
     return false;
   }
   window.location.reload();
@@ -186,7 +188,10 @@ export default function App({ loaderData }: Route.ComponentProps) {
     // Lets browser tests (and monitoring) tell when the page has become interactive.
     document.documentElement.dataset.hydrated = 'true';
     // The service worker shows push messages and makes the site installable.
-    if ('serviceWorker' in navigator) void navigator.serviceWorker.register('/sw.js').catch(() => undefined);
+    if ('serviceWorker' in navigator)
+      void navigator.serviceWorker
+        .register('/sw.js')
+        .catch((error: unknown) => reportCaught('registering the service worker', error));
   }, []);
   useEffect(() => {
     const onPreloadError = (event: Event) => {

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Modal } from 'react-bootstrap';
 import { useNavigate, useSearchParams } from 'react-router';
+import { reportCaught } from '#app/lib/report-caught.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import type { Profile } from '#contract/profiles.ts';
 import { api } from '../lib/api.ts';
@@ -46,7 +47,10 @@ export function AutoLikeModal() {
   // Keyed on arrivals, not on the modal: closing the modal early does not cancel the reload.
   useEffect(() => {
     if (arrivals === 0) return;
-    const reload = setTimeout(() => void reloadLikes().catch(() => undefined), likesReloadDelayMs);
+    const reload = setTimeout(
+      () => void reloadLikes().catch((error: unknown) => reportCaught('likes reload', error)),
+      likesReloadDelayMs,
+    );
     return () => clearTimeout(reload);
   }, [arrivals, reloadLikes]);
 

@@ -1,5 +1,6 @@
 import { type FormEvent, useEffect, useId, useState } from 'react';
 import { useLocation, useNavigate, useRevalidator } from 'react-router';
+import { reportCaught } from '#app/lib/report-caught.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import {
   isLocale,
@@ -38,7 +39,10 @@ export function LanguageSwitcher({ compact = false }: { compact?: boolean }) {
     if (!isLocale(choice) || choice === locale) return;
     setBrowserCookie(localeCookieName, choice, localeCookieMaxAgeSeconds);
     if (live?.user)
-      await apiFetch('/api/user.php', { method: 'PUT', body: { language: choice } }).catch(() => undefined);
+      // The cookie already switches the pages; the account's language (its mails) is reported if it fails.
+      await apiFetch('/api/user.php', { method: 'PUT', body: { language: choice } }).catch((error: unknown) =>
+        reportCaught('saving the language', error),
+      );
     // A ?lang= in the address would still choose the old language: drop it, which reloads the data.
     const params = new URLSearchParams(search);
     if (params.has('lang')) {

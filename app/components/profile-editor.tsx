@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { CheckCircleFill } from 'react-bootstrap-icons';
 import { Form, useNavigation } from 'react-router';
+import { reportCaught } from '#app/lib/report-caught.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import type { Region } from '#contract/endpoints.ts';
 import {
@@ -93,7 +94,8 @@ export function ProfileEditor({
           await loadRegions(found.country);
           setRegion(found.countryregion ?? '');
           setLocation('idle');
-        } catch {
+        } catch (error) {
+          reportCaught('finding the location', error);
           setLocation('failed');
         }
       },

@@ -1,6 +1,7 @@
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { ArrowLeft, ChatHeartFill, HeartFill, PersonFill, Search, Stack } from 'react-bootstrap-icons';
 import { Link, NavLink, useMatches, useNavigate, useRevalidator } from 'react-router';
+import { reportCaught } from '#app/lib/report-caught.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import { apiFetch } from '../lib/api-client.ts';
 import { useRootData } from '../lib/root-data.ts';
@@ -117,7 +118,10 @@ export function TopBar() {
   const signupModal = useSignupModal();
 
   const logout = async () => {
-    await apiFetch('/api/logout.php', { method: 'POST' }).catch(() => undefined);
+    // Logged out on this page either way; the revalidation below shows what the server kept.
+    await apiFetch('/api/logout.php', { method: 'POST' }).catch((error: unknown) =>
+      reportCaught('logout', error),
+    );
     setUser(null);
     await navigate('/');
     await revalidator.revalidate();

@@ -42,6 +42,7 @@ export function afterPaymentPath(request: Request, order: number): string | null
     try {
       value = decodeURIComponent(rest.join('='));
     } catch {
+      // expected: a cookie value that is not URI-encoded was not written here: no way back.
       return null;
     }
     const colon = value.indexOf(':');

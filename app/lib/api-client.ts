@@ -90,6 +90,7 @@ export async function apiFetch<T>(path: string, options: ApiFetchOptions = {}): 
     try {
       body = (await response.json()) as ErrorBody;
     } catch {
+      // expected: an error answer without a JSON body (a proxy's page) stands as internal_error.
       body = { error: 'internal_error', message: response.statusText };
     }
     if (response.status === 403 && body.error === 'authentication_required') announceAuthenticationRequired();

@@ -64,6 +64,7 @@ let contractModule: Promise<typeof import('./api-contract.ts')> | undefined;
 export function loadContract() {
   contractModule ??= loadSchemasInSteps().then(() => import('./api-contract.ts'));
   contractModule.catch(() => {
+    // expected: the caller awaits the same promise and gets the error; it is only not kept.
     contractModule = undefined;
   });
   return contractModule;
@@ -188,7 +189,13 @@ export function fetchTransport(
         await sleep(retryDelayMs(attempt));
         continue;
       }
-      const data: unknown = response.status === 204 ? null : await response.json().catch(() => null);
+      const data: unknown =
+        response.status === 204
+          ? null
+          : await response.json().catch(() => {
+              // expected: an answer without a JSON body is no body (its status still tells).
+              return null;
+            });
       if (response.status === 403 && isErrorCode(data, 'authentication_required')) {
         announceAuthenticationRequired();
       }

@@ -10,6 +10,7 @@ export function parseCookies(header: string | null | undefined): Record<string, 
     try {
       result[name] = decodeURIComponent(raw);
     } catch {
+      // expected: a value that is not URI-encoded is kept as it is.
       result[name] = raw;
     }
   }

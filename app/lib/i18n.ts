@@ -79,7 +79,10 @@ export function fetchCatalogs(url: string): Promise<LocaleResources> {
       return file;
     });
     // A failed fetch is not kept: the next language switch may try again.
-    catalogs.catch(() => fetchedCatalogs.delete(url));
+    catalogs.catch(() => {
+      // expected: the caller awaits the same promise and gets the error; only the cache forgets it.
+      fetchedCatalogs.delete(url);
+    });
     fetchedCatalogs.set(url, catalogs);
   }
   return catalogs;

@@ -16,6 +16,7 @@ function fullyDecoded(value: string): string | null {
     try {
       next = decodeURIComponent(current);
     } catch {
+      // expected: a malformed escape in a visitor's target: no target.
       return null;
     }
     if (next === current) return current;
@@ -46,6 +47,7 @@ export function safeRedirectPath(target: unknown, fallback: string): string {
   try {
     url = new URL(target, base);
   } catch {
+    // expected: a target that is no URL goes to the fallback.
     return fallback;
   }
   if (url.origin !== base) return fallback;

@@ -27,6 +27,7 @@ export function loadSchemasInSteps(): Promise<void> {
   })();
   // A failed step (offline, a deploy replaced a chunk) is tried again by the next caller.
   loaded.catch(() => {
+    // expected: the caller awaits the same promise and gets the error; it is only not kept.
     loaded = undefined;
   });
   return loaded;

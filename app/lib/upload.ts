@@ -23,6 +23,7 @@ export function uploadPhoto(file: File, onProgress: (percent: number) => void): 
       try {
         parsed = JSON.parse(request.responseText);
       } catch {
+        // expected: an answer without a JSON body gets the generic message below.
         parsed = null;
       }
       const body = errorBodySchema.safeParse(parsed);

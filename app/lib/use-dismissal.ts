@@ -15,6 +15,7 @@ export function readDismissal(key: DismissalKey): number | null {
     const seconds = value === null ? Number.NaN : Number(value);
     return Number.isFinite(seconds) ? seconds : null;
   } catch {
+    // expected: no storage (private mode): nothing was dismissed.
     return null;
   }
 }
@@ -23,7 +24,7 @@ export function storeDismissal(key: DismissalKey, now = Date.now()): void {
   try {
     window.localStorage.setItem(key, String(Math.floor(now / 1000)));
   } catch {
-    // Private mode without storage: the alert comes back next time, which is harmless.
+    // expected: private mode without storage: the alert comes back next time, which is harmless.
   }
 }
 

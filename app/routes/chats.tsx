@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, redirect } from 'react-router';
+import { reportCaught } from '#app/lib/report-caught.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import type { ChatListItem } from '#contract/chats.ts';
 import { ChatList, withMessage } from '../components/chat/chat-list.tsx';
@@ -72,7 +73,7 @@ export default function Chats({ loaderData }: Route.ComponentProps) {
   const commit = async (chat: ChatListItem) => {
     const answer = await api('DELETE /api/chat.php', { body: { conversation: chat.conversation.id } });
     if (answer.ok) {
-      void reloadChats().catch(() => undefined);
+      void reloadChats().catch((error: unknown) => reportCaught('reloading the chats', error));
       return;
     }
     setFailed(t('chat:list.deleteFailed', { error: answer.error.message }));

@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { data, Link, useRevalidator } from 'react-router';
+import { reportCaught } from '#app/lib/report-caught.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import type { Transaction } from '#contract/endpoints.ts';
 import { afterPaymentPath, withReturn } from '../lib/after-payment.ts';
@@ -43,7 +44,7 @@ function Receipt({ transaction, back }: { transaction: Transaction; back: string
   // The return page of a payment: it follows the order until the provider has settled it.
   useEffect(() => {
     if (!pending) {
-      void refreshUser().catch(() => undefined);
+      void refreshUser().catch((error: unknown) => reportCaught('refreshing the balance', error));
       return;
     }
     const timer = setInterval(() => void revalidator.revalidate(), 2000);

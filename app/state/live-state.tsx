@@ -9,6 +9,7 @@ import {
   useState,
 } from 'react';
 import { useLocation, useMatches, useNavigate } from 'react-router';
+import { reportCaught } from '#app/lib/report-caught.ts';
 import type { Profile } from '#contract/profiles.ts';
 import type { User } from '#contract/users.ts';
 import { MatchModal } from '../components/match-modal.tsx';
@@ -104,7 +105,8 @@ export function LiveStateProvider({
     if (!loggedIn) return;
     let interval: ReturnType<typeof setInterval> | undefined;
     // One counts call per poll (badges, title, app badge and the balance): never the lists.
-    const poll = () => void reloadCounts().catch(() => undefined);
+    const poll = () =>
+      void reloadCounts().catch((error: unknown) => reportCaught('polling the counts', error));
     const start = setTimeout(() => {
       poll();
       interval = setInterval(poll, pollIntervalMs(pushSubscribed));
@@ -140,7 +142,7 @@ export function LiveStateProvider({
       } else if (event.type === 'credits') {
         setUser((current) => (current ? { ...current, credits: event.credits } : current));
       } else if (event.type === 'ready') {
-        void reloadChats().catch(() => undefined);
+        void reloadChats().catch((error: unknown) => reportCaught('reloading the chats', error));
       }
     });
     live.start();
@@ -171,8 +173,15 @@ export function LiveStateProvider({
       setAppBadge?: (count: number) => Promise<void>;
       clearAppBadge?: () => Promise<void>;
     };
-    if (total > 0) void appBadge.setAppBadge?.(total).catch(() => undefined);
-    else void appBadge.clearAppBadge?.().catch(() => undefined);
+    // The badge of an installed app only: elsewhere the browser refuses it, which changes nothing.
+    if (total > 0)
+      void appBadge.setAppBadge?.(total).catch(() => {
+        // expected: not installed, or badges not allowed.
+      });
+    else
+      void appBadge.clearAppBadge?.().catch(() => {
+        // expected: not installed, or badges not allowed.
+      });
   }, [total, location.key]);
 
   const value = useMemo<LiveState>(

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { reportCaught } from '#app/lib/report-caught.ts';
 import type { AdminEvent } from '#contract/admin.ts';
 
 export type AdminSocketStatus = 'connecting' | 'ready' | 'reconnecting';
@@ -26,7 +27,8 @@ export function useAdminEvents(onEvent: (event: AdminEvent) => void): AdminSocke
         let event: AdminEvent;
         try {
           event = JSON.parse(String(message.data)) as AdminEvent;
-        } catch {
+        } catch (error) {
+          reportCaught('reading a back-office live event', error);
           return;
         }
         if (event.type === 'ready') {
@@ -65,6 +67,7 @@ export function languageName(code: string, locale: string): string {
   try {
     return new Intl.DisplayNames([locale], { type: 'language' }).of(code) ?? code;
   } catch {
+    // expected: a code Intl does not know is shown as it is.
     return code;
   }
 }

@@ -1,5 +1,6 @@
 import { type ReactNode, useId, useState } from 'react';
 import { useRevalidator } from 'react-router';
+import { reportCaught } from '#app/lib/report-caught.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import type { FormErrors } from '../../lib/form-errors.ts';
 
@@ -177,8 +178,12 @@ export function AdminImageUpload({
     setState('busy');
     const body = new FormData();
     body.append('file', file);
+    // No answer shows failedText, as a refusal does.
     const response = await fetch(uploadUrl, { method: 'POST', body, credentials: 'same-origin' }).catch(
-      () => null,
+      (error: unknown) => {
+        reportCaught('uploading', error);
+        return null;
+      },
     );
     setState(response?.ok ? 'idle' : 'failed');
     if (response?.ok) await revalidator.revalidate();

@@ -1,5 +1,6 @@
 import { useRef } from 'react';
 import { data, Form, Link, redirect, useNavigation, useRevalidator } from 'react-router';
+import { reportCaught } from '#app/lib/report-caught.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import type { AdminConversation, ClaimResponse } from '#contract/admin.ts';
 import type { ErrorBody } from '#contract/common.ts';
@@ -76,7 +77,7 @@ export default function Conversation({ loaderData, actionData }: Route.Component
     if (takenBy || Date.now() - lastTyping.current < 4000) return;
     lastTyping.current = Date.now();
     void apiFetch('/api/admin/typing.php', { method: 'POST', body: { conversation: conversationId } }).catch(
-      () => undefined,
+      (error: unknown) => reportCaught('sending typing', error),
     );
   };
   const member = view.member;

@@ -125,7 +125,10 @@ function Photos({ profile }: { profile: AdminFictionalProfile }) {
     setState({ busy: true, error: null });
     const response = await work();
     if (!response.ok) {
-      const body = (await response.json().catch(() => null)) as { message?: string } | null;
+      const body = (await response.json().catch(() => {
+        // expected: an error answer without a JSON body shows the generic message.
+        return null;
+      })) as { message?: string } | null;
       setState({ busy: false, error: body?.message ?? t('errors:internal_error') });
       return;
     }

@@ -1,4 +1,5 @@
 import { useEffect, useState, useSyncExternalStore } from 'react';
+import { reportCaught } from '#app/lib/report-caught.ts';
 import { type ChatResponse, type Message, sendMessageResponseSchema } from '#contract/chats.ts';
 import { errorBodySchema } from '#contract/common.ts';
 import type { ConnectionStatus } from '#contract/live.ts';
@@ -50,9 +51,16 @@ async function sendUpload(profile: number, file: Blob, clientId: string): Promis
     method: 'POST',
     body: form,
     credentials: 'same-origin',
-  }).catch(() => null);
+  }).catch((error: unknown) => {
+    // No answer: the message shows as not sent, with its retry.
+    reportCaught('sending a photo', error);
+    return null;
+  });
   if (!response) return failureOf(0, '', '');
-  const json: unknown = await response.json().catch(() => null);
+  const json: unknown = await response.json().catch(() => {
+    // expected: an answer without a JSON body is judged by its status below.
+    return null;
+  });
   const sent = sendMessageResponseSchema.safeParse(json);
   if (response.ok && sent.success) {
     return { ok: true, message: sent.data.message, credits: sent.data.credits, warning: null };
