@@ -176,8 +176,9 @@ if (
       cwd: root,
       stdio: 'inherit',
     });
-  } catch {
-    problems.push('docker compose config failed');
+  } catch (error) {
+    // docker printed its complaint above (stdio inherited); the exit status says how it ended.
+    problems.push(`docker compose config failed (${error.status ?? error.message})`);
   }
 }
 

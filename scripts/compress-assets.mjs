@@ -52,7 +52,12 @@ const isMain =
   process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname);
 if (isMain) {
   const dir = path.resolve(process.argv[2] ?? 'build/client');
-  if (!(await stat(dir).catch(() => null))?.isDirectory()) {
+  const found = await stat(dir).catch((error) => {
+    // expected: a folder that is not there is the message below; any other reason is printed too.
+    if (error.code !== 'ENOENT') console.error(`compress-assets: ${error.message}`);
+    return null;
+  });
+  if (!found?.isDirectory()) {
     console.error(`compress-assets: no directory ${dir}`);
     process.exit(1);
   }

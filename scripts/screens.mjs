@@ -48,7 +48,10 @@ async function waitForServer() {
   for (let i = 0; i < 180; i++) {
     const ok = await fetch(`${base}/api/health`)
       .then((answer) => answer.ok)
-      .catch(() => false);
+      .catch(() => {
+        // expected: the server is still starting; after the last try the error below says so.
+        return false;
+      });
     if (ok) return;
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
@@ -64,7 +67,8 @@ async function activationLink(email) {
       try {
         mail = JSON.parse(readFileSync(path.join(dir, file), 'utf8'));
       } catch {
-        continue; // still being written
+        // expected: the mail file is still being written; the next round reads it.
+        continue;
       }
       const match = mail.to === email && mail.text.match(/https?:\/\/\S*\/api\/activate\.php\S*/);
       if (match) return new URL(match[0]);
@@ -75,11 +79,14 @@ async function activationLink(email) {
 }
 
 async function settle(page) {
+  // A page that never hydrates or settles is still shot, with a warning naming it.
   await page
     .locator('html[data-hydrated="true"]')
     .waitFor({ timeout: 15_000 })
-    .catch(() => undefined);
-  await page.waitForLoadState('networkidle', { timeout: 5_000 }).catch(() => undefined);
+    .catch((error) => console.warn(`screens: ${page.url()} did not hydrate: ${error.message}`));
+  await page
+    .waitForLoadState('networkidle', { timeout: 5_000 })
+    .catch((error) => console.warn(`screens: ${page.url()} did not settle: ${error.message}`));
   // Images that load lazily below the fold do not matter; let the ones in view finish.
   await page.waitForTimeout(400);
 }
@@ -104,7 +111,9 @@ try {
   });
   if (!signup.ok()) throw new Error(`signup: ${signup.status()} ${await signup.text()}`);
   const link = await activationLink(email);
-  await api.get(link.pathname + link.search, { maxRedirects: 0 }).catch(() => undefined);
+  await api
+    .get(link.pathname + link.search, { maxRedirects: 0 })
+    .catch((error) => console.warn(`screens: activating the member failed: ${error.message}`));
   const found = await (await api.get('/api/search.php')).json();
   const profiles = found.profiles ?? [];
   for (const profile of profiles.slice(0, 3))
@@ -115,7 +124,10 @@ try {
       data: { profile: partner.id, text: 'Hi! Your profile made me smile. How is your week going?' },
     });
   }
-  const chats = await (await api.get('/api/chats.php')).json().catch(() => ({}));
+  const chats = await (await api.get('/api/chats.php')).json().catch((error) => {
+    console.warn(`screens: the chats list did not load, the chat screens show none: ${error.message}`);
+    return {};
+  });
   const conversation = chats.chats?.[0]?.conversation?.id;
   const state = await setup.storageState();
 
