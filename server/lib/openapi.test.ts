@@ -3,15 +3,55 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import fc from 'fast-check';
 import type { OpenAPI3 } from 'openapi-typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiTypes } from '../../scripts/openapi.ts';
+import { plausible } from '../../tests/abuse/generators.ts';
+import { apiOperations, type JsonSchema } from '../../tests/abuse/openapi.ts';
+import { nextIp } from '../../tests/setup/members.ts';
 import { createTestApp, type TestApp } from '../../tests/setup/test-app.ts';
 import { operationIdFor, registeredRoutes } from './openapi.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 /** Routes that are no API call: the catch-all 404, the documentation itself. */
 const undocumented = [/^\/api\/\*$/, /^\/api\/docs/];
+
+/** The smallest value a JSON schema accepts: required fields only, the least of each. */
+function smallestValid(schema: JsonSchema, name = ''): unknown {
+  if (schema.const !== undefined) return schema.const;
+  if (schema.enum && schema.enum.length > 0) return schema.enum[0];
+  const choice = [...(schema.anyOf ?? []), ...(schema.oneOf ?? [])].find((part) => part.type !== 'null');
+  if (choice) return smallestValid(choice);
+  const type = (Array.isArray(schema.type) ? schema.type : [schema.type]).find((name) => name !== 'null');
+  switch (type ?? (schema.properties ? 'object' : 'string')) {
+    case 'integer':
+    case 'number':
+      return Math.max(typeof schema.minimum === 'number' ? schema.minimum : 1, 1);
+    case 'boolean':
+      return true;
+    case 'array':
+      return [];
+    case 'object':
+      return Object.fromEntries(
+        (schema.required ?? []).map((field) => [
+          field,
+          smallestValid(schema.properties?.[field] ?? {}, field),
+        ]),
+      );
+    default:
+      if (schema.format === 'email' || name === 'email') return 'someone@example.com';
+      if (schema.format === 'date') return '1990-05-17';
+      if (schema.format === 'date-time') return '2030-01-01T00:00:00Z';
+      if (schema.format === 'uri') return 'https://example.com/';
+      return 'x'.repeat(Math.max(schema.minLength ?? 1, 1));
+  }
+}
+
+/** Valid calls the schema alone does not give (a rule across fields). */
+const validCalls: Record<string, { query: unknown[]; body: unknown }> = {
+  'POST /api/chat.php': { query: [], body: { profile: 1, text: 'Hello there' } },
+};
 
 type Operation = {
   operationId?: string;
@@ -96,6 +136,75 @@ describe('the OpenAPI document', () => {
       '#/components/schemas/AdminEvent',
     );
   });
+
+  it('declares a security requirement on exactly the operations the server refuses without one', async () => {
+    // Answers that say nothing about the session: the call did not get as far as its guard.
+    const beforeTheGuard = new Set([400, 413, 415, 422]);
+    // The refusals of a missing session; a public call may still answer 401/403 for a rule of its
+    // own (login_failed, csrf_failed for a cross-site sign-out link), never one of these.
+    const sessionRefusals = new Set(['authentication_required', 'staff_required']);
+    const mismatches: string[] = [];
+    for (const [index, operation] of (await apiOperations(t.app)).entries()) {
+      const key = `${operation.method} ${operation.path}`;
+      const declared = paths[operation.path]?.[operation.method.toLowerCase()]?.security ?? [];
+      // [] is a public call, [{}, {cookieAuth: []}] one whose session is optional (either answer fits).
+      const required = declared.length > 0 && declared.every((entry) => Object.keys(entry).length > 0);
+      const optional = declared.length > 0 && !required;
+      if (optional || operation.path.endsWith('/ws')) continue; // WebSockets: 4401 on the socket (live tests).
+      // The smallest valid call first, then plausible ones: a member's guard runs after validation.
+      const samples = [
+        ...(validCalls[key] ? [validCalls[key]] : []),
+        {
+          query: operation.query.map((parameter) =>
+            parameter.required ? smallestValid(parameter.schema) : undefined,
+          ),
+          body: smallestValid(operation.body ?? {}),
+        },
+        ...fc.sample(
+          fc.record({
+            query: fc.tuple(...operation.query.map((parameter) => plausible(parameter.schema))),
+            body: operation.body ? plausible(operation.body) : fc.constant(undefined),
+          }),
+          { numRuns: 20, seed: 20261201 + index },
+        ),
+      ];
+      let answer: { status: number; error: string } | undefined;
+      for (const sample of samples) {
+        const query = new URLSearchParams();
+        operation.query.forEach((parameter, position) => {
+          const value = sample.query[position];
+          if (value !== undefined)
+            query.set(parameter.name, typeof value === 'string' ? value : JSON.stringify(value));
+        });
+        let url = operation.path;
+        for (const parameter of operation.pathParams) url = url.replace(`{${parameter.name}}`, '1');
+        if (query.size > 0) url += `?${query}`;
+        const response = await t.app.inject({
+          method: operation.method,
+          url,
+          remoteAddress: nextIp(),
+          ...(operation.method !== 'GET' && operation.body && sample.body !== undefined
+            ? { payload: sample.body as object }
+            : {}),
+        });
+        const error = response.headers['content-type']?.includes('json')
+          ? String((response.json() as { error?: unknown }).error ?? '')
+          : '';
+        answer = { status: response.statusCode, error };
+        if (!beforeTheGuard.has(response.statusCode)) break;
+      }
+      if (!answer) continue;
+      const said = `declares ${JSON.stringify(declared)}, answers ${answer.status} ${answer.error} without a session`;
+      if (required && beforeTheGuard.has(answer.status)) {
+        mismatches.push(`${key}: ${said} (no call got past validation)`);
+      } else if (required && answer.status !== 401 && answer.status !== 403) {
+        mismatches.push(`${key}: ${said}`);
+      } else if (!required && sessionRefusals.has(answer.error)) {
+        mismatches.push(`${key}: ${said}`);
+      }
+    }
+    expect(mismatches).toEqual([]);
+  }, 120_000);
 
   it("passes Redocly's recommended rules without an error", async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'openapi-lint-'));

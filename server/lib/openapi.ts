@@ -4,6 +4,7 @@ import { createJsonSchemaTransform, createJsonSchemaTransformObject } from 'fast
 import { z } from 'zod';
 import { errorBodySchema } from '#contract/common.ts';
 import { adminEventSchema, liveClientFrameSchema, liveEventSchema } from '#contract/live.ts';
+import { needsStaffSession } from '#server/modules/staff/staff.sessions.ts';
 
 /**
  * The OpenAPI document served at /api/docs/json, made from the routes' zod schemas and completed
@@ -73,11 +74,16 @@ const multipartFileBody = {
   required: ['file'],
 };
 
-/** How a route is guarded, from the guard its handler calls (requireMember / requireStaff / a webhook secret). */
+/**
+ * How a route is guarded: the staff area by its path (the staff-session hook refuses every call
+ * without one before validation, whatever helper the handler calls), member calls and webhooks by
+ * the guard their handler calls (requireMember / a webhook secret).
+ */
 export function routeSecurity(route: Pick<RouteOptions, 'handler' | 'method' | 'url'>): Security {
   const source = sourceOf(route);
   const key = `${String(route.method)} ${route.url}`;
-  if (/\brequireStaff\b/.test(source)) return [{ staffCookieAuth: [] }];
+  if (needsStaffSession(String(route.method), route.url) || /\brequireStaff\b/.test(source))
+    return [{ staffCookieAuth: [] }];
   if (/x-webhook-secret/.test(source)) return [{ webhookSecret: [] }];
   if (optionalMember.has(key)) return [{}, { cookieAuth: [] }];
   if (requiredMember.has(key)) return [{ cookieAuth: [] }];

@@ -21,6 +21,11 @@ const operatorChatPaths = new Set(
   ['claim', 'reply', 'notes', 'typing'].map((name) => `${adminApiPrefix}${name}.php`),
 );
 export const signInPath = '/api/admin/session.php';
+/** Every back-office call needs a staff session but the sign-in itself (the OpenAPI document says so too). */
+export function needsStaffSession(method: string, path: string): boolean {
+  return path.startsWith(adminApiPrefix) && !(method === 'POST' && path === signInPath);
+}
+
 const adminRoutesOf = new WeakMap<FastifyInstance, { method: string; url: string }[]>();
 
 /** Every registered /api/admin/ route (a test checks that each refuses members). */
@@ -46,8 +51,9 @@ export function registerStaffSessions(app: FastifyInstance): void {
       if (found) request.staff = { row: found.staff, sessionId: found.sessionId, token };
     }
     // Before any validation: members and visitors learn nothing about back-office calls but this.
-    const path = request.url.split('?')[0];
-    if (!request.staff && !(request.method === 'POST' && path === signInPath)) throw new StaffRequiredError();
+    if (!request.staff && needsStaffSession(request.method, request.url.split('?')[0] ?? '')) {
+      throw new StaffRequiredError();
+    }
   });
   // A back-office write may change what visitors see (a site, a fictional profile, a text, a ban);
   // the operators' chat work (claims, replies, notes, typing) never does, and it is most of the writes.
