@@ -22,10 +22,11 @@ const budgets = {
   'GET /api/counts.php': 2,
   // A conversation page that marks it read (was 12).
   'GET /api/chat.php': 3,
-  // A paid text send with its credits, the mail claim and the push settings (was 17; the issue's
-  // budget is 6: the sender's lock reads the other member too, and the idempotency key is looked up
-  // with the conversation's state).
-  'POST /api/chat.php': 5,
+  // A paid text send (was 17): the sender's lock, which reads the other member too; the
+  // conversation's state with any earlier message of the idempotency key; the message; its ledger
+  // entry through the credits module (one statement, decision 035); the mail claim and the push
+  // settings.
+  'POST /api/chat.php': 6,
 } as const;
 type Call = keyof typeof budgets;
 

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gt, inArray, lt, notInArray, sql, type WithSubquery } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, inArray, lt, notInArray, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import { maxInt32 } from '#contract/common.ts';
@@ -10,7 +10,6 @@ import {
   type MessageRow,
   messages,
 } from '#server/db/schema/chats.ts';
-import { type CreditReason, creditLedger } from '#server/db/schema/credits.ts';
 import { profiles, users } from '#server/db/schema/members.ts';
 import { photos } from '#server/db/schema/photos.ts';
 import { blocks } from '#server/db/schema/social.ts';
@@ -523,7 +522,7 @@ type NewMessage = {
   clientId: string | null;
 };
 
-function prepareWriteMessage(tx: Executor, debits: boolean) {
+function prepareWriteMessage(tx: Executor) {
   const value = sql.placeholder;
   const conversationId = value('conversationId');
   const senderProfileId = value('senderProfileId');
@@ -565,64 +564,17 @@ function prepareWriteMessage(tx: Executor, debits: boolean) {
       )
       .returning({ id: conversationParticipants.conversationId }),
   );
-  const ctes: WithSubquery[] = [inserted, touched, seen];
-  if (debits) {
-    const userId = value('debitUserId');
-    ctes.push(
-      tx.$with('booked').as(
-        tx
-          .insert(creditLedger)
-          .values({
-            userId,
-            delta: value('debitDelta'),
-            balanceAfter: value('debitBalanceAfter'),
-            reason: value('debitReason'),
-            reference: sql`'message:' || ${newId}`,
-            createdAt,
-          })
-          .returning({ id: creditLedger.id }),
-      ),
-      tx.$with('balance').as(
-        tx
-          .update(users)
-          .set({ credits: sql`${value('debitBalanceAfter')}` })
-          .where(eq(users.id, userId))
-          .returning({ id: users.id }),
-      ),
-    );
-  }
-  return tx
-    .with(...ctes)
-    .select()
-    .from(inserted)
-    .prepare(debits ? 'write_message_debit' : 'write_message');
+  return tx.with(inserted, touched, seen).select().from(inserted).prepare('write_message');
 }
-const writeMessageStatements = preparedPerConnection((tx) => ({
-  free: prepareWriteMessage(tx, false),
-  debit: prepareWriteMessage(tx, true),
-}));
+const writeMessageStatement = preparedPerConnection(prepareWriteMessage);
 
 /**
- * Writes a message in one statement: the message, the conversation's last activity, the sender's
- * read mark and, when it costs credits, the ledger entry and the new balance. The balance is
- * checked by the caller, in the same transaction, with the sender's row locked (credits rule:
- * decision 009); the ledger's reference is the new message.
+ * Writes a message in one statement: the message, the conversation's last activity and the
+ * sender's read mark. What it costs is booked by the caller through the credits module, in the same
+ * transaction (the ledger's reference is the new message).
  */
-export async function writeMessage(
-  tx: Executor,
-  message: NewMessage,
-  debit: { userId: number; delta: number; balanceAfter: number; reason: CreditReason } | null,
-): Promise<MessageRow> {
-  const statements = writeMessageStatements(tx);
-  const [row] = debit
-    ? await statements.debit.execute({
-        ...message,
-        debitUserId: debit.userId,
-        debitDelta: debit.delta,
-        debitBalanceAfter: debit.balanceAfter,
-        debitReason: debit.reason,
-      })
-    : await statements.free.execute(message);
+export async function writeMessage(tx: Executor, message: NewMessage): Promise<MessageRow> {
+  const [row] = await writeMessageStatement(tx).execute(message);
   return row!;
 }
 

@@ -1,9 +1,10 @@
 import type { ChatListItem, ChatResponse, Costs, Message } from '#contract/chats.ts';
 import { chatHistoryLimit, chatListPageSize, chatPageSize } from '#contract/chats.ts';
-import type { Database, Executor } from '#server/db/client.ts';
+import type { Database, Executor, Transaction } from '#server/db/client.ts';
 import type { MessageRow } from '#server/db/schema/chats.ts';
 import type { ProfileRow, UserRow } from '#server/db/schema/members.ts';
 import type { SiteRow } from '#server/db/schema/sites.ts';
+import type { ReportCaught } from '#server/lib/best-effort.ts';
 import type { Clock } from '#server/lib/clock.ts';
 import { AppError, NotFoundError, ValidationFailedError } from '#server/lib/errors.ts';
 import type { EventBus } from '#server/lib/event-bus.ts';
@@ -11,7 +12,7 @@ import { publishToMember } from '#server/lib/member-events.ts';
 import { publishToStaff } from '#server/lib/staff-events.ts';
 import { type MediaStorage, newMediaKey } from '#server/lib/storage.ts';
 import { lockUser } from '#server/modules/accounts/accounts.repository.ts';
-import { InsufficientCreditsError } from '#server/modules/credits/credits.service.ts';
+import { changeCredits, InsufficientCreditsError } from '#server/modules/credits/credits.service.ts';
 import type { NotificationsService } from '#server/modules/notifications/notifications.service.ts';
 import {
   type ProcessedPhoto,
@@ -39,6 +40,21 @@ export class RecipientNotConfirmedError extends AppError {
     super(403, 'not_confirmed', { name }, 'recipient_not_confirmed');
   }
 }
+
+/**
+ * Who sends a message: a member, or staff writing as a fictional profile. Staff steps run inside the
+ * send's transaction — `beforeWrite` before the message is written (an operator's claim), `afterWrite`
+ * after (the claim's end, the audit entry); throwing from either sends nothing.
+ */
+export type MessageSender =
+  | { kind: 'member'; member: UserRow }
+  | {
+      kind: 'staff';
+      /** The fictional profile that writes. */
+      profile: ProfileRow;
+      beforeWrite?: (tx: Transaction) => Promise<void>;
+      afterWrite?: (tx: Transaction, message: MessageRow) => Promise<void>;
+    };
 
 export type SendInput = {
   profile: number;
@@ -96,9 +112,20 @@ export class ChatsService {
     private readonly clock: Clock,
     private readonly storage: MediaStorage,
     private readonly bus: EventBus,
+    private readonly reportCaught: ReportCaught,
     private readonly notifications?: NotificationsService,
     private readonly lists: ChatListCache = new ChatListCache(0),
   ) {}
+
+  /** Messages by id, in no order (the operators' queue shows each conversation's last one). */
+  messagesByIds(ids: number[]): Promise<MessageRow[]> {
+    return repo.messagesByIds(this.db, ids);
+  }
+
+  /** The newest `limit` messages of a conversation, oldest first, as staff read it (nothing cleared). */
+  history(conversationId: number, limit: number): Promise<MessageRow[]> {
+    return repo.messagesPage(this.db, conversationId, { clearedMessageId: 0, limit, oldestAllowedId: 0 });
+  }
 
   /** A member's conversation list changed without a request of theirs (chat-list-cache.ts). */
   async listChanged(userId: number): Promise<void> {
@@ -297,7 +324,7 @@ export class ChatsService {
       this.storage.put(keys.thumbKey, processed.thumb),
     ]);
     try {
-      const sent = await this.deliver(member, site, input, keys);
+      const sent = await this.sendMessage({ kind: 'member', member }, site, input, keys);
       if (sent.repeated) await removeStored();
       return { message: sent.message, credits: sent.credits };
     } catch (error) {
@@ -316,31 +343,44 @@ export class ChatsService {
     site: SiteRow,
     input: SendInput,
   ): Promise<{ message: Message; credits: number; warning?: 'contact_details' }> {
-    const { repeated: _repeated, ...sent } = await this.deliver(member, site, input);
+    const { repeated: _repeated, ...sent } = await this.sendMessage({ kind: 'member', member }, site, input);
     return sent;
   }
 
-  /** send(), or the send of an uploaded photo's stored keys; tells whether it repeated an earlier one. */
-  private async deliver(
-    member: UserRow,
+  /**
+   * The one send path of every sender (decision 035): a member (who pays by the site's rules), and
+   * staff writing as a fictional profile (an operator's reply or first message; automated openers and
+   * mass messages), who pay nothing. It holds every rule of a message once — the text and photo
+   * checks, blocks either way, the free-conversation and credit rules for members, the ledger through
+   * the credits module, the staff's own steps inside the same transaction, presentation, live events
+   * and the recipient's notifications. Tells whether it repeated an earlier send (same client_id).
+   */
+  async sendMessage(
+    from: MessageSender,
     site: SiteRow,
     input: SendInput,
     upload?: { mainKey: string; thumbKey: string },
   ): Promise<{ message: Message; credits: number; warning?: 'contact_details'; repeated: boolean }> {
-    // Sending changes no profile: the one read with the session serves (no query).
-    const me = await this.ownForRead(member);
+    // A member's send changes no profile: the one read with the session serves (no query).
+    const me = from.kind === 'member' ? await this.ownForRead(from.member) : from.profile;
     if (input.profile === me.id) throw new ValidationFailedError({ profile: 'invalid' });
     const text = input.text?.trim();
 
-    // Statements: the sender's row lock with the other member, one read of what the send decides on
-    // (under that lock), one write of the message with its cost; a first message also makes the
-    // conversation. The checks run in the order they did when the other member was read first.
+    // A member's statements: the sender's row lock with the other member, one read of what the send
+    // decides on (under that lock), one write of the message, and the ledger's when it costs credits;
+    // a first message also makes the conversation.
     const { row, credits, repeated, other, gift } = await this.db.transaction(async (tx) => {
-      const locked = await repo.lockSender(tx, member.id, me.id, input.profile);
+      const locked =
+        from.kind === 'member'
+          ? await repo.lockSender(tx, from.member.id, me.id, input.profile)
+          : { sender: null, other: await repo.counterpartOf(tx, me.id, input.profile) };
       if (!locked) throw new NotFoundError();
       const { sender } = locked;
       const other = checkedCounterpart(locked.other);
-      if (other.owner.status === 'not_confirmed') throw new RecipientNotConfirmedError(other.profile.name);
+      // Members may not write to a member who has not confirmed the address; the operators answer
+      // such a member's own messages (the conversation exists: checkedCounterpart lets it through).
+      if (sender && other.owner.status === 'not_confirmed')
+        throw new RecipientNotConfirmedError(other.profile.name);
       if (input.text !== undefined) {
         if (!text) throw new ValidationFailedError({ text: 'required' });
         if (text.length > site.messageLength)
@@ -348,102 +388,156 @@ export class ChatsService {
       }
       const photo = upload ?? (input.photo ? await repo.findOwnPhoto(tx, me.id, input.photo) : undefined);
       if (input.photo && !photo) throw new NotFoundError();
-      const gift = input.gift ? await repo.findGift(tx, input.gift) : undefined;
+      const gift = input.gift && sender ? await repo.findGift(tx, input.gift) : undefined;
       if (input.gift && !gift) throw new NotFoundError();
       const kind = gift ? 'gift' : photo ? 'photo' : 'text';
+      if (from.kind === 'staff') await from.beforeWrite?.(tx);
       // A repeat of a message already sent (a retry, a resend after a reconnect): read under the
       // sender's row lock, so parallel repeats wait for the first and find it; nothing is charged again.
-      const state = await this.sendStateOrStart(tx, sender, site, me, other.profile.id, {
-        countFree: kind === 'text' && !sender.paidUser,
-        clientId: input.client_id,
-      });
+      const state = sender
+        ? await this.sendStateOrStart(tx, sender, site, me, other.profile.id, {
+            countFree: kind === 'text' && !sender.paidUser,
+            clientId: input.client_id,
+          })
+        : await this.staffSendState(tx, me, other.profile.id, input.client_id);
       if (state.earlierId !== null) {
         const earlier = input.client_id
           ? await repo.messageByClientId(tx, me.id, input.client_id)
           : undefined;
         if (!earlier) throw new NotFoundError();
-        return { row: earlier, credits: sender.credits, repeated: true, other, gift };
+        return { row: earlier, credits: sender?.credits ?? 0, repeated: true, other, gift };
       }
       const { conversation, freeUsed } = state;
-      const freeText = kind === 'text' && !sender.paidUser && freeUsed < site.freeMessages;
-      const cost =
-        kind === 'gift'
-          ? (gift?.credits ?? site.giftCredits)
-          : kind === 'photo'
-            ? site.photoCredits
-            : freeText
-              ? 0
-              : site.messageCredits;
+      const cost = sender
+        ? this.costOf(site, kind, gift, !sender.paidUser && freeUsed < site.freeMessages)
+        : 0;
       // The sender's row is locked: its balance is current, so the check here cannot be raced.
-      if (cost > sender.credits)
+      if (sender && cost > sender.credits)
         throw new InsufficientCreditsError({ required: cost, credits: sender.credits });
-      const balance = sender.credits - cost;
-      const inserted = await repo.writeMessage(
-        tx,
-        {
-          conversationId: conversation.id,
-          senderProfileId: me.id,
-          kind,
-          text: kind === 'text' ? (text ?? null) : null,
-          photoKey: photo?.mainKey ?? null,
-          photoThumbKey: photo?.thumbKey ?? null,
-          giftId: gift?.id ?? null,
-          credits: cost,
-          createdAt: this.clock.now(),
-          clientId: input.client_id ?? null,
-        },
-        cost > 0
-          ? {
-              userId: member.id,
+      const now = this.clock.now();
+      const inserted = await repo.writeMessage(tx, {
+        conversationId: conversation.id,
+        senderProfileId: me.id,
+        kind,
+        text: kind === 'text' ? (text ?? null) : null,
+        photoKey: photo?.mainKey ?? null,
+        photoThumbKey: photo?.thumbKey ?? null,
+        giftId: gift?.id ?? null,
+        credits: cost,
+        createdAt: now,
+        clientId: input.client_id ?? null,
+      });
+      const balance =
+        sender && cost > 0
+          ? await changeCredits(tx, {
+              userId: sender.id,
               delta: -cost,
-              balanceAfter: balance,
               reason: kind === 'text' ? 'message' : kind,
-            }
-          : null,
-      );
-      return { row: inserted, credits: balance, repeated: false, other, gift };
+              reference: `message:${inserted.id}`,
+              at: now,
+            })
+          : null;
+      if (from.kind === 'staff') await from.afterWrite?.(tx, inserted);
+      return { row: inserted, credits: balance ?? sender?.credits ?? 0, repeated: false, other, gift };
     });
     if (repeated) {
       const [again] = await this.present([row], me.id, site);
       if (!again) throw new NotFoundError();
       return { message: again, credits, repeated: true };
     }
+    const forSender = await this.announce(row, { from, me, other, site, credits, gift });
+    return {
+      message: forSender,
+      credits,
+      repeated: false,
+      ...(text && sharesContactDetails(text) ? { warning: 'contact_details' as const } : {}),
+    };
+  }
 
-    const known = gift ? [gift] : [];
+  /** What a member's message costs: a gift its price, a photo the photo price, a text the message price unless free. */
+  private costOf(
+    site: SiteRow,
+    kind: MessageRow['kind'],
+    gift: GiftRow | undefined,
+    freeText: boolean,
+  ): number {
+    if (kind === 'gift') return gift?.credits ?? site.giftCredits;
+    if (kind === 'photo') return site.photoCredits;
+    return kind === 'text' && freeText ? 0 : site.messageCredits;
+  }
+
+  /** A staff send's conversation: the pair's, made when there is none (no free or premium rules). */
+  private async staffSendState(tx: Executor, me: ProfileRow, otherId: number, clientId: string | undefined) {
+    const state = await repo.sendState(tx, me.id, otherId, {
+      countFree: false,
+      countStarted: false,
+      clientId,
+    });
+    if (state.earlierId !== null) return { earlierId: state.earlierId } as const;
+    const conversation =
+      state.conversation ?? (await repo.startConversation(tx, me.id, otherId, this.clock.now()));
+    return { earlierId: null, conversation, freeUsed: 0 };
+  }
+
+  /**
+   * A committed message, told to everyone who shows it: both sides' lists and sockets on every
+   * instance, the operators' consoles when a fictional profile is on either side, and the recipient's
+   * notifications. Returns the message as its sender sees it.
+   */
+  private async announce(
+    row: MessageRow,
+    sent: {
+      from: MessageSender;
+      me: ProfileRow;
+      other: Counterpart;
+      site: SiteRow;
+      credits: number;
+      gift: GiftRow | undefined;
+    },
+  ): Promise<Message> {
+    const { from, me, other, site, credits } = sent;
+    const known = sent.gift ? [sent.gift] : [];
     const forSender = (await this.present([row], me.id, site, known))[0]!;
     const forRecipient = (await this.present([row], other.profile.id, site, known))[0]!;
+    const conversation = row.conversationId;
     // Issued together, in this order: one write to Redis (auto-pipelining) instead of one round trip
     // each; subscribers get them in order, so the list is dropped before the message arrives.
     await Promise.all([
       this.listChanged(other.owner.id),
       // The sender's list too, on every instance: a send keeps the sender's cached session
       // (decision 028), so no session drop carries this one any more.
-      this.listChanged(member.id),
-      publishToMember(this.bus, other.owner.id, {
-        type: 'message',
-        conversation: row.conversationId,
-        message: forRecipient,
-      }),
-      // A member wrote to a fictional profile: the conversation enters the operators' queue.
-      ...(other.profile.fictional
+      ...(from.kind === 'member' ? [this.listChanged(from.member.id)] : []),
+      publishToMember(this.bus, other.owner.id, { type: 'message', conversation, message: forRecipient }),
+      // A member wrote to a fictional profile: the conversation enters the operators' queue; staff
+      // wrote as one: it leaves it.
+      ...(other.profile.fictional || from.kind === 'staff'
         ? [
-            publishToStaff(this.bus, { type: 'inbox', conversation: row.conversationId, waiting: true }),
+            publishToStaff(this.bus, { type: 'inbox', conversation, waiting: from.kind === 'member' }),
             publishToStaff(this.bus, {
               type: 'message',
-              conversation: row.conversationId,
-              message: forRecipient,
+              conversation,
+              message: from.kind === 'member' ? forRecipient : forSender,
             }),
           ]
         : []),
-      publishToMember(this.bus, member.id, {
-        type: 'message',
-        conversation: row.conversationId,
-        message: forSender,
-      }),
-      ...(row.credits > 0 ? [publishToMember(this.bus, member.id, { type: 'credits', credits })] : []),
+      ...(from.kind === 'member'
+        ? [
+            publishToMember(this.bus, from.member.id, { type: 'message', conversation, message: forSender }),
+            ...(row.credits > 0
+              ? [publishToMember(this.bus, from.member.id, { type: 'credits', credits })]
+              : []),
+          ]
+        : []),
     ]);
-    await this.notifications
-      ?.onMessage({
+    await this.notifyRecipient(row, me, other, site);
+    return forSender;
+  }
+
+  /** The recipient's mail or push about a message; a failure there never fails the send. */
+  private async notifyRecipient(row: MessageRow, me: ProfileRow, other: Counterpart, site: SiteRow) {
+    if (!this.notifications) return;
+    try {
+      await this.notifications.onMessage({
         recipient: other.owner,
         recipientProfileId: other.profile.id,
         site,
@@ -451,14 +545,10 @@ export class ChatsService {
         messageId: row.id,
         senderName: me.name,
         preview: row.kind === 'text' ? (row.text ?? '') : row.kind === 'photo' ? '📷' : '🎁',
-      })
-      .catch(() => undefined);
-    return {
-      message: forSender,
-      credits,
-      repeated: false,
-      ...(text && sharesContactDetails(text) ? { warning: 'contact_details' as const } : {}),
-    };
+      });
+    } catch (error) {
+      this.reportCaught('chats.notify-recipient', error);
+    }
   }
 
   /** A page of the conversation list, newest activity first, and the cursor of the next one. */

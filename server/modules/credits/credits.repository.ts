@@ -1,55 +1,48 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { desc, eq, sql } from 'drizzle-orm';
+import { z } from 'zod';
 import type { Executor } from '#server/db/client.ts';
 import { type CreditReason, creditLedger } from '#server/db/schema/credits.ts';
 import { users } from '#server/db/schema/members.ts';
 
-/** The balance, with the user's row locked until the transaction ends. */
-export async function lockBalance(tx: Executor, userId: number): Promise<number | undefined> {
-  const [row] = await tx
-    .select({ credits: users.credits })
-    .from(users)
-    .where(eq(users.id, userId))
-    .for('update');
-  return row?.credits;
-}
+const bookedChangeSchema = z.object({
+  rows: z.array(z.object({ before: z.number().nullable(), after: z.number().nullable() })),
+});
 
-export async function ledgerEntryExists(
-  tx: Executor,
-  reason: CreditReason,
-  reference: string,
-): Promise<boolean> {
-  const [row] = await tx
-    .select({ id: creditLedger.id })
-    .from(creditLedger)
-    .where(and(eq(creditLedger.reason, reason), eq(creditLedger.reference, reference)))
-    .limit(1);
-  return row !== undefined;
-}
-
-export async function bookLedgerEntry(
+/**
+ * One change of a balance in one statement: the user's row is locked and read, the ledger entry is
+ * written unless the balance would go below zero or its reference was booked before (the partial
+ * unique index on reason and reference), and the balance follows the entry. `before` is the balance
+ * read (null: no such user); `after` is null when nothing was booked.
+ */
+export async function bookChange(
   tx: Executor,
   entry: {
     userId: number;
     delta: number;
-    balanceAfter: number;
     reason: CreditReason;
     reference: string | null;
-    staffId?: number | null;
-    note?: string | null;
+    staffId: number | null;
+    note: string | null;
     at: Date;
   },
-): Promise<void> {
-  await tx.insert(creditLedger).values({
-    userId: entry.userId,
-    delta: entry.delta,
-    balanceAfter: entry.balanceAfter,
-    reason: entry.reason,
-    reference: entry.reference,
-    staffId: entry.staffId ?? null,
-    note: entry.note ?? null,
-    createdAt: entry.at,
-  });
-  await tx.update(users).set({ credits: entry.balanceAfter }).where(eq(users.id, entry.userId));
+): Promise<{ before: number | null; after: number | null }> {
+  const { rows } = bookedChangeSchema.parse(
+    await tx.execute(sql`with current as (
+      select ${users.credits} as credits from ${users} where ${users.id} = ${entry.userId} for update
+    ), booked as (
+      insert into ${creditLedger} (user_id, delta, balance_after, reason, reference, staff_id, note, created_at)
+      select ${entry.userId}::int, ${entry.delta}::int, current.credits + ${entry.delta}::int, ${entry.reason},
+        ${entry.reference}::text, ${entry.staffId}::int, ${entry.note}::text, ${entry.at.toISOString()}::timestamptz
+      from current where current.credits + ${entry.delta}::int >= 0
+      on conflict (reason, reference) where reference is not null do nothing
+      returning balance_after
+    ), balance as (
+      update ${users} set credits = booked.balance_after from booked where ${users.id} = ${entry.userId}
+      returning ${users.id}
+    )
+    select (select credits from current)::int as before, (select balance_after from booked)::int as after`),
+  );
+  return rows[0] ?? { before: null, after: null };
 }
 
 export async function ledgerOf(db: Executor, userId: number, limit = 100) {

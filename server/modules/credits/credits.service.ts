@@ -1,7 +1,7 @@
 import type { Executor, Transaction } from '#server/db/client.ts';
 import type { CreditReason } from '#server/db/schema/credits.ts';
 import { AppError } from '#server/lib/errors.ts';
-import { bookLedgerEntry, ledgerEntryExists, ledgerOf, lockBalance } from './credits.repository.ts';
+import { bookChange, ledgerOf } from './credits.repository.ts';
 
 export class InsufficientCreditsError extends AppError {
   override name = 'InsufficientCreditsError';
@@ -24,26 +24,25 @@ export type CreditChange = {
 
 /**
  * Changes a balance through the ledger, inside the caller's transaction and under a row lock, so
- * parallel spends never overdraw and a reference (a payment id, say) is never booked twice.
- * Returns the new balance, or null when the reference was booked before.
+ * parallel spends never overdraw and a reference (a payment id, a message id) is never booked twice.
+ * One statement (bookChange). Returns the new balance, or null when the reference was booked before.
+ * Every change of credits goes through here: purchases, refunds, sends, staff corrections.
  */
 export async function changeCredits(tx: Transaction, change: CreditChange): Promise<number | null> {
-  const credits = await lockBalance(tx, change.userId);
-  if (credits === undefined) throw new Error(`No user ${change.userId}`);
-  if (change.reference && (await ledgerEntryExists(tx, change.reason, change.reference))) return null;
-  const balanceAfter = credits + change.delta;
-  if (balanceAfter < 0) throw new InsufficientCreditsError({ required: -change.delta, credits });
-  await bookLedgerEntry(tx, {
+  const { before, after } = await bookChange(tx, {
     userId: change.userId,
     delta: change.delta,
-    balanceAfter,
     reason: change.reason,
     reference: change.reference ?? null,
     staffId: change.staff?.id ?? null,
     note: change.staff?.note ?? null,
     at: change.at,
   });
-  return balanceAfter;
+  if (before === null) throw new Error(`No user ${change.userId}`);
+  if (after !== null) return after;
+  if (before + change.delta < 0)
+    throw new InsufficientCreditsError({ required: -change.delta, credits: before });
+  return null;
 }
 
 /** What each credit went on: the member's ledger, newest first. */

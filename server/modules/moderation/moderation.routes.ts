@@ -37,7 +37,7 @@ const exportSchema = z
   .record(z.string(), z.unknown())
   .describe('account, profile, photos (URLs and keys), messages, orders, credits ledger, consents');
 
-/** Members and moderation in the back office, and the members' own data export (issue 17). */
+/** Members and moderation in the back office, and the members' own data export. */
 export async function moderationRoutes(app: ZodApp): Promise<void> {
   const { deps } = app;
   const service = new ModerationService({
@@ -52,6 +52,7 @@ export async function moderationRoutes(app: ZodApp): Promise<void> {
     translator: deps.translator,
     bus: deps.bus,
     config: deps.config,
+    reportCaught: deps.caught.reportCaught,
   });
 
   app.get(

@@ -11,6 +11,7 @@ import type { Database, Executor } from '#server/db/client.ts';
 import type { PhotoRow } from '#server/db/schema/photos.ts';
 import type { SiteRow } from '#server/db/schema/sites.ts';
 import type { StaffRow } from '#server/db/schema/staff.ts';
+import type { ReportCaught } from '#server/lib/best-effort.ts';
 import type { Clock } from '#server/lib/clock.ts';
 import { AppError, NotFoundError, ValidationFailedError } from '#server/lib/errors.ts';
 import type { EventBus } from '#server/lib/event-bus.ts';
@@ -57,12 +58,13 @@ export type ModerationDeps = {
   translator: Translator;
   bus: EventBus;
   config: { PUBLIC_URL?: string | undefined; PORT: number };
+  reportCaught: ReportCaught;
 };
 
 /** What every staff action carries for the audit trail. */
 export type Acting = { actor: StaffRow; ip: string; reason: string };
 
-/** The back office's member pages and the moderation queues (issue 17). */
+/** The back office's member pages and the moderation queues. */
 export class ModerationService {
   constructor(private readonly deps: ModerationDeps) {}
 
@@ -289,7 +291,10 @@ export class ModerationService {
     const { photo } = found;
     await Promise.all(
       [photo.mainKey, photo.thumbKey, photo.blurredKey, photo.blurredThumbKey].map((key) =>
-        this.deps.storage.remove(key).catch(() => undefined),
+        // The photo's rows are gone; a file left behind is logged and counted, never shown again.
+        this.deps.storage
+          .remove(key)
+          .catch((error: unknown) => this.deps.reportCaught('moderation.remove-photo-file', error)),
       ),
     );
   }

@@ -200,7 +200,7 @@ export async function operatorLiveRoutes(app: FastifyInstance): Promise<void> {
       void app.deps.operator
         .holds(staffId, message.data.conversation)
         .then((holder) => holder && send(event))
-        .catch(() => undefined);
+        .catch((error: unknown) => app.deps.caught.reportCaught('operator.live-message-holder', error));
     });
     let alive = true;
     socket.on('pong', () => {

@@ -2,21 +2,17 @@ import type { AdminConversation, ClaimResponse, InboxItem, Note, OperatorStats }
 import { claimMinutes } from '#contract/admin.ts';
 import type { Message } from '#contract/chats.ts';
 import type { Database } from '#server/db/client.ts';
-import type { MessageRow } from '#server/db/schema/chats.ts';
 import type { SiteRow } from '#server/db/schema/sites.ts';
 import type { StaffRow } from '#server/db/schema/staff.ts';
 import { addMinutes, type Clock } from '#server/lib/clock.ts';
-import { AppError, NotFoundError, ValidationFailedError } from '#server/lib/errors.ts';
+import { AppError, NotFoundError } from '#server/lib/errors.ts';
 import type { EventBus } from '#server/lib/event-bus.ts';
 import { publishToMember } from '#server/lib/member-events.ts';
 import { publishToStaff } from '#server/lib/staff-events.ts';
 import type { MediaStorage } from '#server/lib/storage.ts';
-import * as chatsRepo from '#server/modules/chats/chats.repository.ts';
 import type { ChatsService } from '#server/modules/chats/chats.service.ts';
-import type { NotificationsService } from '#server/modules/notifications/notifications.service.ts';
 import { toProfile } from '#server/modules/profiles/profile-view.ts';
-import { BlockedError } from '#server/modules/profiles/profiles.errors.ts';
-import { blockBetween, mainPhotosOf, photosOf } from '#server/modules/profiles/profiles.repository.ts';
+import type { ProfilesService } from '#server/modules/profiles/profiles.service.ts';
 import type { SiteDirectory } from '#server/modules/sites/sites.service.ts';
 import { hasRight, type StaffService } from '#server/modules/staff/staff.service.ts';
 import * as repo from './operator.repository.ts';
@@ -48,6 +44,11 @@ function waitedSeconds(detail: Record<string, unknown> | null): number | null {
  * the conversation view, replies as the fictional profile, notes and stats. Operators only ever
  * reach conversations between a member and a fictional profile.
  */
+/** Whole seconds from `since` to `now` (null when there is no since). */
+function secondsSince(since: Date | null, now: Date): number | null {
+  return since ? Math.max(0, Math.round((now.getTime() - since.getTime()) / 1000)) : null;
+}
+
 export class OperatorService {
   constructor(
     private readonly db: Database,
@@ -56,8 +57,8 @@ export class OperatorService {
     private readonly bus: EventBus,
     private readonly sites: SiteDirectory,
     private readonly chats: ChatsService,
+    private readonly profiles: ProfilesService,
     private readonly staff: StaffService,
-    private readonly notifications?: NotificationsService,
   ) {}
 
   private async conversation(id: number) {
@@ -91,17 +92,14 @@ export class OperatorService {
       language: filters.language,
       limit: inboxLimit,
     });
-    const mains = await mainPhotosOf(
-      this.db,
+    const mains = await this.profiles.mainPhotosOf(
       rows.flatMap((row) => [row.memberProfile.id, row.fictionalProfile.id]),
     );
     const lastMessages = new Map(
-      (
-        await chatsRepo.messagesByIds(
-          this.db,
-          rows.map((row) => row.lastMessageId),
-        )
-      ).map((message) => [message.id, message]),
+      (await this.chats.messagesByIds(rows.map((row) => row.lastMessageId))).map((message) => [
+        message.id,
+        message,
+      ]),
     );
     const today = this.clock.now();
     const items: InboxItem[] = [];
@@ -199,14 +197,10 @@ export class OperatorService {
   async view(actor: StaffRow, conversationId: number, ip: string): Promise<AdminConversation> {
     const found = await this.conversation(conversationId);
     const site = await this.siteOf(found.member.siteId);
-    const rows = await chatsRepo.messagesPage(this.db, conversationId, {
-      clearedMessageId: 0,
-      limit: 500,
-      oldestAllowedId: 0,
-    });
+    const rows = await this.chats.history(conversationId, 500);
     const ctx = { storage: this.storage, site, today: this.clock.now() };
-    const mains = await mainPhotosOf(this.db, [found.memberProfile.id, found.fictionalProfile.id]);
-    const photos = await photosOf(this.db, found.fictionalProfile.id);
+    const mains = await this.profiles.mainPhotosOf([found.memberProfile.id, found.fictionalProfile.id]);
+    const photos = await this.profiles.photosOf(found.fictionalProfile.id);
     const notes = await repo.notesAbout(this.db, found.memberProfile.id, found.fictionalProfile.id);
     await this.staff.audit(this.db, {
       staffId: actor.id,
@@ -248,9 +242,9 @@ export class OperatorService {
   }
 
   /**
-   * Sends as the fictional profile: an ordinary message (no credits move), committed together with
-   * its audit entry and the end of the claim, then delivered live to the member's sockets on every
-   * instance, with the usual notification rules. 409 claimed while another operator holds it.
+   * Sends as the fictional profile through the chat module's one send path: an ordinary message (no
+   * credits move), committed together with the claim's check, its end and the audit entry, then
+   * delivered live with the usual notification rules. 409 claimed while another operator holds it.
    */
   async reply(
     actor: StaffRow,
@@ -261,92 +255,48 @@ export class OperatorService {
     const site = await this.siteOf(found.member.siteId);
     if (found.member.status === 'deleted' || found.member.status === 'pending_deletion')
       throw new NotFoundError();
-    const text = input.text?.trim();
-    if (input.text !== undefined) {
-      if (!text) throw new ValidationFailedError({ text: 'required' });
-      if (text.length > site.messageLength)
-        throw new ValidationFailedError({ text: 'too_long' }, { max: site.messageLength });
-    }
-    const photo = input.photo
-      ? await chatsRepo.findOwnPhoto(this.db, found.fictionalProfile.id, input.photo)
-      : undefined;
-    if (input.photo && !photo) throw new NotFoundError();
-    const between = await blockBetween(this.db, found.memberProfile.id, found.fictionalProfile.id);
-    if (between.aBlockedB) throw new BlockedError(found.memberProfile.name);
-
     const now = this.clock.now();
-    const row: MessageRow = await this.db.transaction(async (tx) => {
-      const claim = await repo.takeClaim(
-        tx,
-        found.conversation.id,
-        actor.id,
-        now,
-        addMinutes(now, claimMinutes),
-      );
-      if (!claim) {
-        const holder = await repo.findClaim(tx, found.conversation.id, now);
-        throw new ClaimedError(holder?.name ?? '');
-      }
-      const current = await repo.findFictionalConversation(tx, found.conversation.id);
-      const waitingSince = current?.waitingSince ?? null;
-      const inserted = await chatsRepo.insertMessage(tx, {
-        conversationId: found.conversation.id,
-        senderProfileId: found.fictionalProfile.id,
-        kind: photo ? 'photo' : 'text',
-        text: photo ? null : (text ?? null),
-        photoKey: photo?.mainKey ?? null,
-        photoThumbKey: photo?.thumbKey ?? null,
-        giftId: null,
-        credits: 0,
-        createdAt: now,
-      });
-      await chatsRepo.markRead(tx, found.conversation.id, found.fictionalProfile.id, inserted.id);
-      await repo.releaseClaim(tx, found.conversation.id);
-      await this.staff.audit(tx, {
-        staffId: actor.id,
-        action: 'reply',
-        object: `conversation:${found.conversation.id}`,
-        ip,
-        detail: {
-          message: inserted.id,
-          waited_seconds: waitingSince
-            ? Math.max(0, Math.round((now.getTime() - waitingSince.getTime()) / 1000))
-            : null,
+    let waitingSince: Date | null = null;
+    const sent = await this.chats.sendMessage(
+      {
+        kind: 'staff',
+        profile: found.fictionalProfile,
+        beforeWrite: async (tx) => {
+          const claim = await repo.takeClaim(
+            tx,
+            found.conversation.id,
+            actor.id,
+            now,
+            addMinutes(now, claimMinutes),
+          );
+          if (!claim) {
+            const holder = await repo.findClaim(tx, found.conversation.id, now);
+            throw new ClaimedError(holder?.name ?? '');
+          }
+          waitingSince =
+            (await repo.findFictionalConversation(tx, found.conversation.id))?.waitingSince ?? null;
         },
-      });
-      return inserted;
-    });
-
-    const [forMember] = await this.chats.present([row], found.memberProfile.id, site);
-    const [forStaff] = await this.chats.present([row], found.fictionalProfile.id, site);
-    await this.chats.listChanged(found.member.id);
-    if (forMember) {
-      await publishToMember(this.bus, found.member.id, {
-        type: 'message',
-        conversation: row.conversationId,
-        message: forMember,
-      });
-    }
-    await publishToStaff(this.bus, { type: 'inbox', conversation: row.conversationId, waiting: false });
+        afterWrite: async (tx, message) => {
+          await repo.releaseClaim(tx, found.conversation.id);
+          await this.staff.audit(tx, {
+            staffId: actor.id,
+            action: 'reply',
+            object: `conversation:${found.conversation.id}`,
+            ip,
+            detail: { message: message.id, waited_seconds: secondsSince(waitingSince, now) },
+          });
+        },
+      },
+      site,
+      { profile: found.memberProfile.id, text: input.text, photo: input.photo },
+    );
     await publishToStaff(this.bus, {
       type: 'claim',
-      conversation: row.conversationId,
+      conversation: found.conversation.id,
       claimed_by: null,
       claim_expires_at: null,
     });
-    await publishToStaff(this.bus, { type: 'message', conversation: row.conversationId, message: forStaff });
-    await this.notifications
-      ?.onMessage({
-        recipient: found.member,
-        recipientProfileId: found.memberProfile.id,
-        site,
-        conversationId: row.conversationId,
-        messageId: row.id,
-        senderName: found.fictionalProfile.name,
-        preview: row.kind === 'text' ? (row.text ?? '') : '📷',
-      })
-      .catch(() => undefined);
-    return forStaff!;
+    return sent.message;
   }
 
   /** A note about the member or the fictional profile; it shows in every conversation of that profile. */

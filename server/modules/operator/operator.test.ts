@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { mailJobs } from '#server/db/schema/mail.ts';
 import { users } from '#server/db/schema/members.ts';
@@ -246,6 +246,34 @@ describe('operator console', () => {
     const reply = await post(operator, '/api/admin/reply.php', { conversation, text: 'still there?' });
     expect(reply.statusCode).toBe(403);
     expect(reply.json().error).toBe('blocked');
+  });
+
+  it("answers through the chat module's one send path; a failing notification is logged and counted, the reply stands", async () => {
+    const { conversation } = await memberWrites(t.app);
+    const send = vi.spyOn(t.app.deps.chats, 'sendMessage');
+    const notify = vi
+      .spyOn(t.app.deps.notifications, 'onMessage')
+      .mockRejectedValueOnce(new Error('push service down'));
+    const failures = async () =>
+      (await t.app.deps.metrics.caughtErrors.get()).values.find(
+        (value) => value.labels.where === 'chats.notify-recipient',
+      )?.value ?? 0;
+    const before = await failures();
+    try {
+      const reply = await post(operator, '/api/admin/reply.php', { conversation, text: 'Yes, I am here!' });
+      expect(reply.statusCode).toBe(201);
+      expect(send).toHaveBeenCalledTimes(1);
+      expect(send.mock.calls[0]![0].kind).toBe('staff');
+      expect(notify).toHaveBeenCalledTimes(1);
+      expect((await failures()) - before).toBe(1);
+      // The site's text rules are the send path's: the same limit and error as for members.
+      const long = await post(operator, '/api/admin/reply.php', { conversation, text: 'x'.repeat(5000) });
+      expect(long.statusCode).toBe(422);
+      expect(long.json().fields).toEqual({ text: 'too_long' });
+    } finally {
+      send.mockRestore();
+      notify.mockRestore();
+    }
   });
 
   it('lets exactly one of two operators win a claim made at the same moment', async () => {

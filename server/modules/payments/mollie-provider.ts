@@ -15,7 +15,7 @@ import {
 
 /**
  * The Mollie adapter (docs.mollie.com). Its own module so that its client library loads only where
- * PAYMENT_PROVIDER=mollie (~90 ms of a start otherwise, issue 15).
+ * PAYMENT_PROVIDER=mollie (~90 ms of a start otherwise).
  */
 
 const mollieMethods: Record<PaymentMethod, MollieMethod> = {
@@ -32,6 +32,15 @@ const mollieMethods: Record<PaymentMethod, MollieMethod> = {
   banktransfer: MollieMethod.banktransfer,
   paysafecard: MollieMethod.paysafecard,
 };
+
+/**
+ * Mollie's own answer to a request it will not do (a 4xx but 429): final. Anything else — a 5xx, a
+ * rate limit, the network — is Mollie not answering, and the request may or may not have happened.
+ */
+function isRefusal(error: unknown): boolean {
+  const status = (error as { statusCode?: unknown }).statusCode;
+  return typeof status === 'number' && status >= 400 && status < 500 && status !== 429;
+}
 
 export function createMollieProvider(
   apiKey: string,
@@ -123,8 +132,10 @@ export function createMollieProvider(
         // Mollie cancels only payments whose isCancelable is true, and answers an error otherwise.
         await client.payments.cancel(id);
         return true;
-      } catch {
-        return false;
+      } catch (error) {
+        // Refused: not cancelable any more (paid meanwhile, say).
+        if (isRefusal(error)) return false;
+        throw new ProviderUnavailableError('mollie', error);
       }
     },
     async refundPayment({ paymentId, amountCents, currency, idempotencyKey }) {
@@ -137,10 +148,9 @@ export function createMollieProvider(
         });
         return 'refunded';
       } catch (error) {
-        // A 4xx is Mollie's answer (nothing left to refund, the payment is not refundable); anything
-        // else is Mollie or the network failing, and the refund may have happened: retry with the key.
-        const status = (error as { statusCode?: unknown }).statusCode;
-        if (typeof status === 'number' && status >= 400 && status < 500 && status !== 429) return 'refused';
+        // Refused: nothing left to refund, or not refundable. Anything else may have refunded it:
+        // a retry carries the same key.
+        if (isRefusal(error)) return 'refused';
         throw new ProviderUnavailableError('mollie', error);
       }
     },

@@ -2,6 +2,7 @@ import type { OwnProfile, ProfileUpdate } from '#contract/profiles.ts';
 import { photoLimits } from '#contract/profiles.ts';
 import type { Database } from '#server/db/client.ts';
 import type { ProfileRow, UserRow } from '#server/db/schema/members.ts';
+import type { PhotoRow } from '#server/db/schema/photos.ts';
 import type { SiteRow } from '#server/db/schema/sites.ts';
 import type { Clock } from '#server/lib/clock.ts';
 import { NotFoundError, ValidationFailedError } from '#server/lib/errors.ts';
@@ -40,6 +41,16 @@ export class ProfilesService {
 
   private ctx(site: SiteRow): ViewContext {
     return { storage: this.storage, site, today: this.clock.now() };
+  }
+
+  /** A profile's photos in their order (the back office's views of a profile). */
+  photosOf(profileId: number): Promise<PhotoRow[]> {
+    return repo.photosOf(this.db, profileId);
+  }
+
+  /** The main photo of each profile that has one, in one statement. */
+  mainPhotosOf(profileIds: number[]): Promise<Map<number, PhotoRow>> {
+    return repo.mainPhotosOf(this.db, profileIds);
   }
 
   async profileOf(member: UserRow): Promise<ProfileRow> {
