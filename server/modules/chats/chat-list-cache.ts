@@ -8,7 +8,7 @@ type Entry = { body: string; expiresAt: number };
 
 /**
  * The finished `GET /api/chats.php` answer per member (and site and language) for a few seconds
- * per process (issue 15): clients poll the list, and most polls find it unchanged. Dropped on every
+ * per process (decision 021): clients poll the list, and most polls find it unchanged. Dropped on every
  * instance over the event bus when the list changes (a message in, a read, a block, and any write of
  * the member's own); what changes without an announcement (a counterpart's new photo, a ban) shows
  * within the TTL. See docs/decisions/021.

@@ -116,18 +116,6 @@ export async function countFreeMessagesUsed(db: Executor, profileId: number): Pr
   return row?.value ?? 0;
 }
 
-export async function insertMessage(
-  db: Executor,
-  message: typeof messages.$inferInsert,
-): Promise<MessageRow> {
-  const [row] = await db.insert(messages).values(message).returning();
-  await db
-    .update(conversations)
-    .set({ lastMessageAt: message.createdAt })
-    .where(eq(conversations.id, message.conversationId));
-  return row!;
-}
-
 /** The messages of a page, oldest first, after what this side cleared and within the history limit. */
 export async function messagesPage(
   db: Executor,
@@ -162,23 +150,6 @@ export async function lastMessageId(db: Executor, conversationId: number): Promi
     .from(messages)
     .where(eq(messages.conversationId, conversationId));
   return row?.id ?? 0;
-}
-
-export async function markRead(
-  db: Executor,
-  conversationId: number,
-  profileId: number,
-  upTo: number,
-): Promise<void> {
-  await db
-    .update(conversationParticipants)
-    .set({ lastReadMessageId: sql`greatest(${conversationParticipants.lastReadMessageId}, ${upTo})` })
-    .where(
-      and(
-        eq(conversationParticipants.conversationId, conversationId),
-        eq(conversationParticipants.profileId, profileId),
-      ),
-    );
 }
 
 export async function clearConversation(
@@ -293,7 +264,7 @@ export type ChatListCursor = { activityMicros: string; conversationId: number };
 
 /**
  * A page of the chat list, newest activity first: up to `limit` conversations older than `before`
- * (the first page without it). See prepareChatList: one prepared statement (issue 15).
+ * (the first page without it). See prepareChatList: one prepared statement (decision 027).
  */
 export async function chatListOf(
   db: Executor,

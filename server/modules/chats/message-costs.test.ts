@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activeMember } from '../../../tests/setup/members.ts';
 import { createTestApp, type TestApp } from '../../../tests/setup/test-app.ts';
 
-describe('what a spend costs, before spending (issue 14, item 15)', () => {
+describe('what a spend costs, before spending', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp();

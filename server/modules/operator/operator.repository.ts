@@ -169,8 +169,3 @@ export async function repliesSince(db: Executor, since: Date) {
     .from(staffAudit)
     .where(and(eq(staffAudit.action, 'reply'), gte(staffAudit.at, since)));
 }
-
-export async function messageById(db: Executor, id: number) {
-  const [row] = await db.select().from(messages).where(eq(messages.id, id)).limit(1);
-  return row;
-}

@@ -52,7 +52,7 @@ function fakeMollie() {
   };
 }
 
-describe('the SMS-confirmed SEPA mandate at Mollie (issue 21)', () => {
+describe('the SMS-confirmed SEPA mandate at Mollie', () => {
   let t: TestApp;
   const mollie = fakeMollie();
   const texts: string[] = [];

@@ -8,7 +8,7 @@ import { createTestApp, type TestApp } from '../../../tests/setup/test-app.ts';
 import { discountedAmount } from './payments.service.ts';
 
 /**
- * Money under concurrency (issue 14, items 8, 9, 13, 22b). The races fire parallel requests; on
+ * Money under concurrency (decision 009). The races fire parallel requests; on
  * PostgreSQL (DATABASE_URL) they prove the member row lock and the partial unique index.
  */
 describe('payments under attack', () => {

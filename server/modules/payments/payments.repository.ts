@@ -126,11 +126,6 @@ export async function findDiscountCode(db: Executor, code: string) {
   return row;
 }
 
-export async function findDiscountCodeById(db: Executor, id: number) {
-  const [row] = await db.select().from(discountCodes).where(eq(discountCodes.id, id)).limit(1);
-  return row;
-}
-
 export async function redemptionsBy(db: Executor, codeId: number, userId: number): Promise<number> {
   const [row] = await db
     .select({ value: sql<number>`count(*)::int` })

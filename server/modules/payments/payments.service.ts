@@ -612,7 +612,7 @@ export class PaymentsService {
         });
         await repo.updateOrder(tx, order.id, { status: 'completed', settledAt: now });
         await updateUser(tx, order.userId, { paidUser: true });
-        // The first paid order of a tracked click: its postback-ready record, committed with it (issue 19).
+        // The first paid order of a tracked click: its postback-ready record, committed with it (decision 018).
         await recordFirstPurchase(tx, order, now);
         if (order.discountCodeId)
           await repo.insertRedemption(tx, order.discountCodeId, order.userId, order.id, now);
