@@ -604,7 +604,7 @@ export interface paths {
         /** The signed-in staff member */
         get: operations["getAdminSession"];
         put?: never;
-        /** Staff sign-in (e-mail, password, TOTP code once enrolled). 401 login_failed / otp_required */
+        /** Staff sign-in (e-mail, password, TOTP code once enrolled). 401 login_failed / otp_required / otp_used (a code used already) */
         post: operations["postAdminSession"];
         /** Staff sign-out */
         delete: operations["deleteAdminSession"];

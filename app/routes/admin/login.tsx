@@ -12,9 +12,10 @@ export async function action({ context, request }: Route.ActionArgs) {
     method: 'POST',
     body: { email: formText(form, 'email'), password: formText(form, 'password'), ...(otp ? { otp } : {}) },
   });
-  if (result.status === 401 && (result.data as unknown as { error: string }).error === 'otp_required') {
-    return { otpStep: true, wrongCode: otp !== '' };
-  }
+  const error = result.status === 401 ? (result.data as unknown as { error: string }).error : undefined;
+  if (error === 'otp_required') return { otpStep: true, wrongCode: otp !== '', codeUsed: false };
+  // A right code that signed in already (a double submit): the code step again, with why.
+  if (error === 'otp_used') return { otpStep: true, wrongCode: false, codeUsed: true };
   if (!result.ok) return formError(result);
   const staff = result.data.staff;
   const mustEnrol = staff.role !== 'operator' && !staff.totp_enabled;
@@ -34,6 +35,11 @@ export default function AdminLogin({ actionData }: Route.ComponentProps) {
       {otpStep && actionData.wrongCode && (
         <div className="alert alert-danger" role="alert">
           {t('admin:login.wrongCode')}
+        </div>
+      )}
+      {otpStep && actionData.codeUsed && (
+        <div className="alert alert-warning" role="alert">
+          {t('admin:login.codeUsed')}
         </div>
       )}
       <Form method="post" noValidate>

@@ -24,6 +24,17 @@ export class OtpRequiredError extends AppError {
   }
 }
 
+/**
+ * The password and the code were right, but the code's time step has signed in already (a double
+ * submit, a code used twice): refused, yet no failed try, so nobody locks themselves out with it.
+ */
+export class OtpUsedError extends AppError {
+  override name = 'OtpUsedError';
+  constructor() {
+    super(401, 'otp_used');
+  }
+}
+
 /** Admins and moderators enrol in two-factor sign-in before anything else works. */
 export class OtpEnrolmentRequiredError extends AppError {
   override name = 'OtpEnrolmentRequiredError';

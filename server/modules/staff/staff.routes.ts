@@ -36,7 +36,8 @@ export async function staffRoutes(app: ZodApp): Promise<void> {
       config: { rateLimit: { max: 20, timeWindow: '1 minute' } },
       schema: {
         tags,
-        summary: 'Staff sign-in (e-mail, password, TOTP code once enrolled). 401 login_failed / otp_required',
+        summary:
+          'Staff sign-in (e-mail, password, TOTP code once enrolled). 401 login_failed / otp_required / otp_used (a code used already)',
         body: staffLoginSchema,
         response: { 200: staffResponseSchema, ...errors },
       },

@@ -10,7 +10,7 @@ import { hashToken, newToken } from '#server/lib/tokens.ts';
 import { AccountLockedError, LoginFailedError } from '#server/modules/accounts/accounts.errors.ts';
 import { type LockoutPolicy, LoginThrottle } from '#server/modules/accounts/login-throttle.ts';
 import { hashPassword, verifyPassword } from '#server/modules/accounts/passwords.ts';
-import { ForbiddenError, OtpRequiredError } from './staff.errors.ts';
+import { ForbiddenError, OtpRequiredError, OtpUsedError } from './staff.errors.ts';
 import * as repo from './staff.repository.ts';
 
 /** Where a staff call comes from, for the audit trail. */
@@ -121,7 +121,8 @@ export class StaffService {
   /**
    * Staff sign-in, throttled per address whether or not it is staff (staff_login_throttles). An
    * enrolled account also needs a fresh TOTP code: a missing code gives the try back, a wrong one
-   * counts as a failure.
+   * counts as a failure, and a right one whose time step signed in already (a double submit) is
+   * refused with otp_used and given back.
    */
   async login(
     input: { email: string; password: string; otp?: string | undefined },
@@ -148,8 +149,13 @@ export class StaffService {
         throw new OtpRequiredError();
       }
       const step = await this.checkCode(account.totpSecret, input.otp);
-      if (step === null || !(await repo.advanceTotpStep(this.db, account.id, step))) {
-        return fail('sign_in.otp_failed', new OtpRequiredError());
+      if (step === null) return fail('sign_in.otp_failed', new OtpRequiredError());
+      if (!(await repo.advanceTotpStep(this.db, account.id, step))) {
+        // A right code whose step was used (a double submit): it never signs in twice, and it is no
+        // failed try either: the try is given back, as nothing was guessed.
+        await this.throttle.giveBack(key);
+        await this.audit(this.db, { staffId: account.id, action: 'sign_in.otp_reused', ip: info.ip });
+        throw new OtpUsedError();
       }
     }
     const now = this.clock.now();

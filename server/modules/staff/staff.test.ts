@@ -122,6 +122,7 @@ describe('staff accounts and sign-in', () => {
       otp: await totpCode(secret),
     });
     expect(replayed.statusCode).toBe(401);
+    expect(replayed.json().error).toBe('otp_used');
     const wrongPassword = await signIn({ email: admin.email, password: 'nope-nope-nope', otp: '123456' });
     expect(wrongPassword.json().error).toBe('login_failed');
 
@@ -138,6 +139,46 @@ describe('staff accounts and sign-in', () => {
     ).json();
     const actions = audit.entries.map((entry: { action: string }) => entry.action);
     expect(actions).toEqual(expect.arrayContaining(['sign_in', 'totp.enrol', 'sign_in.otp_failed']));
+  });
+
+  it('refuses a TOTP code a second time without counting the repeats as failed sign-ins', async () => {
+    const moderator = await signedInStaff(t.app, 'moderator');
+    // The enrolment used the current step: a fresh start, as on a new day.
+    await t.database.db.update(staff).set({ totpLastStep: 0 }).where(eq(staff.id, moderator.id));
+    const payload = {
+      email: moderator.email,
+      password: staffPassword,
+      otp: await totpCode(moderator.secret!),
+    };
+    // A double submit, then someone pressing the button again and again with the same code.
+    const burst = await Promise.all([signIn(payload), signIn(payload)]);
+    const repeats: LightMyRequestResponse[] = [];
+    for (let i = 0; i < 7; i++) repeats.push(await signIn(payload));
+    const answers = [...burst, ...repeats];
+    expect(answers.filter((answer) => answer.statusCode === 200)).toHaveLength(1);
+    const refused = answers.filter((answer) => answer.statusCode !== 200);
+    expect(refused.map((answer) => [answer.statusCode, answer.json().error])).toEqual(
+      refused.map(() => [401, 'otp_used']),
+    );
+    for (const answer of refused) expect(answer.headers['set-cookie']).toBeUndefined();
+    const [throttle] = await t.database.db
+      .select()
+      .from(staffLoginThrottles)
+      .where(eq(staffLoginThrottles.email, moderator.email.toLowerCase()));
+    expect(throttle?.failures ?? 0).toBe(0);
+    expect(throttle?.lockedUntil ?? null).toBeNull();
+
+    // Not locked out: the next code signs in.
+    await t.database.db.update(staff).set({ totpLastStep: 0 }).where(eq(staff.id, moderator.id));
+    expect((await signIn(payload)).statusCode).toBe(200);
+    // A wrong code still counts.
+    const wrong = await signIn({ ...payload, otp: payload.otp === '000000' ? '111111' : '000000' });
+    expect(wrong.json().error).toBe('otp_required');
+    const [after] = await t.database.db
+      .select()
+      .from(staffLoginThrottles)
+      .where(eq(staffLoginThrottles.email, moderator.email.toLowerCase()));
+    expect(after?.failures).toBe(1);
   });
 
   it('locks the account after 5 wrong passwords, even when they arrive at once', async () => {
