@@ -323,7 +323,16 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const sites = new SiteDirectory(database.db, bus);
   // Finished conversation lists per member for a few seconds (chats/chat-list-cache.ts).
   const chatLists = new ChatListCache(config.CHAT_LIST_CACHE_MS ?? (config.NODE_ENV === 'test' ? 0 : 5000));
-  const chats = new ChatsService(database.db, clock, storage, bus, notifications, chatLists);
+  const profiles = new ProfilesService(database.db, clock, storage, (userId) => chats.listChanged(userId));
+  const chats = new ChatsService(
+    database.db,
+    clock,
+    storage,
+    bus,
+    caught.reportCaught,
+    notifications,
+    chatLists,
+  );
   const staffService = new StaffService(database.db, clock, {
     maxFailures: config.LOGIN_MAX_FAILURES,
     windowMinutes: config.LOGIN_WINDOW_MINUTES,
@@ -349,7 +358,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       windowMinutes: config.LOGIN_WINDOW_MINUTES,
       lockMinutes: config.LOGIN_LOCK_MINUTES,
     }),
-    profiles: new ProfilesService(database.db, clock, storage, (userId) => chats.listChanged(userId)),
+    profiles,
     photos: new PhotosService(database.db, clock, storage),
     search: new SearchService(
       database.db,
@@ -369,8 +378,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       bus,
       sites,
       chats,
+      profiles,
       staffService,
-      notifications,
     ),
     tracking: new TrackingService(database.db, clock),
     postbacks: new PostbackQueue(
@@ -395,6 +404,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     app.log.warn(
       { providerPaymentId, err: loggableError(error) },
       'pending order re-check failed, will retry',
+    );
+  };
+  deps.payments.onRefundFailure = (orderId, outcome, error) => {
+    metrics.refundFailures.inc({ outcome });
+    app.log.warn(
+      { orderId, outcome, ...(error ? { err: loggableError(error) } : {}) },
+      outcome === 'refused'
+        ? 'refund refused by the payment provider'
+        : 'refund failed: the payment provider could not be reached; the order stays completed for a retry',
     );
   };
   // Sessions resolved in the last seconds, dropped over the event bus when they change (decision 014).

@@ -52,6 +52,12 @@ export class Metrics {
     labelNames: ['queue'],
     registers: [this.registry],
   });
+  readonly refundFailures = new Counter({
+    name: 'payment_refund_failures_total',
+    help: 'Refunds that did not happen: refused by the provider, or the provider unavailable (retry)',
+    labelNames: ['outcome'],
+    registers: [this.registry],
+  });
   readonly mailFailures = new Counter({
     name: 'mail_failures_total',
     help: 'Mail deliveries that failed: retry (will be tried again) or final (given up)',
