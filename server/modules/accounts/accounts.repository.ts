@@ -1,10 +1,11 @@
 import { and, eq, gt, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import { type Executor, preparedPerConnection } from '#server/db/client.ts';
+import { mainPhotoLateral } from '#server/db/fragments.ts';
 import { type EmailTokenPurpose, emailTokens, loginThrottles, sessions } from '#server/db/schema/accounts.ts';
 import { messages } from '#server/db/schema/chats.ts';
 import { profiles, type TrafficSource, users } from '#server/db/schema/members.ts';
 import { photos } from '#server/db/schema/photos.ts';
-import { findMainPhoto, mainPhotoLateral } from '#server/modules/profiles/profiles.repository.ts';
+import { findMainPhoto } from '#server/modules/profiles/profiles.repository.ts';
 
 export type UserUpdate = Partial<typeof users.$inferInsert>;
 

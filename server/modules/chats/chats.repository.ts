@@ -3,6 +3,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import { maxInt32 } from '#contract/common.ts';
 import { type Executor, preparedPerConnection } from '#server/db/client.ts';
+import { mainPhotoLateral } from '#server/db/fragments.ts';
 import { gifts } from '#server/db/schema/catalog.ts';
 import {
   conversationParticipants,
@@ -13,7 +14,6 @@ import {
 import { profiles, users } from '#server/db/schema/members.ts';
 import { photos } from '#server/db/schema/photos.ts';
 import { blocks } from '#server/db/schema/social.ts';
-import { mainPhotoLateral } from '#server/modules/profiles/profiles.repository.ts';
 
 export type GiftRow = typeof gifts.$inferSelect;
 

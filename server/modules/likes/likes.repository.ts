@@ -1,9 +1,9 @@
 import { and, desc, eq, gte, inArray, type Placeholder, sql } from 'drizzle-orm';
 import { type Executor, preparedPerConnection } from '#server/db/client.ts';
+import { mainPhotoLateral } from '#server/db/fragments.ts';
 import { conversations } from '#server/db/schema/chats.ts';
 import { type ProfileRow, profiles, users } from '#server/db/schema/members.ts';
 import { blocks, likes, passes } from '#server/db/schema/social.ts';
-import { mainPhotoLateral } from '#server/modules/profiles/profiles.repository.ts';
 
 export async function insertLike(
   db: Executor,

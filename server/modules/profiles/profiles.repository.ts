@@ -1,5 +1,4 @@
 import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
-import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { type Executor, preparedPerConnection } from '#server/db/client.ts';
 import { conversationParticipants, conversations, messages } from '#server/db/schema/chats.ts';
 import { type ProfileRow, profiles, type UserRow, users } from '#server/db/schema/members.ts';
@@ -53,36 +52,6 @@ export async function findMainPhoto(db: Executor, profileId: number): Promise<Ph
     .orderBy(asc(photos.position), asc(photos.id))
     .limit(1);
   return mainPhoto;
-}
-
-/**
- * A profile's main photo as a lateral subquery, for lists that show a photo per row in the same
- * statement: `.leftJoinLateral(main.subquery, sql\`true\`)` and select `mainPhoto: main.fields`.
- */
-export function mainPhotoLateral(db: Executor, profileId: AnyPgColumn) {
-  const subquery = db
-    .select()
-    .from(photos)
-    .where(eq(photos.profileId, profileId))
-    .orderBy(asc(photos.position), asc(photos.id))
-    .limit(1)
-    .as('main_photo');
-  return {
-    subquery,
-    fields: {
-      id: subquery.id,
-      profileId: subquery.profileId,
-      position: subquery.position,
-      mainKey: subquery.mainKey,
-      thumbKey: subquery.thumbKey,
-      blurredKey: subquery.blurredKey,
-      blurredThumbKey: subquery.blurredThumbKey,
-      width: subquery.width,
-      height: subquery.height,
-      createdAt: subquery.createdAt,
-      moderation: subquery.moderation,
-    },
-  };
 }
 
 export async function findProfileWithOwner(db: Executor, profileId: number) {

@@ -1,9 +1,9 @@
 import { and, desc, eq, inArray, or, type SQL, sql } from 'drizzle-orm';
 import { type Executor, preparedPerConnection } from '#server/db/client.ts';
+import { mainPhotoLateral } from '#server/db/fragments.ts';
 import { type ProfileRow, profiles, users } from '#server/db/schema/members.ts';
 import { type PhotoRow, photos } from '#server/db/schema/photos.ts';
 import { blocks } from '#server/db/schema/social.ts';
-import { mainPhotoLateral } from '#server/modules/profiles/profiles.repository.ts';
 
 export type SearchFilter = {
   countries: string[];
