@@ -10,7 +10,6 @@ import {
   useLocation,
   useMatches,
   useRouteError,
-  useRouteLoaderData,
 } from 'react-router';
 import { reportCaught } from '#app/lib/report-caught.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
@@ -27,6 +26,7 @@ import { CspNonceContext, zodJitlessScript } from './lib/csp-nonce.ts';
 import { i18nFor, usePageCatalogs } from './lib/i18n.ts';
 import { isBareRoute, isScriptlessRoute } from './lib/layout-handle.ts';
 import { languageAlternates, pageTitlesOf } from './lib/meta.ts';
+import { type RootData, useOptionalRootData } from './lib/root-data.ts';
 import { isChunkLoadError, shouldReloadForChunk, siteEntrySkipCookie } from './lib/shell-rules.ts';
 import { LiveStateProvider } from './state/live-state.tsx';
 // The shell's stylesheets as URLs, not side-effect imports: the root decides per page which are
@@ -39,7 +39,7 @@ export const trackingCookie = 'tracking';
 /** The landing URL's parameters that mark ad traffic (kept by the server in the tracking cookie). */
 const trackingParams = ['network', 'ref', 'sub1', 'sub2', 'sub3'];
 
-export async function loader({ context, request }: Route.LoaderArgs) {
+export async function loader({ context, request }: Route.LoaderArgs): Promise<RootData> {
   const api = serverApi(context.api);
   const [settings, company, me] = await Promise.all([
     api('GET /api/settings.php'),
@@ -95,7 +95,7 @@ export function links() {
 }
 
 export function Layout({ children }: { children: ReactNode }) {
-  const data = useRouteLoaderData<typeof loader>('root');
+  const data = useOptionalRootData();
   const locale = data?.locale ?? defaultLocale;
   const catalogs = usePageCatalogs(data?.catalogs, locale);
   const i18n = useMemo(() => i18nFor(catalogs.locale, catalogs.resources), [catalogs]);
@@ -240,7 +240,7 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const status = isRouteErrorResponse(error) ? error.status : 500;
   const message =
     isRouteErrorResponse(error) && typeof error.data === 'string' && error.data ? error.data : undefined;
-  const data = useRouteLoaderData<typeof loader>('root');
+  const data = useOptionalRootData();
   const screen = <ErrorScreen status={status} {...(message ? { message } : {})} />;
   return (
     <ErrorPageGuard fallback={<ErrorPageFallback />}>
