@@ -18,7 +18,7 @@ import {
   rememberSessionProfile,
   sessionMainPhotoOf,
   sessionProfileOf,
-} from '#server/modules/profiles/profiles.repository.ts';
+} from '#server/modules/profiles/profiles.service.ts';
 import { recordActivation, recordActiveDay, recordSignup } from '#server/modules/tracking/attribution.ts';
 import { verifiedTrafficSource } from '#server/modules/tracking/tracking.service.ts';
 import {

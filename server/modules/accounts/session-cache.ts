@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { UserRow } from '#server/db/schema/members.ts';
 import type { EventBus } from '#server/lib/event-bus.ts';
-import type { SessionProfile } from '#server/modules/profiles/profiles.repository.ts';
+import type { SessionProfile } from '#server/modules/profiles/profiles.service.ts';
 
 /** Every instance listens here: a member's cached sessions are dropped at once, everywhere. */
 export const sessionsChangedChannel = 'sessions.changed';

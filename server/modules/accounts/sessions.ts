@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { UserRow } from '#server/db/schema/members.ts';
 import { AuthenticationRequiredError } from '#server/lib/errors.ts';
 import { announcePublicPagesChanged } from '#server/lib/public-pages.ts';
-import { rememberedSessionProfile } from '#server/modules/profiles/profiles.repository.ts';
+import { rememberedSessionProfile } from '#server/modules/profiles/profiles.service.ts';
 import { siteOrigin } from '#server/modules/sites/site-origin.ts';
 import { selectedCountry } from '#server/modules/sites/sites.service.ts';
 import { type RequestContext, sessionDays } from './accounts.service.ts';

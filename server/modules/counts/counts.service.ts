@@ -1,7 +1,7 @@
 import type { CountsResponse } from '#contract/counts.ts';
 import type { Database } from '#server/db/client.ts';
 import type { UserRow } from '#server/db/schema/members.ts';
-import { sessionProfileOf } from '#server/modules/profiles/profiles.repository.ts';
+import { sessionProfileOf } from '#server/modules/profiles/profiles.service.ts';
 import { badgeCounts } from './counts.repository.ts';
 
 /** The shell's badges: one query besides the session (the profile comes with it). */

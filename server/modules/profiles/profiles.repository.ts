@@ -1,47 +1,13 @@
 import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
 import { type Executor, preparedPerConnection } from '#server/db/client.ts';
 import { conversationParticipants, conversations, messages } from '#server/db/schema/chats.ts';
-import { type ProfileRow, profiles, type UserRow, users } from '#server/db/schema/members.ts';
+import { type ProfileRow, profiles, users } from '#server/db/schema/members.ts';
 import { type PhotoRow, photos } from '#server/db/schema/photos.ts';
 import { blocks, likes, reports } from '#server/db/schema/social.ts';
 
 export async function findProfileByUserId(db: Executor, userId: number): Promise<ProfileRow | undefined> {
   const [row] = await db.select().from(profiles).where(eq(profiles.userId, userId)).limit(1);
   return row;
-}
-
-/**
- * The profile read together with a member's session, kept with that member's row for the request
- * (the row object lives as long as the request that resolved it): hot read paths skip the query.
- */
-export type SessionProfile = { profile: ProfileRow | null; mainPhoto: PhotoRow | null };
-const sessionProfiles = new WeakMap<UserRow, SessionProfile>();
-
-export function rememberSessionProfile(member: UserRow, own: SessionProfile): void {
-  sessionProfiles.set(member, own);
-}
-
-/** The member's own profile for read-only paths: the one read with the session, else one query. */
-export async function sessionProfileOf(db: Executor, member: UserRow): Promise<ProfileRow | undefined> {
-  const known = sessionProfiles.get(member);
-  if (known !== undefined) return known.profile ?? undefined;
-  return findProfileByUserId(db, member.id);
-}
-
-/** The profile read with this request's session, without a query: undefined when none was. */
-export function rememberedSessionProfile(member: UserRow): ProfileRow | null | undefined {
-  return sessionProfiles.get(member)?.profile;
-}
-
-/** The main photo of the member's own profile: the one read with the session, else one query. */
-export async function sessionMainPhotoOf(
-  db: Executor,
-  member: UserRow,
-  profileId: number,
-): Promise<PhotoRow | undefined> {
-  const known = sessionProfiles.get(member);
-  if (known?.profile?.id === profileId) return known.mainPhoto ?? undefined;
-  return findMainPhoto(db, profileId);
 }
 
 export async function findMainPhoto(db: Executor, profileId: number): Promise<PhotoRow | undefined> {

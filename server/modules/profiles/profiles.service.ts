@@ -1,6 +1,6 @@
 import type { OwnProfile, ProfileUpdate } from '#contract/profiles.ts';
 import { photoLimits } from '#contract/profiles.ts';
-import type { Database } from '#server/db/client.ts';
+import type { Database, Executor } from '#server/db/client.ts';
 import type { ProfileRow, UserRow } from '#server/db/schema/members.ts';
 import type { PhotoRow } from '#server/db/schema/photos.ts';
 import type { SiteRow } from '#server/db/schema/sites.ts';
@@ -29,6 +29,42 @@ const sexualityFor = (gender: string | null, seeking: string | null) =>
           ? ('gay' as const)
           : ('lesbian' as const)
         : ('hetero' as const);
+
+/**
+ * The profile read together with a member's session, kept with that member's row for the request
+ * (the row object lives as long as the request that resolved it): hot read paths skip the query.
+ * Other areas read the member's own profile through these (accounts remembers it, the lists read it).
+ */
+export type SessionProfile = { profile: ProfileRow | null; mainPhoto: PhotoRow | null };
+const sessionProfiles = new WeakMap<UserRow, SessionProfile>();
+
+/** Keeps the profile read with the member's session for the rest of the request (no statement). */
+export function rememberSessionProfile(member: UserRow, own: SessionProfile): void {
+  sessionProfiles.set(member, own);
+}
+
+/** The member's own profile for read-only paths: the one read with the session, else one query. */
+export async function sessionProfileOf(db: Executor, member: UserRow): Promise<ProfileRow | undefined> {
+  const known = sessionProfiles.get(member);
+  if (known !== undefined) return known.profile ?? undefined;
+  return repo.findProfileByUserId(db, member.id);
+}
+
+/** The profile read with this request's session, without a query: undefined when none was. */
+export function rememberedSessionProfile(member: UserRow): ProfileRow | null | undefined {
+  return sessionProfiles.get(member)?.profile;
+}
+
+/** The main photo of the member's own profile: the one read with the session, else one query. */
+export async function sessionMainPhotoOf(
+  db: Executor,
+  member: UserRow,
+  profileId: number,
+): Promise<PhotoRow | undefined> {
+  const known = sessionProfiles.get(member);
+  if (known?.profile?.id === profileId) return known.mainPhoto ?? undefined;
+  return repo.findMainPhoto(db, profileId);
+}
 
 export class ProfilesService {
   constructor(
@@ -113,7 +149,7 @@ export class ProfilesService {
    * is not shown; opening the profile of someone who liked you clears that like's new flag.
    */
   async view(viewer: UserRow | null, profileId: number, site: SiteRow) {
-    const viewerProfile = viewer ? await repo.sessionProfileOf(this.db, viewer) : undefined;
+    const viewerProfile = viewer ? await sessionProfileOf(this.db, viewer) : undefined;
     // One statement for the profile, its photos, blocks and likes between the two (query budget).
     const found = await repo.profileForViewer(this.db, profileId, viewerProfile?.id);
     const own = viewerProfile?.id === profileId;

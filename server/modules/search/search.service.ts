@@ -12,8 +12,8 @@ import {
   findProfileByUserId,
   findProfileWithOwner,
   mainPhotosOf,
-  sessionProfileOf,
 } from '#server/modules/profiles/profiles.repository.ts';
+import { sessionProfileOf } from '#server/modules/profiles/profiles.service.ts';
 import {
   decodeSearchCursor,
   encodeSearchCursor,
