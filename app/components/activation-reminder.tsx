@@ -2,8 +2,8 @@ import { useEffect, useState } from 'react';
 import { Modal } from 'react-bootstrap';
 import { useSearchParams } from 'react-router';
 import { useTranslation } from '#app/lib/use-translation.ts';
+import { useSession } from '#app/state/session.tsx';
 import { ApiError, apiFetch } from '../lib/api-client.ts';
-import { useLiveState } from '../state/live-state.tsx';
 
 function useSmartphone(): boolean {
   const [phone, setPhone] = useState(false);
@@ -19,7 +19,7 @@ function useSmartphone(): boolean {
  */
 export function ActivationReminder() {
   const { t } = useTranslation();
-  const { user } = useLiveState();
+  const { user } = useSession();
   const [params] = useSearchParams();
   const smartphone = useSmartphone();
   const [modalClosed, setModalClosed] = useState(false);

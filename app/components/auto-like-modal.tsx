@@ -3,10 +3,12 @@ import { Modal } from 'react-bootstrap';
 import { useNavigate, useSearchParams } from 'react-router';
 import { reportCaught } from '#app/lib/report-caught.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
+import { useCounts } from '#app/state/counts.tsx';
+import { useMatchMoment } from '#app/state/match-moment.tsx';
+import { useSession } from '#app/state/session.tsx';
 import type { Profile } from '#contract/profiles.ts';
 import { api } from '../lib/api.ts';
 import { useShownOnce } from '../lib/use-shown-once.ts';
-import { useLiveState } from '../state/live-state.tsx';
 
 /** After an auto-like returns a profile, the likes are reloaded this much later (spec §4, §9). */
 export const likesReloadDelayMs = 500;
@@ -19,7 +21,9 @@ export function AutoLikeModal() {
   const { t } = useTranslation();
   const [params, setParams] = useSearchParams();
   const navigate = useNavigate();
-  const { user, reloadLikes, showMatch } = useLiveState();
+  const { user } = useSession();
+  const { reloadCounts } = useCounts();
+  const { showMatch } = useMatchMoment();
   const [profile, setProfile] = useState<Profile | null>(null);
   const [arrivals, setArrivals] = useState(0);
   const seconds = Number(params.get('t'));
@@ -48,11 +52,11 @@ export function AutoLikeModal() {
   useEffect(() => {
     if (arrivals === 0) return;
     const reload = setTimeout(
-      () => void reloadLikes().catch((error: unknown) => reportCaught('likes reload', error)),
+      () => void reloadCounts().catch((error: unknown) => reportCaught('likes reload', error)),
       likesReloadDelayMs,
     );
     return () => clearTimeout(reload);
-  }, [arrivals, reloadLikes]);
+  }, [arrivals, reloadCounts]);
 
   const likeBack = async (liked: Profile) => {
     setProfile(null);

@@ -1,7 +1,7 @@
 import { ChatHeartFill, HeartFill, House, Search } from 'react-bootstrap-icons';
 import { Link } from 'react-router';
 import { useTranslation } from '#app/lib/use-translation.ts';
-import { useLiveStateOptional } from '../state/live-state.tsx';
+import { useOptionalSession } from '#app/state/session.tsx';
 
 /**
  * The 404 page and the generic error page of spec §8: message (default "Error") and status
@@ -9,7 +9,7 @@ import { useLiveStateOptional } from '../state/live-state.tsx';
  */
 export function ErrorScreen({ status = 500, message }: { status?: number; message?: string }) {
   const { t } = useTranslation();
-  const member = Boolean(useLiveStateOptional()?.user);
+  const member = Boolean(useOptionalSession()?.user);
   const notFound = status === 404;
   const heading = notFound
     ? t('notFound.title', { defaultValue: 'This page could not be found' })

@@ -2,6 +2,7 @@ import { type FormEvent, useEffect, useId, useState } from 'react';
 import { useLocation, useNavigate, useRevalidator } from 'react-router';
 import { reportCaught } from '#app/lib/report-caught.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
+import { useOptionalSession } from '#app/state/session.tsx';
 import {
   isLocale,
   type Locale,
@@ -13,7 +14,6 @@ import {
 import { apiFetch } from '../lib/api-client.ts';
 import { setBrowserCookie } from '../lib/cookies.ts';
 import { useRootData } from '../lib/root-data.ts';
-import { useLiveStateOptional } from '../state/live-state.tsx';
 
 /**
  * The language choice: pick a language, then press the button. Without JavaScript the form opens
@@ -26,7 +26,7 @@ export function LanguageSwitcher({ compact = false }: { compact?: boolean }) {
   const { locale } = useRootData();
   const { pathname, search, hash } = useLocation();
   const navigate = useNavigate();
-  const live = useLiveStateOptional();
+  const live = useOptionalSession();
   const revalidator = useRevalidator();
   const id = useId();
   const [choice, setChoice] = useState<Locale>(locale);

@@ -2,9 +2,10 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { Heart, HeartFill } from 'react-bootstrap-icons';
 import { Link, useLocation } from 'react-router';
 import { useTranslation } from '#app/lib/use-translation.ts';
+import { useMatchMoment } from '#app/state/match-moment.tsx';
+import { useSession } from '#app/state/session.tsx';
 import type { Profile } from '#contract/profiles.ts';
 import { api } from '../lib/api.ts';
-import { useLiveState } from '../state/live-state.tsx';
 import { IcebreakerModal } from './icebreaker-modal.tsx';
 import { onProfileOf } from './match-modal.tsx';
 import { useSignupModal } from './signup-modal.tsx';
@@ -18,7 +19,8 @@ export const unlikeUndoMs = 5000;
  */
 export function LikeButton({ profile, liked: initiallyLiked }: { profile: Profile; liked: boolean }) {
   const { t } = useTranslation();
-  const { user, showMatch } = useLiveState();
+  const { user } = useSession();
+  const { showMatch } = useMatchMoment();
   const { pathname } = useLocation();
   const signupModal = useSignupModal();
   const [liked, setLiked] = useState(initiallyLiked);

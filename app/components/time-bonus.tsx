@@ -2,12 +2,12 @@ import { useEffect, useState } from 'react';
 import { Modal } from 'react-bootstrap';
 import { Link, useMatches } from 'react-router';
 import { useTranslation } from '#app/lib/use-translation.ts';
+import { useSession } from '#app/state/session.tsx';
 import type { DiscountCode } from '#contract/payments.ts';
 import { api } from '../lib/api.ts';
 import { membersAreaRoutes } from '../lib/shell-rules.ts';
 import { readDismissal, storeDismissal } from '../lib/use-dismissal.ts';
 import { useShownOnce } from '../lib/use-shown-once.ts';
-import { useLiveState } from '../state/live-state.tsx';
 
 /** The time-bonus modal appears this long after entering the members area (spec §4, §9). */
 export const timeBonusModalDelayMs = 40_000;
@@ -44,7 +44,7 @@ export function useSecondsLeft(expires: string | null, renderedAt?: number): num
 /** The welcome offer with its countdown; it ends and disappears at zero. */
 export function TimeBonusBanner({ code, renderedAt }: { code: DiscountCode; renderedAt: number }) {
   const { t } = useTranslation();
-  const { user } = useLiveState();
+  const { user } = useSession();
   const seconds = useSecondsLeft(code.expires, renderedAt);
   if (seconds <= 0 || !user || user.paid_user) return null;
   return (
@@ -60,7 +60,7 @@ export function TimeBonusBanner({ code, renderedAt }: { code: DiscountCode; rend
  */
 export function TimeBonusModal() {
   const { t } = useTranslation();
-  const { user } = useLiveState();
+  const { user } = useSession();
   const matches = useMatches();
   const inMembersArea = matches.some((match) => membersAreaRoutes.includes(match.id));
   const eligible = user !== null && !user.paid_user && user.credits === 0 && inMembersArea;

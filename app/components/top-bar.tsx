@@ -3,11 +3,12 @@ import { ArrowLeft, ChatHeartFill, HeartFill, PersonFill, Search, Stack } from '
 import { Link, NavLink, useMatches, useNavigate, useRevalidator } from 'react-router';
 import { reportCaught } from '#app/lib/report-caught.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
+import { useCounts } from '#app/state/counts.tsx';
+import { useSession } from '#app/state/session.tsx';
 import { apiFetch } from '../lib/api-client.ts';
 import { useRootData } from '../lib/root-data.ts';
 import { backButtonVisible, badgeLabel, creditsBadge } from '../lib/shell-rules.ts';
 import { useStandalone } from '../lib/use-standalone.ts';
-import { useLiveState } from '../state/live-state.tsx';
 import { CreditsIcon } from './credits-icon.tsx';
 import { useSignupModal } from './signup-modal.tsx';
 
@@ -36,7 +37,7 @@ export function CountBadge({ count, label }: { count: number; label: string }) {
 /** The sections of the members' area: the phone's tab bar and the desktop navigation. */
 export function useMemberSections() {
   const { t } = useTranslation();
-  const { unreadMessages, newLikes } = useLiveState();
+  const { unreadMessages, newLikes } = useCounts();
   return [
     {
       to: '/members',
@@ -108,7 +109,7 @@ function BalanceChip({ credits }: { credits: number }) {
 export function TopBar() {
   const { t } = useTranslation();
   const { settings } = useRootData();
-  const { user, setUser } = useLiveState();
+  const { user, setUser } = useSession();
   const sections = useMemberSections();
   const standalone = useStandalone();
   const matches = useMatches();

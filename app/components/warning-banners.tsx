@@ -1,10 +1,10 @@
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from '#app/lib/use-translation.ts';
+import { useSession } from '#app/state/session.tsx';
 import { currentPushState, type PushState, subscribeToPush } from '../lib/push.ts';
 import { useRootData } from '../lib/root-data.ts';
 import { useDismissal } from '../lib/use-dismissal.ts';
-import { useLiveState } from '../state/live-state.tsx';
 import { ActivationReminder } from './activation-reminder.tsx';
 
 function Banner({
@@ -40,7 +40,7 @@ function Banner({
  */
 export function WarningBanners() {
   const { t } = useTranslation();
-  const { user } = useLiveState();
+  const { user } = useSession();
   const notifications = useDismissal('hide-disabled-notifications-alert');
   const enrich = useDismissal('hide-enrich-alert');
   const pushAlert = useDismissal('hide-push-notification-alert');

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { isRouteErrorResponse, Outlet } from 'react-router';
+import { useSession } from '#app/state/session.tsx';
 import { AutoLikeModal } from '../components/auto-like-modal.tsx';
 import { ErrorScreen } from '../components/error-screen.tsx';
 import { SignupModalProvider } from '../components/signup-modal.tsx';
@@ -9,12 +10,11 @@ import { SkipLink } from '../components/skip-link.tsx';
 import { TimeBonusModal } from '../components/time-bonus.tsx';
 import { TabBar, TopBar } from '../components/top-bar.tsx';
 import { WarningBanners } from '../components/warning-banners.tsx';
-import { useLiveState } from '../state/live-state.tsx';
 import type { Route } from './+types/default-layout';
 
 /** The frame: top bar, one banner, the page, footer and disclaimer; on a phone the members' tab bar. */
 export function Shell({ children, modals = true }: { children: ReactNode; modals?: boolean }) {
-  const { user } = useLiveState();
+  const { user } = useSession();
   return (
     <SignupModalProvider>
       <div className={`d-flex flex-column flex-grow-1${user ? ' has-tab-bar' : ''}`}>

@@ -1,9 +1,9 @@
 import { Form, Link, useLocation, useMatches } from 'react-router';
 import { useTranslation } from '#app/lib/use-translation.ts';
+import { useSession } from '#app/state/session.tsx';
 import { FormAlert } from '../components/forms/form-field.tsx';
 import { formError } from '../lib/actions.server.ts';
 import { pageMeta } from '../lib/meta.ts';
-import { useLiveState } from '../state/live-state.tsx';
 import type { Route } from './+types/activation';
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -24,7 +24,7 @@ export async function action({ context }: Route.ActionArgs) {
 export default function Activation({ actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const done = useMatches().at(-1)?.id === 'activate-done';
-  const { user } = useLiveState();
+  const { user } = useSession();
   const errors = actionData && 'errors' in actionData ? actionData.errors : undefined;
   const resent = actionData && 'resent' in actionData;
   const reactivation = new URLSearchParams(useLocation().search).get('reason') === 'reactivation';

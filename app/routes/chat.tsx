@@ -28,8 +28,10 @@ import type { ConvoItem, ConvoView, Draft, FailReason } from '../state/chat/conv
 
 type UploadDraft = Extract<Draft, { kind: 'upload' }>;
 
+import { useCounts } from '#app/state/counts.tsx';
+import { useLiveConnection } from '#app/state/live-connection.tsx';
+import { useSession } from '#app/state/session.tsx';
 import { useConvo } from '../state/chat/use-convo.ts';
-import { useLiveState } from '../state/live-state.tsx';
 import type { Route } from './+types/chat';
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -335,7 +337,9 @@ function Thread({
   const { t } = useTranslation();
   const dates = useDates();
   const { locale, settings } = useRootData();
-  const { socket, connection, setOpenConversation, user, setUser } = useLiveState();
+  const { socket, connection } = useLiveConnection();
+  const { setOpenConversation } = useCounts();
+  const { user, setUser } = useSession();
   const { chat, gifts } = loaderData;
   const conversation = chat.conversation.id;
   const { photos } = loaderData;
@@ -640,7 +644,7 @@ function Thread({
 /** A conversation: the thread full screen on a phone; beside the conversation list from 992 px. */
 export default function Chat({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const { socket } = useLiveState();
+  const { socket } = useLiveConnection();
   const [chats, setChats] = useState<ChatListItem[]>(loaderData.chats);
   useEffect(() => setChats(loaderData.chats), [loaderData.chats]);
   const activeId = loaderData.unavailable ? undefined : loaderData.chat.conversation.id;

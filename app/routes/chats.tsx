@@ -2,11 +2,12 @@ import { useEffect, useRef, useState } from 'react';
 import { Link, redirect } from 'react-router';
 import { reportCaught } from '#app/lib/report-caught.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
+import { useCounts } from '#app/state/counts.tsx';
+import { useLiveConnection } from '#app/state/live-connection.tsx';
 import type { ChatListItem } from '#contract/chats.ts';
 import { ChatList, withMessage } from '../components/chat/chat-list.tsx';
 import { api, serverApi } from '../lib/api.ts';
 import { pageMeta } from '../lib/meta.ts';
-import { useLiveState } from '../state/live-state.tsx';
 import type { Route } from './+types/chats';
 
 export const handle = { membersArea: true };
@@ -32,7 +33,8 @@ export async function loader({ context }: Route.LoaderArgs) {
 /** The conversation list (spec §2): new matches first, unread counts in the green unread colour, newest activity first. */
 export default function Chats({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const { socket, reloadChats } = useLiveState();
+  const { socket } = useLiveConnection();
+  const { reloadCounts } = useCounts();
   const [chats, setChats] = useState(loaderData.chats);
   const [next, setNext] = useState(loaderData.next);
   const [loadingOlder, setLoadingOlder] = useState(false);
@@ -73,7 +75,7 @@ export default function Chats({ loaderData }: Route.ComponentProps) {
   const commit = async (chat: ChatListItem) => {
     const answer = await api('DELETE /api/chat.php', { body: { conversation: chat.conversation.id } });
     if (answer.ok) {
-      void reloadChats().catch((error: unknown) => reportCaught('reloading the chats', error));
+      void reloadCounts().catch((error: unknown) => reportCaught('reloading the chats', error));
       return;
     }
     setFailed(t('chat:list.deleteFailed', { error: answer.error.message }));

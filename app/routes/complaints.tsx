@@ -1,10 +1,10 @@
 import { Form, useNavigation } from 'react-router';
 import { useTranslation } from '#app/lib/use-translation.ts';
+import { useSession } from '#app/state/session.tsx';
 import { FormAlert, FormField } from '../components/forms/form-field.tsx';
 import { formError, formText } from '../lib/actions.server.ts';
 import { serverApi } from '../lib/api.ts';
 import { pageMeta } from '../lib/meta.ts';
-import { useLiveState } from '../state/live-state.tsx';
 import type { Route } from './+types/complaints';
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -33,7 +33,7 @@ export async function action({ context, request }: Route.ActionArgs) {
 /** How complaints are handled, and the form (pre-filled for members). */
 export default function Complaints({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const { user } = useLiveState();
+  const { user } = useSession();
   const navigation = useNavigation();
   const errors = actionData && 'errors' in actionData ? actionData.errors : undefined;
   return (

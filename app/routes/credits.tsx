@@ -1,6 +1,7 @@
 import { ArrowRepeat, CheckCircleFill } from 'react-bootstrap-icons';
 import { Link } from 'react-router';
 import { useTranslation } from '#app/lib/use-translation.ts';
+import { useSession } from '#app/state/session.tsx';
 import { CreditsIcon } from '../components/credits-icon.tsx';
 import { PaymentLogo } from '../components/payment-logo.tsx';
 import { TimeBonusBanner } from '../components/time-bonus.tsx';
@@ -11,7 +12,6 @@ import { discounted } from '../lib/discounts.ts';
 import { formatMoney } from '../lib/format.ts';
 import { pageMeta } from '../lib/meta.ts';
 import { useRootData } from '../lib/root-data.ts';
-import { useLiveState } from '../state/live-state.tsx';
 import type { Route } from './+types/credits';
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -40,7 +40,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 export default function Credits({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const { locale, settings } = useRootData();
-  const { user } = useLiveState();
+  const { user } = useSession();
   const { bundles, welcome, renderedAt, back } = loaderData;
   const anchor = anchorBundleId(bundles.bundles);
   const price = (cents: number) => (welcome ? discounted(cents, welcome.value_percentage) : cents);

@@ -2,12 +2,12 @@ import { useState } from 'react';
 import { ChatHeartFill, HeartFill } from 'react-bootstrap-icons';
 import { data, Link, NavLink, redirect, useParams } from 'react-router';
 import { useTranslation } from '#app/lib/use-translation.ts';
+import { useMatchMoment } from '#app/state/match-moment.tsx';
 import type { Profile } from '#contract/profiles.ts';
 import { ProfileCard } from '../components/profile-card.tsx';
 import { api, serverApi } from '../lib/api.ts';
 import { pageMeta } from '../lib/meta.ts';
 import { useRootData } from '../lib/root-data.ts';
-import { useLiveState } from '../state/live-state.tsx';
 import type { Route } from './+types/likes';
 
 export const handle = { membersArea: true };
@@ -28,7 +28,7 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 
 function LikeBackButton({ profile }: { profile: Profile }) {
   const { t } = useTranslation();
-  const { showMatch } = useLiveState();
+  const { showMatch } = useMatchMoment();
   const [state, setState] = useState<'idle' | 'busy' | 'done'>('idle');
   return (
     <button

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { ChatHeartFill, LockFill, StarFill } from 'react-bootstrap-icons';
 import { data, Form, Link, redirect, useNavigation } from 'react-router';
 import { useTranslation } from '#app/lib/use-translation.ts';
+import { useSession } from '#app/state/session.tsx';
 import type { Photo, Profile } from '#contract/profiles.ts';
 import { FormAlert } from '../components/forms/form-field.tsx';
 import { LikeButton } from '../components/like-button.tsx';
@@ -12,7 +13,6 @@ import { serverApi } from '../lib/api.ts';
 import { countryName } from '../lib/countries.ts';
 import { pageMeta } from '../lib/meta.ts';
 import { useRootData } from '../lib/root-data.ts';
-import { useLiveState } from '../state/live-state.tsx';
 import type { Route } from './+types/member';
 
 export const handle = { membersArea: true };
@@ -129,7 +129,7 @@ const detailFields = [
 export default function Member({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const { settings, locale } = useRootData();
-  const { user } = useLiveState();
+  const { user } = useSession();
   const navigation = useNavigation();
   if ('blockedBy' in loaderData) {
     return (

@@ -1,11 +1,11 @@
 import { useEffect, useState } from 'react';
 import { Form, redirect, useNavigation } from 'react-router';
 import { useTranslation } from '#app/lib/use-translation.ts';
+import { usePush } from '#app/state/push.tsx';
 import { serverApi } from '../lib/api.ts';
 import { pageMeta } from '../lib/meta.ts';
 import { currentPushState, type PushState, subscribeToPush } from '../lib/push.ts';
 import { useRootData } from '../lib/root-data.ts';
-import { useLiveState } from '../state/live-state.tsx';
 import type { Route } from './+types/notifications';
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -44,7 +44,7 @@ export async function action({ context, request }: Route.ActionArgs) {
 export default function Notifications({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const { settings } = useRootData();
-  const { setPushSubscribed } = useLiveState();
+  const { setPushSubscribed } = usePush();
   const navigation = useNavigation();
   const [push, setPush] = useState<PushState>('unknown');
   useEffect(() => {

@@ -1,12 +1,12 @@
 import { CheckCircleFill, Dash, StarFill } from 'react-bootstrap-icons';
 import { Link } from 'react-router';
 import { useTranslation } from '#app/lib/use-translation.ts';
+import { useSession } from '#app/state/session.tsx';
 import { CreditsIcon } from '../components/credits-icon.tsx';
 import { serverApi } from '../lib/api.ts';
 import { formatMoney, formatNumber } from '../lib/format.ts';
 import { pageMeta } from '../lib/meta.ts';
 import { useRootData } from '../lib/root-data.ts';
-import { useLiveState } from '../state/live-state.tsx';
 import type { Route } from './+types/premium';
 
 export const handle = { membersArea: true };
@@ -44,7 +44,7 @@ function No({ label }: { label: string }) {
 /** Premium: what it adds (free vs premium, side by side) and what it costs (the first credit bundle). */
 export default function Premium({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const { user } = useLiveState();
+  const { user } = useSession();
   const { settings, locale } = useRootData();
   const cheapest = [...loaderData.bundles].sort((a, b) => a.price - b.price)[0];
   const yes = t('credits:premium.yes');

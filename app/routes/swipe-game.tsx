@@ -2,11 +2,11 @@ import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react
 import { ArrowCounterclockwise, HeartFill, StarFill, XLg } from 'react-bootstrap-icons';
 import { Link, redirect } from 'react-router';
 import { useTranslation } from '#app/lib/use-translation.ts';
+import { useMatchMoment } from '#app/state/match-moment.tsx';
 import type { Profile } from '#contract/profiles.ts';
 import { Presence } from '../components/presence.tsx';
 import { api, serverApi } from '../lib/api.ts';
 import { pageMeta } from '../lib/meta.ts';
-import { useLiveState } from '../state/live-state.tsx';
 import type { Route } from './+types/swipe-game';
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -33,7 +33,7 @@ export default function SwipeGame({ loaderData }: Route.ComponentProps) {
   const [limitReached, setLimitReached] = useState(loaderData.likes_left === 0);
   const [lastPassed, setLastPassed] = useState<Profile | null>(null);
   const [limitHit, setLimitHit] = useState(false);
-  const { showMatch } = useLiveState();
+  const { showMatch } = useMatchMoment();
   const [drag, setDrag] = useState(0);
   const [dragging, setDragging] = useState(false);
   const start = useRef<number | null>(null);

@@ -2,13 +2,13 @@ import { useEffect } from 'react';
 import { data, Link, useRevalidator } from 'react-router';
 import { reportCaught } from '#app/lib/report-caught.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
+import { useSession } from '#app/state/session.tsx';
 import type { Transaction } from '#contract/endpoints.ts';
 import { afterPaymentPath, withReturn } from '../lib/after-payment.ts';
 import { serverApi } from '../lib/api.ts';
 import { formatMoney, useDates } from '../lib/format.ts';
 import { pageMeta } from '../lib/meta.ts';
 import { useRootData } from '../lib/root-data.ts';
-import { useLiveState } from '../state/live-state.tsx';
 import type { Route } from './+types/transactions';
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -39,7 +39,7 @@ function Receipt({ transaction, back }: { transaction: Transaction; back: string
   const { locale } = useRootData();
   const dates = useDates();
   const revalidator = useRevalidator();
-  const { refreshUser } = useLiveState();
+  const { refreshUser } = useSession();
   const pending = transaction.status === 'pending';
   // The return page of a payment: it follows the order until the provider has settled it.
   useEffect(() => {
