@@ -12,6 +12,7 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import type { Redis } from 'ioredis';
 import type { DestinationStream } from 'pino';
 import type { Locale } from '#contract/locales.ts';
+import { registerBackgroundJobs } from './background-jobs.ts';
 import type { Config } from './config.ts';
 import {
   connectPostgres,
@@ -65,6 +66,7 @@ import { contentRoutes } from './modules/content/content.routes.ts';
 import { countsRoutes } from './modules/counts/counts.routes.ts';
 import { refreshRestoredDemo, seedDemo } from './modules/demo/demo.seed.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
+import { JobRunner } from './modules/jobs/job-runner.ts';
 import { landersRoutes } from './modules/landers/landers.routes.ts';
 import { likesRoutes } from './modules/likes/likes.routes.ts';
 import { LikesService } from './modules/likes/likes.service.ts';
@@ -125,6 +127,8 @@ export type AppDeps = {
   secrets: Secrets;
   storage: MediaStorage;
   clock: Clock;
+  /** The one job runner: mail, postbacks, periodic sweeps (decision 036). */
+  jobs: JobRunner;
   mail: MailQueue;
   accounts: AccountsService;
   profiles: ProfilesService;
@@ -283,7 +287,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     (config.SMTP_URL
       ? createSmtpTransport(config.SMTP_URL, dkimKey(config))
       : createOutboxTransport(path.join(config.DATA_DIR, 'outbox'), dkimKey(config)));
-  const mail = new MailQueue(database.db, mailTransport, config.MAIL_FROM, clock, app.log, metrics);
+  const jobs = new JobRunner(database.db, clock, { reportCaught: caught.reportCaught, metrics });
+  const mail = new MailQueue(database.db, mailTransport, config.MAIL_FROM, clock, app.log, jobs, metrics);
   const secrets = await loadSecrets(database.db, config.SESSION_SECRET);
   // Photo originals are private objects behind signed links (docs/decisions/008-private-media.md).
   const storage = createMediaStorage(config, createMediaSigner(secrets.mediaSecret, clock), clock);
@@ -341,6 +346,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const deps: AppDeps = {
     config,
     metrics,
+    jobs,
     caught,
     db: database.db,
     databaseKind: database.kind,
@@ -371,23 +377,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     payments: new PaymentsService(database.db, clock, bus, provider, directDebit),
     directDebit,
     staff: staffService,
-    operator: new OperatorService(
-      database.db,
-      clock,
-      storage,
-      bus,
-      sites,
-      chats,
-      profiles,
-      staffService,
-    ),
+    operator: new OperatorService(database.db, clock, storage, bus, sites, chats, profiles, staffService),
     tracking: new TrackingService(database.db, clock),
     postbacks: new PostbackQueue(
       database.db,
       clock,
       options.postbackSender ?? httpPostbackSender(config.NODE_ENV !== 'production'),
       app.log,
-      () => metrics.jobFailures.inc({ queue: 'postbacks' }),
+      jobs,
     ),
     stats: new StatsService(database.db, clock),
     staffStart: { adminCreated: false, demoAdmin: null },
@@ -422,12 +419,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const stopChatListCache = deps.chatLists.listen(bus);
   metrics.queue('payments', () => deps.payments.pendingCount());
   metrics.queue('postbacks', () => deps.postbacks.pending());
+  registerBackgroundJobs(deps, app.log);
   deps.staffStart = await ensureStaffAtStart(config, deps.staff);
   app.decorate('deps', deps);
   app.addHook('onClose', async () => {
     deps.sites.close();
-    await mail.stop();
-    await deps.postbacks.stop();
+    await jobs.stop();
+    mail.stop();
     await bus.close();
     stopSessionCache();
     stopChatListCache();

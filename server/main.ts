@@ -56,25 +56,8 @@ async function main(): Promise<void> {
   }
   // Loaded once the server answers rather than during its start (server/lib/geoip.ts).
   setImmediate(warmGeoip);
-  app.deps.mail.start();
-  // Postbacks to ad networks (signup, activation, first purchase of a tracked click), with retries.
-  app.deps.postbacks.start();
-  // Orders still pending after PAYMENT_RECHECK_MINUTES are fetched from the provider again (a missed webhook).
-  app.deps.payments.startPendingRecheck(60_000, config.PAYMENT_RECHECK_MINUTES, (error) =>
-    app.deps.caught.reportCaught('payments.pending-recheck', error, 'error'),
-  );
-  const eraseExpired = () =>
-    app.deps.accounts
-      .eraseExpiredDeletions()
-      .then((count) => count > 0 && app.log.info({ count }, 'erased accounts after the 14 days'))
-      .catch((error: unknown) => app.deps.caught.reportCaught('accounts.erase-expired', error, 'error'));
-  const pruneThrottles = () =>
-    Promise.all([app.deps.accounts.pruneLoginThrottles(), app.deps.staff.pruneLoginThrottles()]).catch(
-      (error: unknown) => app.deps.caught.reportCaught('login-throttles.prune', error, 'error'),
-    );
-  void eraseExpired();
-  setInterval(eraseExpired, 3_600_000).unref();
-  setInterval(pruneThrottles, 3_600_000).unref();
+  // Mail, postbacks and the periodic sweeps: this instance's worker of the one job runner.
+  app.deps.jobs.start();
 
   if (config.SEED_DEMO) {
     generateDemoMedia(app.deps.db, app.deps.storage)

@@ -48,8 +48,14 @@ export class Metrics {
   });
   readonly jobFailures = new Counter({
     name: 'job_failures_total',
-    help: 'Failed background job attempts, by queue (mail, payments, push)',
+    help: 'Failed background job attempts, by queue (the job runner: mail.send, postbacks.send, …)',
     labelNames: ['queue'],
+    registers: [this.registry],
+  });
+  readonly jobRuns = new Counter({
+    name: 'job_runs_total',
+    help: 'Job attempts of the job runner by queue and outcome (done, retry, dead)',
+    labelNames: ['queue', 'outcome'],
     registers: [this.registry],
   });
   readonly refundFailures = new Counter({

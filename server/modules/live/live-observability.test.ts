@@ -79,7 +79,8 @@ describe('/metrics', () => {
     expect(body).toMatch(/job_queue_depth\{queue="mail"\} [1-9]/);
     expect(body).toMatch(/job_queue_depth\{queue="payments"\} \d+/);
     expect(body).toMatch(/mail_failures_total\{outcome="retry"\} [1-9]/);
-    expect(body).toMatch(/job_failures_total\{queue="mail"\} [1-9]/);
+    expect(body).toMatch(/job_failures_total\{queue="mail.send"\} [1-9]/);
+    expect(body).toMatch(/job_runs_total\{queue="mail.send",outcome="retry"\} [1-9]/);
     expect(body).toContain('# TYPE push_failures_total counter');
 
     live.socket.close();

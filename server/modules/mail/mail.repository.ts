@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Executor } from '#server/db/client.ts';
 import { conversationParticipants } from '#server/db/schema/chats.ts';
 import { type MailCondition, mailJobs } from '#server/db/schema/mail.ts';
@@ -31,25 +31,6 @@ export async function insertMail(db: Executor, mail: NewMail, at: Date): Promise
   return row!.id;
 }
 
-/**
- * Claims due mails for one worker: their run time moves a lease ahead, so another worker (or
- * instance) skips them, and a worker that dies mid-send leaves them to be retried after the lease.
- */
-export async function claimDueMails(db: Executor, now: Date, leaseUntil: Date, limit: number) {
-  const due = db
-    .select({ id: mailJobs.id })
-    .from(mailJobs)
-    .where(and(eq(mailJobs.status, 'pending'), lte(mailJobs.runAt, now)))
-    .orderBy(asc(mailJobs.runAt))
-    .limit(limit)
-    .for('update', { skipLocked: true });
-  return db
-    .update(mailJobs)
-    .set({ attempts: sql`${mailJobs.attempts} + 1`, runAt: leaseUntil })
-    .where(inArray(mailJobs.id, due))
-    .returning();
-}
-
 export async function countPendingMails(db: Executor): Promise<number> {
   const [row] = await db
     .select({ count: sql<number>`count(*)::int` })
@@ -58,19 +39,29 @@ export async function countPendingMails(db: Executor): Promise<number> {
   return row?.count ?? 0;
 }
 
-export async function markMailSent(db: Executor, id: number, at: Date): Promise<void> {
-  await db.update(mailJobs).set({ status: 'sent', sentAt: at, lastError: null }).where(eq(mailJobs.id, id));
+/** `attempts`: the job runner's attempt that sent it (the outbox shows it). */
+export async function markMailSent(db: Executor, id: number, attempts: number, at: Date): Promise<void> {
+  await db
+    .update(mailJobs)
+    .set({ status: 'sent', attempts, sentAt: at, lastError: null })
+    .where(eq(mailJobs.id, id));
 }
 
+/** A failed attempt: the mail waits for `retryAt`, or without one it has failed for good. */
 export async function markMailFailed(
   db: Executor,
   id: number,
   error: string,
+  attempts: number,
   retryAt: Date | null,
 ): Promise<void> {
   await db
     .update(mailJobs)
-    .set(retryAt ? { runAt: retryAt, lastError: error } : { status: 'failed', lastError: error })
+    .set(
+      retryAt
+        ? { runAt: retryAt, attempts, lastError: error }
+        : { status: 'failed', attempts, lastError: error },
+    )
     .where(eq(mailJobs.id, id));
 }
 

@@ -1,10 +1,11 @@
+import { z } from 'zod';
 import type { Database, Executor } from '#server/db/client.ts';
 import type { Clock } from '#server/lib/clock.ts';
-import { loggableError } from '#server/lib/error-handler.ts';
+import { defineJob, type JobAttempt, type JobRunner } from '#server/modules/jobs/job-runner.ts';
 import {
-  claimDueMails,
   conditionHolds,
   countPendingMails,
+  findMail,
   insertMail,
   markMailFailed,
   markMailSent,
@@ -33,18 +34,21 @@ export function formatSender(name: string, address: string): string {
   return clean ? `"${clean.replace(/(["\\])/g, '\\$1')}" <${address}>` : address;
 }
 
+/** One mail to send (its row in mail_jobs holds the content). */
+const mailSend = defineJob('mail.send', z.object({ mail: z.number().int() }));
+
 type Logger = { warn(object: object, message: string): void; error(object: object, message: string): void };
 
 /** The counters the queue feeds (server/lib/metrics.ts). */
-type MailMetrics = {
-  mailFailures: { inc(labels: { outcome: 'retry' | 'final' }): void };
-  jobFailures: { inc(labels: { queue: string }): void };
-};
+type MailMetrics = { mailFailures: { inc(labels: { outcome: 'retry' | 'final' }): void } };
 
-/** The durable mail queue: enqueue in the same transaction as the change, send from a worker. */
+/**
+ * The durable mail queue: a mail is a row first (its content and status, what the outbox shows),
+ * enqueued in the same transaction as the change it tells of, and sent by the job runner's
+ * `mail.send` queue (decision 036): retried with backoff, given up after `maxAttempts`.
+ */
 export class MailQueue {
-  private timer: ReturnType<typeof setInterval> | undefined;
-  private running: Promise<number> | undefined;
+  private sentCount = 0;
 
   constructor(
     private readonly db: Database,
@@ -52,8 +56,16 @@ export class MailQueue {
     private readonly from: string,
     private readonly clock: Clock,
     private readonly log: Logger,
+    private readonly jobs: JobRunner,
     private readonly metrics?: MailMetrics,
-  ) {}
+  ) {
+    jobs.handle(mailSend, {
+      maxAttempts,
+      retryDelayMs,
+      leaseMs,
+      run: ({ mail }, attempt) => this.deliver(mail, attempt),
+    });
+  }
 
   /** Mails waiting to be sent (the job queue depth of /metrics). */
   pending(): Promise<number> {
@@ -64,83 +76,67 @@ export class MailQueue {
   async enqueue(db: Executor, mail: NewMail & { sender?: MailSender }): Promise<number> {
     const { sender, ...rest } = mail;
     const from = sender ? formatSender(sender.name, sender.address ?? addressOf(this.from)) : rest.from;
-    return insertMail(db, { ...rest, ...(from ? { from } : {}) }, this.clock.now());
+    const now = this.clock.now();
+    const id = await insertMail(db, { ...rest, ...(from ? { from } : {}) }, now);
+    await mailSend.enqueue(db, `mail:${id}`, { mail: id }, { at: now, runAt: mail.runAt ?? now });
+    return id;
   }
 
-  /** Sends what is due; returns how many were sent. Overlapping calls share one run. */
-  processDue(): Promise<number> {
-    this.running ??= this.run().finally(() => {
-      this.running = undefined;
-    });
-    return this.running;
+  /** Sends what is due now (a tick of the job runner's mail queue); returns how many were sent. */
+  async processDue(): Promise<number> {
+    const before = this.sentCount;
+    await this.jobs.runDue([mailSend.name]);
+    return this.sentCount - before;
   }
 
-  private async run(): Promise<number> {
-    let sent = 0;
-    for (;;) {
-      const now = this.clock.now();
-      const batch = await claimDueMails(this.db, now, new Date(now.getTime() + leaseMs), 20);
-      if (batch.length === 0) return sent;
-      for (const job of batch) {
-        if (!(await conditionHolds(this.db, job.condition))) {
-          await markMailSkipped(this.db, job.id);
-          continue;
-        }
-        try {
-          await this.transport.send({
-            id: job.id,
-            from: job.from ?? this.from,
-            to: job.to,
-            subject: job.subject,
-            html: job.html,
-            text: job.text,
-            headers: job.headers,
-          });
-          await markMailSent(this.db, job.id, this.clock.now());
-          sent++;
-        } catch (error) {
-          const message = error instanceof Error ? error.message : String(error);
-          const retryAt =
-            job.attempts >= maxAttempts
-              ? null
-              : new Date(this.clock.now().getTime() + retryDelayMs(job.attempts));
-          // Never silent: logged with the job's context and counted; given up (status failed) after maxAttempts.
-          const context = {
-            mailId: job.id,
-            kind: job.kind,
-            attempts: job.attempts,
-            maxAttempts,
-            error: message,
-          };
-          if (retryAt) this.log.warn({ ...context, retryAt }, 'mail delivery failed, will retry');
-          else this.log.error(context, 'mail delivery failed for good');
-          this.metrics?.mailFailures.inc({ outcome: retryAt ? 'retry' : 'final' });
-          this.metrics?.jobFailures.inc({ queue: 'mail' });
-          await markMailFailed(this.db, job.id, message, retryAt);
-        }
-      }
+  /** One attempt at one mail; a failure is recorded on the mail and thrown, for the runner to retry. */
+  private async deliver(id: number, attempt: JobAttempt): Promise<void> {
+    const job = await findMail(this.db, id);
+    if (job?.status !== 'pending') return;
+    if (!(await conditionHolds(this.db, job.condition))) {
+      await markMailSkipped(this.db, job.id);
+      return;
     }
+    try {
+      await this.transport.send({
+        id: job.id,
+        from: job.from ?? this.from,
+        to: job.to,
+        subject: job.subject,
+        html: job.html,
+        text: job.text,
+        headers: job.headers,
+      });
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      const retryAt = attempt.last
+        ? null
+        : new Date(this.clock.now().getTime() + retryDelayMs(attempt.attempt));
+      // Logged with the mail's context and counted; given up (status failed) after maxAttempts.
+      const context = {
+        mailId: job.id,
+        kind: job.kind,
+        attempts: attempt.attempt,
+        maxAttempts,
+        error: message,
+      };
+      if (retryAt) this.log.warn({ ...context, retryAt }, 'mail delivery failed, will retry');
+      else this.log.error(context, 'mail delivery failed for good');
+      this.metrics?.mailFailures.inc({ outcome: retryAt ? 'retry' : 'final' });
+      await markMailFailed(this.db, job.id, message, attempt.attempt, retryAt);
+      throw new MailDeliveryError(message);
+    }
+    await markMailSent(this.db, job.id, attempt.attempt, this.clock.now());
+    this.sentCount++;
   }
 
-  start(intervalMs = 2000): void {
-    this.timer ??= setInterval(
-      () =>
-        void this.processDue().catch((error: unknown) => {
-          // E.g. the database is away: the mails stay pending and the next run picks them up.
-          this.metrics?.jobFailures.inc({ queue: 'mail' });
-          this.log.error({ err: loggableError(error) }, 'mail worker run failed');
-        }),
-      intervalMs,
-    );
-    this.timer.unref();
-  }
-
-  async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = undefined;
-    await this.running?.catch(() => {
-      // expected: a run's failure went to whoever started it (processDue's caller; start() logs and counts).
-    });
+  /** Closes the transport; the runner (stopped with the app) holds the mails not sent yet. */
+  stop(): void {
     this.transport.close();
   }
+}
+
+/** A delivery attempt failed (logged above with the mail's context); the runner retries it. */
+class MailDeliveryError extends Error {
+  override name = 'MailDeliveryError';
 }

@@ -552,26 +552,6 @@ export class PaymentsService {
     return repo.countPendingOrders(this.db);
   }
 
-  /** The periodic re-check (main.ts): every `everyMs`, orders pending longer than `olderThanMinutes`. */
-  startPendingRecheck(
-    everyMs: number,
-    olderThanMinutes: number,
-    onError: (error: unknown) => void,
-  ): () => void {
-    let running = false;
-    const timer = setInterval(() => {
-      if (running) return;
-      running = true;
-      this.recheckPending(olderThanMinutes)
-        .catch(onError)
-        .finally(() => {
-          running = false;
-        });
-    }, everyMs);
-    timer.unref();
-    return () => clearInterval(timer);
-  }
-
   /**
    * The one settlement path of every provider (webhook and test checkout): re-fetch the payment,
    * then, under a lock on the order, book the credits once (the ledger reference is the payment id),

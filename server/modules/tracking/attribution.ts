@@ -1,6 +1,7 @@
 import type { Executor } from '#server/db/client.ts';
 import type { TrafficSource } from '#server/db/schema/members.ts';
 import type { AttributionEventKind, PostbackConfig } from '#server/db/schema/sites.ts';
+import { postbackSend } from './postbacks.ts';
 import * as repo from './tracking.repository.ts';
 
 /**
@@ -50,7 +51,15 @@ async function record(
   if (!clickId) return false;
   const network = member.trafficsource?.network;
   const postback = postbackFor(await repo.sitePostbacks(tx, member.siteId), network, event);
-  return repo.insertAttributionEvent(tx, {
+  const postbackUrl = postback
+    ? renderPostbackUrl(postback.url, {
+        click_id: clickId,
+        event,
+        amount: decimalAmount(amount?.cents ?? null),
+        currency: amount?.currency ?? '',
+      })
+    : null;
+  const id = await repo.insertAttributionEvent(tx, {
     siteId: member.siteId,
     clickId,
     userId: member.userId,
@@ -59,15 +68,12 @@ async function record(
     amountCents: amount?.cents ?? null,
     currency: amount?.currency ?? null,
     occurredAt: at,
-    postbackUrl: postback
-      ? renderPostbackUrl(postback.url, {
-          click_id: clickId,
-          event,
-          amount: decimalAmount(amount?.cents ?? null),
-          currency: amount?.currency ?? '',
-        })
-      : null,
+    postbackUrl,
   });
+  // The postback leaves with the change that caused it: its job is committed in the same transaction.
+  if (id !== undefined && postbackUrl)
+    await postbackSend.enqueue(tx, `postback:${id}`, { event: id }, { at });
+  return id !== undefined;
 }
 
 export async function recordSignup(

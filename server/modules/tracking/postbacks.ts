@@ -1,15 +1,15 @@
 import http from 'node:http';
 import https from 'node:https';
+import { z } from 'zod';
 import type { Database } from '#server/db/client.ts';
 import type { Clock } from '#server/lib/clock.ts';
-import { loggableError } from '#server/lib/error-handler.ts';
 import { outgoingUrlProblem, privateAddressError, publicOnlyLookup } from '#server/lib/public-address.ts';
+import { defineJob, type JobAttempt, type JobRunner } from '#server/modules/jobs/job-runner.ts';
 import * as repo from './tracking.repository.ts';
 
 type Logger = { warn(object: object, message: string): void; error(object: object, message: string): void };
 
 export const postbackMaxAttempts = 6;
-const leaseMs = 60_000;
 const timeoutMs = 10_000;
 
 /** 1 min, 5 min, 30 min, 2 h, 12 h between the tries. */
@@ -62,84 +62,71 @@ export function httpPostbackSender(allowPrivate: boolean): PostbackSender {
     });
 }
 
+/** One postback to deliver: the attribution event whose postback URL to call. */
+export const postbackSend = defineJob('postbacks.send', z.object({ event: z.number().int() }));
+
 /**
- * Delivers the pending postbacks of attribution_events: a 2xx answer is sent; anything else is tried
- * again later (postbackRetryDelayMs) and given up (failed) after postbackMaxAttempts.
+ * Delivers the postbacks of attribution_events through the job runner's `postbacks.send` queue: a
+ * 2xx answer is sent; anything else is tried again later (postbackRetryDelayMs) and given up
+ * (failed) after postbackMaxAttempts.
  */
 export class PostbackQueue {
-  private timer: ReturnType<typeof setInterval> | undefined;
-  private running: Promise<number> | undefined;
+  private sentCount = 0;
 
   constructor(
     private readonly db: Database,
     private readonly clock: Clock,
     private readonly send: PostbackSender,
     private readonly log: Logger,
-    private readonly onFailure: () => void = () => undefined,
-  ) {}
+    private readonly jobs: JobRunner,
+  ) {
+    jobs.handle(postbackSend, {
+      maxAttempts: postbackMaxAttempts,
+      retryDelayMs: postbackRetryDelayMs,
+      // A postback times out after timeoutMs; the lease outlasts it.
+      leaseMs: 60_000,
+      run: ({ event }, attempt) => this.deliver(event, attempt),
+    });
+  }
 
   pending(): Promise<number> {
     return repo.countPendingPostbacks(this.db);
   }
 
-  /** Delivers what is due; returns how many were sent. Overlapping calls share one run. */
-  processDue(): Promise<number> {
-    this.running ??= this.run().finally(() => {
-      this.running = undefined;
-    });
-    return this.running;
+  /** Delivers what is due now (a tick of the runner's postback queue); returns how many were sent. */
+  async processDue(): Promise<number> {
+    const before = this.sentCount;
+    await this.jobs.runDue([postbackSend.name]);
+    return this.sentCount - before;
   }
 
-  private async run(): Promise<number> {
-    let sent = 0;
-    for (;;) {
-      const now = this.clock.now();
-      const batch = await repo.claimDuePostbacks(this.db, now, new Date(now.getTime() + leaseMs), 20);
-      if (batch.length === 0) return sent;
-      for (const job of batch) {
-        if (!job.postbackUrl) continue;
-        let problem: string;
-        try {
-          const status = await this.send(job.postbackUrl);
-          if (status >= 200 && status < 300) {
-            await repo.markPostbackSent(this.db, job.id, this.clock.now());
-            sent++;
-            continue;
-          }
-          problem = `HTTP ${status}`;
-        } catch (error) {
-          problem = error instanceof Error ? error.message : String(error);
-        }
-        const retryAt =
-          job.postbackAttempts >= postbackMaxAttempts
-            ? null
-            : new Date(this.clock.now().getTime() + postbackRetryDelayMs(job.postbackAttempts));
-        const context = { event: job.id, attempts: job.postbackAttempts, error: problem };
-        if (retryAt) this.log.warn({ ...context, retryAt }, 'postback failed, will retry');
-        else this.log.error(context, 'postback failed for good');
-        this.onFailure();
-        await repo.markPostbackFailed(this.db, job.id, problem, retryAt);
+  private async deliver(eventId: number, attempt: JobAttempt): Promise<void> {
+    const job = await repo.findAttributionEvent(this.db, eventId);
+    if (!job?.postbackUrl || job.postbackStatus !== 'pending') return;
+    let problem: string;
+    try {
+      const status = await this.send(job.postbackUrl);
+      if (status >= 200 && status < 300) {
+        await repo.markPostbackSent(this.db, job.id, attempt.attempt, this.clock.now());
+        this.sentCount++;
+        return;
       }
+      problem = `HTTP ${status}`;
+    } catch (error) {
+      problem = error instanceof Error ? error.message : String(error);
     }
+    const retryAt = attempt.last
+      ? null
+      : new Date(this.clock.now().getTime() + postbackRetryDelayMs(attempt.attempt));
+    const context = { event: job.id, attempts: attempt.attempt, error: problem };
+    if (retryAt) this.log.warn({ ...context, retryAt }, 'postback failed, will retry');
+    else this.log.error(context, 'postback failed for good');
+    await repo.markPostbackFailed(this.db, job.id, problem, attempt.attempt, retryAt);
+    throw new PostbackFailedError(problem);
   }
+}
 
-  start(intervalMs = 5000): void {
-    this.timer ??= setInterval(
-      () =>
-        void this.processDue().catch((error: unknown) => {
-          this.onFailure();
-          this.log.error({ err: loggableError(error) }, 'postback worker run failed');
-        }),
-      intervalMs,
-    );
-    this.timer.unref();
-  }
-
-  async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = undefined;
-    await this.running?.catch(() => {
-      // expected: a run's failure went to whoever started it (processDue's caller; start() logs and counts).
-    });
-  }
+/** A postback attempt failed (logged above with its event); the runner retries it. */
+class PostbackFailedError extends Error {
+  override name = 'PostbackFailedError';
 }

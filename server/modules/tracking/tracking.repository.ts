@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '#server/db/client.ts';
 import { type TrafficSource, users } from '#server/db/schema/members.ts';
 import { type AttributionEventKind, type PostbackConfig, sites } from '#server/db/schema/sites.ts';
@@ -62,7 +62,7 @@ export async function insertAttributionEvent(
     occurredAt: Date;
     postbackUrl: string | null;
   },
-): Promise<boolean> {
+): Promise<number | undefined> {
   const inserted = await db
     .insert(attributionEvents)
     .values({
@@ -74,7 +74,7 @@ export async function insertAttributionEvent(
       target: [attributionEvents.siteId, attributionEvents.clickId, attributionEvents.event],
     })
     .returning({ id: attributionEvents.id });
-  return inserted.length > 0;
+  return inserted[0]?.id;
 }
 
 /** The member was signed in on this day (their site's). */
@@ -86,39 +86,37 @@ export async function insertActiveDay(db: Executor, userId: number, day: string)
 
 // ---- the postback job
 
-/** Due postbacks, leased until `leaseUntil` so a parallel worker (another instance) skips them. */
-export async function claimDuePostbacks(db: Executor, now: Date, leaseUntil: Date, limit: number) {
-  const due = db
-    .select({ id: attributionEvents.id })
-    .from(attributionEvents)
-    .where(and(eq(attributionEvents.postbackStatus, 'pending'), lte(attributionEvents.postbackNextAt, now)))
-    .orderBy(asc(attributionEvents.postbackNextAt))
-    .limit(limit)
-    .for('update', { skipLocked: true });
-  return db
-    .update(attributionEvents)
-    .set({ postbackAttempts: sql`${attributionEvents.postbackAttempts} + 1`, postbackNextAt: leaseUntil })
-    .where(inArray(attributionEvents.id, due))
-    .returning();
+export async function findAttributionEvent(db: Executor, id: number) {
+  const [row] = await db.select().from(attributionEvents).where(eq(attributionEvents.id, id));
+  return row;
 }
 
-export async function markPostbackSent(db: Executor, id: number, at: Date): Promise<void> {
+export async function markPostbackSent(db: Executor, id: number, attempts: number, at: Date): Promise<void> {
   await db
     .update(attributionEvents)
-    .set({ postbackStatus: 'sent', postbackSentAt: at, postbackNextAt: null, postbackError: null })
+    .set({
+      postbackStatus: 'sent',
+      postbackAttempts: attempts,
+      postbackSentAt: at,
+      postbackNextAt: null,
+      postbackError: null,
+    })
     .where(eq(attributionEvents.id, id));
 }
 
+/** A failed attempt: the postback waits for `retryAt`, or without one it has failed for good. */
 export async function markPostbackFailed(
   db: Executor,
   id: number,
   error: string,
+  attempts: number,
   retryAt: Date | null,
 ): Promise<void> {
   await db
     .update(attributionEvents)
     .set({
       postbackStatus: retryAt ? 'pending' : 'failed',
+      postbackAttempts: attempts,
       postbackNextAt: retryAt,
       postbackError: error.slice(0, 500),
     })

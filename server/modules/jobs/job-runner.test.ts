@@ -1,0 +1,220 @@
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import type { Database } from '#server/db/client.ts';
+import { jobs } from '#server/db/schema/jobs.ts';
+import { createFakeClock } from '../../../tests/setup/fake-clock.ts';
+import { createTestApp, type TestApp } from '../../../tests/setup/test-app.ts';
+import { defineJob, JobRunner } from './job-runner.ts';
+import { claimDueJobs } from './jobs.repository.ts';
+
+const onPostgres = Boolean(process.env.DATABASE_URL);
+
+/** A reporter that keeps what it was told, as the app's logs and caught_errors_total would. */
+function reports() {
+  const seen: { where: string; level: string }[] = [];
+  return {
+    seen,
+    reportCaught: (where: string, _error: unknown, level = 'warn') => void seen.push({ where, level }),
+  };
+}
+
+describe('the job runner', () => {
+  let t: TestApp;
+  let db: Database;
+  const clock = createFakeClock();
+  let queueCount = 0;
+  /** A queue of its own for each test, so the tests never share jobs. */
+  const freshJob = () => defineJob(`test.queue-${++queueCount}`, z.object({ n: z.number() }));
+  const rowsOf = (queue: string) => db.select().from(jobs).where(eq(jobs.queue, queue));
+
+  beforeAll(async () => {
+    t = await createTestApp({}, { clock });
+    db = t.database.db;
+  });
+  afterAll(() => t.close());
+
+  it('makes one job of one key, however often and from wherever it is enqueued', async () => {
+    const job = freshJob();
+    const runner = new JobRunner(db, clock, reports());
+    const ran: number[] = [];
+    runner.handle(job, { run: async ({ n }) => void ran.push(n) });
+    const added = await Promise.all(
+      Array.from({ length: 5 }, (_, n) => job.enqueue(db, 'the-key', { n }, { at: clock.now() })),
+    );
+    expect(added.filter(Boolean)).toHaveLength(1);
+    expect(await runner.runDue([job.name])).toBe(1);
+    expect(ran).toHaveLength(1);
+    // Done is done: the same key again is no new job.
+    expect(await job.enqueue(db, 'the-key', { n: 9 }, { at: clock.now() })).toBe(false);
+    expect(await runner.runDue([job.name])).toBe(0);
+  });
+
+  it('runs a job when it is due, not before', async () => {
+    const job = freshJob();
+    const runner = new JobRunner(db, clock, reports());
+    let ran = 0;
+    runner.handle(job, { run: async () => void ran++ });
+    await job.enqueue(
+      db,
+      'later',
+      { n: 1 },
+      { at: clock.now(), runAt: new Date(clock.now().getTime() + 60_000) },
+    );
+    expect(await runner.runDue([job.name])).toBe(0);
+    clock.advanceMinutes(1);
+    expect(await runner.runDue([job.name])).toBe(1);
+    expect(ran).toBe(1);
+  });
+
+  it('retries a failing job with its backoff, reports each failure, and after the last attempt it is dead', async () => {
+    const job = freshJob();
+    const told = reports();
+    const runner = new JobRunner(db, clock, told);
+    const dead: number[] = [];
+    let attempts = 0;
+    runner.handle(job, {
+      maxAttempts: 3,
+      retryDelayMs: (failed) => failed * 10_000,
+      run: async () => {
+        attempts++;
+        throw new Error('the far side is down');
+      },
+      onDead: async ({ n }) => void dead.push(n),
+    });
+    await job.enqueue(db, 'flaky', { n: 7 }, { at: clock.now() });
+    expect(await runner.runDue([job.name])).toBe(1);
+    const [afterOne] = await rowsOf(job.name);
+    expect(afterOne).toMatchObject({ status: 'queued', attempts: 1, lastError: 'the far side is down' });
+    expect(afterOne!.runAt.getTime() - clock.now().getTime()).toBe(10_000);
+    // Not again before its time.
+    expect(await runner.runDue([job.name])).toBe(0);
+    clock.advanceMinutes(1);
+    expect(await runner.runDue([job.name])).toBe(1);
+    clock.advanceMinutes(1);
+    expect(await runner.runDue([job.name])).toBe(1);
+    clock.advanceMinutes(60);
+    expect(await runner.runDue([job.name])).toBe(0);
+    expect(attempts).toBe(3);
+    const [row] = await rowsOf(job.name);
+    expect(row).toMatchObject({ status: 'dead', attempts: 3, lockedBy: null });
+    expect(dead).toEqual([7]);
+    expect(told.seen).toEqual([
+      { where: `job.${job.name}`, level: 'warn' },
+      { where: `job.${job.name}`, level: 'warn' },
+      { where: `job.${job.name}.dead`, level: 'error' },
+    ]);
+  });
+
+  it('gives a job whose instance died to another once its lease is over; the late one cannot finish it', async () => {
+    const job = freshJob();
+    await job.enqueue(db, 'orphan', { n: 1 }, { at: clock.now() });
+    // Instance A claims it and is killed before finishing (nothing of it runs any more).
+    const claimed = await claimDueJobs(db, {
+      queues: [job.name],
+      now: clock.now(),
+      leaseUntil: new Date(clock.now().getTime() + 60_000),
+      instance: 'instance-a',
+      limit: 10,
+    });
+    expect(claimed).toHaveLength(1);
+    const b = new JobRunner(db, clock, { ...reports(), instance: 'instance-b' });
+    let ran = 0;
+    b.handle(job, { leaseMs: 60_000, run: async () => void ran++ });
+    expect(await b.runDue([job.name])).toBe(0);
+    clock.advanceMinutes(2);
+    expect(await b.runDue([job.name])).toBe(1);
+    expect(ran).toBe(1);
+    const [row] = await rowsOf(job.name);
+    expect(row).toMatchObject({ status: 'done', attempts: 2 });
+    // Instance A coming back cannot write over it: its lease is gone.
+    const { finishAttempt } = await import('./jobs.repository.ts');
+    expect(
+      await finishAttempt(
+        db,
+        { id: row!.id, instance: 'instance-a', attempts: 1 },
+        { status: 'done', at: clock.now() },
+      ),
+    ).toBe(false);
+  });
+
+  it('makes a payload that no longer fits its schema dead at once, with the reason', async () => {
+    const job = freshJob();
+    const runner = new JobRunner(db, clock, reports());
+    runner.handle(job, { maxAttempts: 1, run: async () => undefined });
+    await db.insert(jobs).values({
+      queue: job.name,
+      key: 'broken',
+      payload: { n: 'not a number' },
+      runAt: clock.now(),
+      createdAt: clock.now(),
+    });
+    expect(await runner.runDue([job.name])).toBe(1);
+    const [row] = await rowsOf(job.name);
+    expect(row!.status).toBe('dead');
+    expect(row!.lastError).toContain('expected number');
+  });
+
+  it('runs recurring work once per period across instances', async () => {
+    const name = `test.every-${++queueCount}`;
+    const periods: string[] = [];
+    const runners = [0, 1].map((n) => {
+      const runner = new JobRunner(db, clock, { ...reports(), instance: `instance-${n}` });
+      runner.every(name, 60_000, async (start) => void periods.push(start.toISOString()));
+      return runner;
+    });
+    for (const runner of runners) await runner.runDue([name]);
+    for (const runner of runners) await runner.runDue([name]);
+    expect(periods).toHaveLength(1);
+    clock.advanceMinutes(1);
+    await Promise.all(runners.map((runner) => runner.runDue([name])));
+    expect(periods).toHaveLength(2);
+    expect(new Set(periods).size).toBe(2);
+  });
+
+  // On PostgreSQL only: the embedded database is one connection, so nothing there runs in parallel.
+  if (onPostgres)
+    it('two instances on their own connections drain 500 jobs: each runs exactly once, none is lost', async () => {
+      const { connectPostgres } = await import('#server/db/client.ts');
+      const second = await connectPostgres(t.databaseUrl!, 4);
+      try {
+        const job = freshJob();
+        const runs = new Map<number, string[]>();
+        const runners = [db, second.db].map((connection, n) => {
+          const runner = new JobRunner(connection, clock, { ...reports(), instance: `pg-${n}` });
+          runner.handle(job, {
+            run: async ({ n: value }) => {
+              runs.set(value, [...(runs.get(value) ?? []), `pg-${n}`]);
+              // A little work, so that both instances are busy at once.
+              await new Promise((resolve) => setImmediate(resolve));
+            },
+          });
+          return runner;
+        });
+        for (let start = 0; start < 500; start += 100) {
+          await db.insert(jobs).values(
+            Array.from({ length: 100 }, (_, i) => ({
+              queue: job.name,
+              key: `k${start + i}`,
+              payload: { n: start + i },
+              runAt: clock.now(),
+              createdAt: clock.now(),
+            })),
+          );
+        }
+        const [a, b] = await Promise.all(runners.map((runner) => runner.runDue([job.name])));
+        expect(a! + b!).toBe(500);
+        expect(a).toBeGreaterThan(0);
+        expect(b).toBeGreaterThan(0);
+        expect(runs.size).toBe(500);
+        expect([...runs.values()].every((by) => by.length === 1)).toBe(true);
+        const done = await db
+          .select()
+          .from(jobs)
+          .where(and(eq(jobs.queue, job.name), eq(jobs.status, 'done')));
+        expect(done).toHaveLength(500);
+      } finally {
+        await second.close();
+      }
+    });
+});
