@@ -5,7 +5,6 @@ import { type EmailTokenPurpose, emailTokens, loginThrottles, sessions } from '#
 import { messages } from '#server/db/schema/chats.ts';
 import { profiles, type TrafficSource, users } from '#server/db/schema/members.ts';
 import { photos } from '#server/db/schema/photos.ts';
-import { findMainPhoto } from '#server/modules/profiles/profiles.repository.ts';
 
 export type UserUpdate = Partial<typeof users.$inferInsert>;
 
@@ -86,13 +85,6 @@ export async function updateProfileOfUser(
   update: Partial<typeof profiles.$inferInsert>,
 ): Promise<void> {
   await db.update(profiles).set(update).where(eq(profiles.userId, userId));
-}
-
-/** The member's profile with the main photo (the first by position), if any. */
-export async function findProfileWithMainPhoto(db: Executor, userId: number) {
-  const [profile] = await db.select().from(profiles).where(eq(profiles.userId, userId)).limit(1);
-  if (!profile) return undefined;
-  return { profile, mainPhoto: await findMainPhoto(db, profile.id) };
 }
 
 export async function insertSession(

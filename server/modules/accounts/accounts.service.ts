@@ -15,6 +15,7 @@ import { changeCredits } from '#server/modules/credits/credits.service.ts';
 import type { MailQueue } from '#server/modules/mail/mail.service.ts';
 import { mailSiteOf, renderMail } from '#server/modules/mail/mail-templates.ts';
 import {
+  findProfileByUserId,
   rememberSessionProfile,
   sessionMainPhotoOf,
   sessionProfileOf,
@@ -259,7 +260,7 @@ export class AccountsService {
   }
 
   private async profileName(db: Executor, userId: number): Promise<string | undefined> {
-    return (await repo.findProfileWithMainPhoto(db, userId))?.profile.name;
+    return (await findProfileByUserId(db, userId))?.name;
   }
 
   // ---- signup and activation

@@ -54,7 +54,14 @@ async function readPhotoForm(
 /** Fictional profiles in the back office (moderators and admins; api-contract.md, Staff calls). */
 export async function profilesAdminRoutes(app: ZodApp): Promise<void> {
   const { deps } = app;
-  const service = new ProfilesAdminService(deps.db, deps.clock, deps.storage, deps.sites, deps.staff);
+  const service = new ProfilesAdminService(
+    deps.db,
+    deps.clock,
+    deps.storage,
+    deps.sites,
+    deps.staff,
+    deps.profiles,
+  );
 
   app.get(
     '/api/admin/profiles.php',

@@ -21,7 +21,7 @@ import {
 } from '#server/modules/photos/photo-processing.ts';
 import { storePhotoVariants, UnsupportedImageAppError } from '#server/modules/photos/photos.service.ts';
 import { toProfile } from '#server/modules/profiles/profile-view.ts';
-import { mainPhotosOf } from '#server/modules/profiles/profiles.repository.ts';
+import type { ProfilesService } from '#server/modules/profiles/profiles.service.ts';
 import { regionsOf } from '#server/modules/regions/regions.data.ts';
 import type { SiteDirectory } from '#server/modules/sites/sites.service.ts';
 import type { StaffService } from '#server/modules/staff/staff.service.ts';
@@ -87,6 +87,8 @@ export class ProfilesAdminService {
     private readonly storage: MediaStorage,
     private readonly sites: SiteDirectory,
     private readonly staff: StaffService,
+    /** The profiles area: the main photo of each listed profile. */
+    private readonly profiles: ProfilesService,
   ) {}
 
   private async site(id: number): Promise<SiteRow> {
@@ -114,7 +116,7 @@ export class ProfilesAdminService {
     rows: { profile: ProfileRow; user: UserRow }[],
   ): Promise<AdminFictionalProfileSummary[]> {
     const ids = rows.map((row) => row.profile.id);
-    const [stats, mains] = await Promise.all([repo.statsOf(this.db, ids), mainPhotosOf(this.db, ids)]);
+    const [stats, mains] = await Promise.all([repo.statsOf(this.db, ids), this.profiles.mainPhotosOf(ids)]);
     const today = this.clock.now();
     const items: AdminFictionalProfileSummary[] = [];
     for (const { profile, user } of rows) {

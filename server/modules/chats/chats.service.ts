@@ -26,8 +26,8 @@ import {
   blockBetween,
   findProfileByUserId,
   findProfileWithOwner,
-} from '#server/modules/profiles/profiles.repository.ts';
-import { sessionProfileOf } from '#server/modules/profiles/profiles.service.ts';
+  sessionProfileOf,
+} from '#server/modules/profiles/profiles.service.ts';
 import { selectedCountry } from '#server/modules/sites/sites.service.ts';
 import { ChatListCache } from './chat-list-cache.ts';
 import type { GiftRow } from './chats.repository.ts';

@@ -9,7 +9,7 @@ import type { ReportCaught } from '#server/lib/best-effort.ts';
 import type { Clock } from '#server/lib/clock.ts';
 import type { MediaStorage } from '#server/lib/storage.ts';
 import { toProfile } from '#server/modules/profiles/profile-view.ts';
-import { findProfileByUserId } from '#server/modules/profiles/profiles.repository.ts';
+import { findProfileByUserId } from '#server/modules/profiles/profiles.service.ts';
 import { regionName } from '#server/modules/regions/regions.data.ts';
 import { searchProfiles } from '#server/modules/search/search.repository.ts';
 import { selectedCountry } from '#server/modules/sites/sites.service.ts';

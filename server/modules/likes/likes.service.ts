@@ -17,8 +17,8 @@ import {
   findProfileByUserId,
   findProfileWithOwner,
   mainPhotosOf,
-} from '#server/modules/profiles/profiles.repository.ts';
-import { sessionProfileOf } from '#server/modules/profiles/profiles.service.ts';
+  sessionProfileOf,
+} from '#server/modules/profiles/profiles.service.ts';
 import * as repo from './likes.repository.ts';
 
 export class DailyLimitError extends AppError {

@@ -11,7 +11,7 @@ import { publishToMember } from '#server/lib/member-events.ts';
 import { lockUser, updateUser } from '#server/modules/accounts/accounts.repository.ts';
 import { announceSessionsChanged } from '#server/modules/accounts/session-cache.ts';
 import { changeCredits } from '#server/modules/credits/credits.service.ts';
-import { findProfileByUserId } from '#server/modules/profiles/profiles.repository.ts';
+import { findProfileByUserId } from '#server/modules/profiles/profiles.service.ts';
 import { selectedCountry } from '#server/modules/sites/sites.service.ts';
 import { recordFirstPurchase } from '#server/modules/tracking/attribution.ts';
 import type { DirectDebitService } from './direct-debit.service.ts';

@@ -5,7 +5,7 @@ import type { Clock } from '#server/lib/clock.ts';
 import { AppError, NotFoundError, ValidationFailedError } from '#server/lib/errors.ts';
 import { type MediaStorage, newMediaKey, privateKeyPrefix, publicKeyPrefix } from '#server/lib/storage.ts';
 import { PremiumRequiredError } from '#server/modules/profiles/profiles.errors.ts';
-import { findProfileByUserId } from '#server/modules/profiles/profiles.repository.ts';
+import { findProfileByUserId } from '#server/modules/profiles/profiles.service.ts';
 import { type ProcessedPhoto, processPhoto, UnsupportedImageError } from './photo-processing.ts';
 import * as repo from './photos.repository.ts';
 

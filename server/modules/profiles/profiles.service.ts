@@ -66,6 +66,41 @@ export async function sessionMainPhotoOf(
   return repo.findMainPhoto(db, profileId);
 }
 
+// ---- what other areas read of profiles, on `db` or inside their own transaction
+
+/** The member's profile as it is now, one statement, not locked; undefined when the member has none. */
+export function findProfileByUserId(db: Executor, userId: number): Promise<ProfileRow | undefined> {
+  return repo.findProfileByUserId(db, userId);
+}
+
+/**
+ * A profile with its owner's user row, one statement, not locked; undefined for an unknown profile.
+ * Neither status is checked: the caller decides what a disabled profile or a leaving owner means.
+ */
+export function findProfileWithOwner(
+  db: Executor,
+  profileId: number,
+): Promise<{ profile: ProfileRow; owner: UserRow } | undefined> {
+  return repo.findProfileWithOwner(db, profileId);
+}
+
+/** Whether either profile blocked the other, one statement: `aBlockedB` (a blocked b) and `bBlockedA`. */
+export function blockBetween(
+  db: Executor,
+  a: number,
+  b: number,
+): Promise<{ aBlockedB: boolean; bBlockedA: boolean }> {
+  return repo.blockBetween(db, a, b);
+}
+
+/**
+ * The main photo (the first by position, then id) of each given profile that has one, in one
+ * statement; none for an empty list.
+ */
+export function mainPhotosOf(db: Executor, profileIds: number[]): Promise<Map<number, PhotoRow>> {
+  return repo.mainPhotosOf(db, profileIds);
+}
+
 export class ProfilesService {
   constructor(
     private readonly db: Database,

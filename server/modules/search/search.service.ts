@@ -12,8 +12,8 @@ import {
   findProfileByUserId,
   findProfileWithOwner,
   mainPhotosOf,
-} from '#server/modules/profiles/profiles.repository.ts';
-import { sessionProfileOf } from '#server/modules/profiles/profiles.service.ts';
+  sessionProfileOf,
+} from '#server/modules/profiles/profiles.service.ts';
 import {
   decodeSearchCursor,
   encodeSearchCursor,
