@@ -28,5 +28,8 @@ console.log(`${files.length} test files depend on the kind of database:\n  ${fil
 const env = { ...process.env };
 delete env.DATABASE_URL;
 delete env.REDIS_URL;
-const run = spawnSync('npx', ['vitest', 'run', ...process.argv.slice(2), ...files], { stdio: 'inherit', env });
+const run = spawnSync('npx', ['vitest', 'run', ...process.argv.slice(2), ...files], {
+  stdio: 'inherit',
+  env,
+});
 process.exit(run.status ?? 1);
