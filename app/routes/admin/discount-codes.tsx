@@ -1,4 +1,4 @@
-import { Form, Link, useNavigation } from 'react-router';
+import { Form } from 'react-router';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import type { AdminDiscountCode } from '#contract/admin-money.ts';
 import { paymentMethodOptions } from '#contract/payments.ts';
@@ -7,16 +7,18 @@ import { formatDate, formatMoney } from '../../lib/format.ts';
 import { useRootData } from '../../lib/root-data.ts';
 import type { Route } from './+types/discount-codes';
 import { AdminField, AdminInput, defined, errorAt, text, whole } from './backoffice-form.tsx';
+import { loadAdminList, saveAdminItem } from './crud.server.ts';
+import { actionErrors } from './crud-editor.tsx';
+import { AdminCrudPage } from './crud-page.tsx';
 import { cents, centsText, isoFromLocal, localFromIso, utcTime } from './money-form.ts';
 
 export async function loader({ context, request }: Route.LoaderArgs) {
-  const result = await context.api<{ discountcodes: AdminDiscountCode[] }>('/api/admin/discountcodes.php');
-  if (!result.ok) throw new Response(null, { status: result.status });
-  const edit = Number(new URL(request.url).searchParams.get('edit')) || null;
-  return {
-    codes: result.data.discountcodes,
-    edit: result.data.discountcodes.find((code) => code.id === edit) ?? null,
-  };
+  return loadAdminList(
+    context,
+    request,
+    '/api/admin/discountcodes.php',
+    (data: { discountcodes: AdminDiscountCode[] }) => data.discountcodes,
+  );
 }
 
 /** An optional code field: undefined when absent, null when empty, else upper case. */
@@ -47,10 +49,12 @@ export async function action({ context, request }: Route.ActionArgs) {
     validity: text(form, 'validity'),
     paymentmethods: form.getAll('paymentmethods').filter((value) => typeof value === 'string'),
   });
-  const result = await context.api<{ discountcode: AdminDiscountCode }>('/api/admin/discountcodes.php', {
-    method: id === undefined ? 'POST' : 'PUT',
-    body: id === undefined ? body : { ...body, id },
-  });
+  const result = await saveAdminItem<{ discountcode: AdminDiscountCode }>(
+    context,
+    '/api/admin/discountcodes.php',
+    id,
+    body,
+  );
   return result.ok ? { savedCode: result.data.discountcode } : formError(result);
 }
 
@@ -75,233 +79,198 @@ function Scope({ code }: { code: AdminDiscountCode }) {
   return <span className="small">{parts.length > 0 ? parts.join(' · ') : t('admin:codes.everyone')}</span>;
 }
 
+/** Enables a code that is off, disables one that is on. */
+function StatusToggle({ code }: { code: AdminDiscountCode }) {
+  const { t } = useTranslation();
+  return (
+    <Form method="post" className="d-inline">
+      <input type="hidden" name="intent" value="status" />
+      <input type="hidden" name="id" value={code.id} />
+      <input type="hidden" name="status" value={code.status === 'active' ? 'inactive' : 'active'} />
+      <button type="submit" className="btn btn-outline-secondary btn-sm">
+        {code.status === 'active' ? t('admin:codes.disable') : t('admin:codes.enable')}
+      </button>
+    </Form>
+  );
+}
+
 /** Discount codes (admins): every field of spec §3, disable and enable, and how often each was used. */
 export default function DiscountCodes({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const { locale } = useRootData();
-  const navigation = useNavigation();
-  const { codes, edit } = loaderData;
-  const errors = actionData && 'errors' in actionData ? actionData.errors : undefined;
+  const { items: codes, edit } = loaderData;
+  const errors = actionErrors(actionData);
   const saved = actionData && 'savedCode' in actionData ? actionData.savedCode : null;
   return (
-    <div className="row g-3">
-      <div className="col-12 col-xl-8">
-        <h1 className="h4">{t('admin:codes.heading')}</h1>
-        <div className="table-responsive">
-          <table className="table table-sm align-middle">
-            <thead>
-              <tr>
-                <th>{t('admin:codes.code')}</th>
-                <th>{t('admin:codes.percentage')}</th>
-                <th>{t('admin:codes.scope')}</th>
-                <th>{t('admin:codes.expires')}</th>
-                <th>{t('admin:codes.redemptions')}</th>
-                <th>{t('admin:codes.paidOrders')}</th>
-                <th />
-              </tr>
-            </thead>
-            <tbody>
-              {codes.length === 0 && (
-                <tr>
-                  <td colSpan={7} className="text-body-secondary">
-                    {t('admin:codes.none')}
-                  </td>
-                </tr>
-              )}
-              {codes.map((code) => (
-                <tr key={code.id} data-testid={`code-${code.code}`}>
-                  <td>
-                    <span className="font-monospace">{code.code}</span>
-                    <span
-                      className={`badge ms-2 ${code.status === 'active' && !code.expired ? 'text-bg-success' : 'text-bg-secondary'}`}
-                    >
-                      {code.expired ? t('admin:codes.expired') : t(`admin:codes.status.${code.status}`)}
-                    </span>
-                    <div className="small text-body-secondary">
-                      {t(`admin:codes.validity.${code.validity}`)}
-                    </div>
-                  </td>
-                  <td>{code.value_percentage}%</td>
-                  <td>
-                    <Scope code={code} />
-                  </td>
-                  <td className="small">{code.expires ? formatDate(code.expires, locale, utcTime) : '–'}</td>
-                  <td>{code.redemptions}</td>
-                  <td>{code.paid_orders}</td>
-                  <td className="text-nowrap">
-                    <Link
-                      to={`/admin/discountcodes?edit=${code.id}`}
-                      className="btn btn-outline-primary btn-sm me-1"
-                    >
-                      {t('admin:sites.edit')}
-                    </Link>
-                    <Form method="post" className="d-inline">
-                      <input type="hidden" name="intent" value="status" />
-                      <input type="hidden" name="id" value={code.id} />
-                      <input
-                        type="hidden"
-                        name="status"
-                        value={code.status === 'active' ? 'inactive' : 'active'}
-                      />
-                      <button type="submit" className="btn btn-outline-secondary btn-sm">
-                        {code.status === 'active' ? t('admin:codes.disable') : t('admin:codes.enable')}
-                      </button>
-                    </Form>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+    <AdminCrudPage
+      path="/admin/discountcodes"
+      heading={t('admin:codes.heading')}
+      listWidth={8}
+      items={codes}
+      rowTestId={(code) => `code-${code.code}`}
+      empty={t('admin:codes.none')}
+      rowActions={(code) => <StatusToggle code={code} />}
+      columns={[
+        {
+          header: t('admin:codes.code'),
+          cell: (code) => (
+            <>
+              <span className="font-monospace">{code.code}</span>
+              <span
+                className={`badge ms-2 ${code.status === 'active' && !code.expired ? 'text-bg-success' : 'text-bg-secondary'}`}
+              >
+                {code.expired ? t('admin:codes.expired') : t(`admin:codes.status.${code.status}`)}
+              </span>
+              <div className="small text-body-secondary">{t(`admin:codes.validity.${code.validity}`)}</div>
+            </>
+          ),
+        },
+        { header: t('admin:codes.percentage'), cell: (code) => `${code.value_percentage}%` },
+        { header: t('admin:codes.scope'), cell: (code) => <Scope code={code} /> },
+        {
+          header: t('admin:codes.expires'),
+          className: 'small',
+          cell: (code) => (code.expires ? formatDate(code.expires, locale, utcTime) : '–'),
+        },
+        { header: t('admin:codes.redemptions'), cell: (code) => code.redemptions },
+        { header: t('admin:codes.paidOrders'), cell: (code) => code.paid_orders },
+      ]}
+      editor={{
+        edit,
+        addLabel: t('admin:codes.add'),
+        editHeading: edit ? t('admin:codes.editHeading', { code: edit.code }) : '',
+        saved: saved ? t('admin:money.saved') : null,
+        errors,
+        formKey: edit?.id ?? `new-${saved?.id ?? ''}`,
+      }}
+    >
+      <div className="row g-2">
+        <div className="col-7">
+          <AdminInput
+            name="code"
+            label={t('admin:codes.code')}
+            errors={errors}
+            defaultValue={edit?.code}
+            required
+          />
+        </div>
+        <div className="col-5">
+          <AdminInput
+            name="value_percentage"
+            type="number"
+            inputMode="numeric"
+            label={t('admin:codes.percentage')}
+            errors={errors}
+            defaultValue={edit?.value_percentage}
+            required
+          />
+        </div>
+        <div className="col-6">
+          <AdminInput
+            name="country"
+            label={t('admin:money.country')}
+            hint={t('admin:codes.anyHint')}
+            errors={errors}
+            defaultValue={edit?.country}
+          />
+        </div>
+        <div className="col-6">
+          <AdminInput
+            name="currency"
+            label={t('admin:money.currency')}
+            hint={t('admin:codes.anyHint')}
+            errors={errors}
+            defaultValue={edit?.currency}
+          />
+        </div>
+        <div className="col-6">
+          <AdminInput
+            name="member"
+            inputMode="numeric"
+            label={t('admin:codes.member')}
+            hint={t('admin:codes.memberHint')}
+            errors={errors}
+            defaultValue={edit?.member?.id}
+          />
+        </div>
+        <div className="col-6">
+          <AdminInput
+            name="minimum_order_value"
+            label={t('admin:codes.minimumOrder')}
+            hint={t('admin:money.amountHint')}
+            errors={errors}
+            defaultValue={edit && edit.minimum_order_value > 0 ? centsText(edit.minimum_order_value) : ''}
+          />
         </div>
       </div>
-      <div className="col-12 col-xl-4">
-        <h2 className="h5">
-          {edit ? t('admin:codes.editHeading', { code: edit.code }) : t('admin:codes.add')}
-        </h2>
-        {saved && !errors && (
-          <div className="alert alert-success" role="status">
-            {t('admin:money.saved')}
-          </div>
-        )}
-        {errors && (
-          <div className="alert alert-danger" role="alert">
-            {errors.body.fields ? t('admin:editor.fixErrors') : errors.body.message}
-          </div>
-        )}
-        <Form method="post" noValidate key={edit?.id ?? `new-${saved?.id ?? ''}`}>
-          {edit && <input type="hidden" name="id" value={edit.id} />}
-          <div className="row g-2">
-            <div className="col-7">
-              <AdminInput
-                name="code"
-                label={t('admin:codes.code')}
-                errors={errors}
-                defaultValue={edit?.code}
-                required
-              />
-            </div>
-            <div className="col-5">
-              <AdminInput
-                name="value_percentage"
-                type="number"
-                inputMode="numeric"
-                label={t('admin:codes.percentage')}
-                errors={errors}
-                defaultValue={edit?.value_percentage}
-                required
-              />
-            </div>
-            <div className="col-6">
-              <AdminInput
-                name="country"
-                label={t('admin:money.country')}
-                hint={t('admin:codes.anyHint')}
-                errors={errors}
-                defaultValue={edit?.country}
-              />
-            </div>
-            <div className="col-6">
-              <AdminInput
-                name="currency"
-                label={t('admin:money.currency')}
-                hint={t('admin:codes.anyHint')}
-                errors={errors}
-                defaultValue={edit?.currency}
-              />
-            </div>
-            <div className="col-6">
-              <AdminInput
-                name="member"
-                inputMode="numeric"
-                label={t('admin:codes.member')}
-                hint={t('admin:codes.memberHint')}
-                errors={errors}
-                defaultValue={edit?.member?.id}
-              />
-            </div>
-            <div className="col-6">
-              <AdminInput
-                name="minimum_order_value"
-                label={t('admin:codes.minimumOrder')}
-                hint={t('admin:money.amountHint')}
-                errors={errors}
-                defaultValue={edit && edit.minimum_order_value > 0 ? centsText(edit.minimum_order_value) : ''}
-              />
-            </div>
-          </div>
-          <AdminInput
-            name="expires"
-            type="datetime-local"
-            label={t('admin:codes.expires')}
-            hint={t('admin:codes.expiresHint')}
-            errors={errors}
-            defaultValue={localFromIso(edit?.expires)}
-          />
-          <div className="row g-2">
-            <div className="col-6">
-              <AdminField name="status" label={t('admin:codes.statusLabel')} errors={errors}>
-                {({ id, invalid, describedBy }) => (
-                  <select
-                    id={id}
-                    name="status"
-                    className={`form-select${invalid ? ' is-invalid' : ''}`}
-                    defaultValue={edit?.status ?? 'active'}
-                    aria-describedby={describedBy}
-                  >
-                    <option value="active">{t('admin:codes.status.active')}</option>
-                    <option value="inactive">{t('admin:codes.status.inactive')}</option>
-                  </select>
-                )}
-              </AdminField>
-            </div>
-            <div className="col-6">
-              <AdminField name="validity" label={t('admin:codes.validityLabel')} errors={errors}>
-                {({ id, invalid, describedBy }) => (
-                  <select
-                    id={id}
-                    name="validity"
-                    className={`form-select${invalid ? ' is-invalid' : ''}`}
-                    defaultValue={edit?.validity ?? 'once_per_user'}
-                    aria-describedby={describedBy}
-                  >
-                    <option value="once_per_user">{t('admin:codes.validity.once_per_user')}</option>
-                    <option value="unlimited">{t('admin:codes.validity.unlimited')}</option>
-                  </select>
-                )}
-              </AdminField>
-            </div>
-          </div>
-          <fieldset className="mb-3">
-            <legend className="form-label fs-6">{t('admin:codes.methods')}</legend>
-            <div className="row row-cols-2 g-1">
-              {paymentMethodOptions.map((method) => (
-                <div className="col" key={method}>
-                  <div className="form-check">
-                    <input
-                      id={`method-${method}`}
-                      className="form-check-input"
-                      type="checkbox"
-                      name="paymentmethods"
-                      value={method}
-                      defaultChecked={edit?.paymentmethods.includes(method) ?? false}
-                    />
-                    <label className="form-check-label" htmlFor={`method-${method}`}>
-                      {t(`credits:method.${method}`)}
-                    </label>
-                  </div>
-                </div>
-              ))}
-            </div>
-            <div className="form-text">{t('admin:codes.methodsHint')}</div>
-            {errorAt(errors, 'paymentmethods') && (
-              <div className="invalid-feedback d-block">{t('errors:field.invalid')}</div>
+      <AdminInput
+        name="expires"
+        type="datetime-local"
+        label={t('admin:codes.expires')}
+        hint={t('admin:codes.expiresHint')}
+        errors={errors}
+        defaultValue={localFromIso(edit?.expires)}
+      />
+      <div className="row g-2">
+        <div className="col-6">
+          <AdminField name="status" label={t('admin:codes.statusLabel')} errors={errors}>
+            {({ id, invalid, describedBy }) => (
+              <select
+                id={id}
+                name="status"
+                className={`form-select${invalid ? ' is-invalid' : ''}`}
+                defaultValue={edit?.status ?? 'active'}
+                aria-describedby={describedBy}
+              >
+                <option value="active">{t('admin:codes.status.active')}</option>
+                <option value="inactive">{t('admin:codes.status.inactive')}</option>
+              </select>
             )}
-          </fieldset>
-          <button type="submit" className="btn btn-primary" disabled={navigation.state === 'submitting'}>
-            {edit ? t('admin:editor.save') : t('admin:codes.add')}
-          </button>
-        </Form>
+          </AdminField>
+        </div>
+        <div className="col-6">
+          <AdminField name="validity" label={t('admin:codes.validityLabel')} errors={errors}>
+            {({ id, invalid, describedBy }) => (
+              <select
+                id={id}
+                name="validity"
+                className={`form-select${invalid ? ' is-invalid' : ''}`}
+                defaultValue={edit?.validity ?? 'once_per_user'}
+                aria-describedby={describedBy}
+              >
+                <option value="once_per_user">{t('admin:codes.validity.once_per_user')}</option>
+                <option value="unlimited">{t('admin:codes.validity.unlimited')}</option>
+              </select>
+            )}
+          </AdminField>
+        </div>
       </div>
-    </div>
+      <fieldset className="mb-3">
+        <legend className="form-label fs-6">{t('admin:codes.methods')}</legend>
+        <div className="row row-cols-2 g-1">
+          {paymentMethodOptions.map((method) => (
+            <div className="col" key={method}>
+              <div className="form-check">
+                <input
+                  id={`method-${method}`}
+                  className="form-check-input"
+                  type="checkbox"
+                  name="paymentmethods"
+                  value={method}
+                  defaultChecked={edit?.paymentmethods.includes(method) ?? false}
+                />
+                <label className="form-check-label" htmlFor={`method-${method}`}>
+                  {t(`credits:method.${method}`)}
+                </label>
+              </div>
+            </div>
+          ))}
+        </div>
+        <div className="form-text">{t('admin:codes.methodsHint')}</div>
+        {errorAt(errors, 'paymentmethods') && (
+          <div className="invalid-feedback d-block">{t('errors:field.invalid')}</div>
+        )}
+      </fieldset>
+    </AdminCrudPage>
   );
 }
