@@ -1,6 +1,6 @@
 import { isLocale, type Locale } from '#contract/locales.ts';
 import type { User } from '#contract/users.ts';
-import type { Database, Executor } from '#server/db/client.ts';
+import type { Database, Executor, Transaction } from '#server/db/client.ts';
 import type { EmailTokenPurpose } from '#server/db/schema/accounts.ts';
 import type { TrafficSource, UserRow } from '#server/db/schema/members.ts';
 import type { SiteRow } from '#server/db/schema/sites.ts';
@@ -44,6 +44,47 @@ const activationDays = 7;
 const resetLinkMinutes = 60;
 const mailChangeHours = 24;
 export const maxResetMailsPerDay = 3;
+
+// ---- what other areas read and change of a member's row, on `db` or inside their own transaction
+
+/**
+ * The member's row, locked until the caller's transaction ends: every money and limit check reads it
+ * here, so parallel sends, purchases and bans of one member pass one at a time. One prepared
+ * statement; undefined for an unknown id.
+ */
+export function lockUser(tx: Transaction, userId: number): Promise<UserRow | undefined> {
+  return repo.lockUser(tx, userId);
+}
+
+/**
+ * The member's row as it is now, one statement, not locked (a decision that must still hold at
+ * commit reads it with lockUser); undefined for an unknown id.
+ */
+export function findUserById(db: Executor, userId: number): Promise<UserRow | undefined> {
+  return repo.findUserById(db, userId);
+}
+
+/** Keeps the member's customer at the payment provider (mandates and checkouts reuse it), one statement. */
+export async function setPaymentCustomer(db: Executor, userId: number, customerId: string): Promise<void> {
+  await repo.updateUser(db, userId, { paymentCustomerId: customerId });
+}
+
+/**
+ * Marks the member as one who paid, one statement; inside the settlement's transaction it commits with
+ * the credits bought.
+ */
+export async function markPaidUser(db: Executor, userId: number): Promise<void> {
+  await repo.updateUser(db, userId, { paidUser: true });
+}
+
+/**
+ * Ends every session of the member in the caller's transaction, one statement: the next request is
+ * refused on every instance once it commits. Cached sessions go when the caller announces the change
+ * (announceSessionsChanged) after the commit.
+ */
+export async function endSessionsOfUser(tx: Transaction, userId: number): Promise<void> {
+  await repo.deleteSessionsOfUser(tx, userId);
+}
 
 /** Who asks, on which site, in which language: what every use case needs from the request. */
 export type RequestContext = {

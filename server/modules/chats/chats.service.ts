@@ -11,7 +11,7 @@ import type { EventBus } from '#server/lib/event-bus.ts';
 import { publishToMember } from '#server/lib/member-events.ts';
 import { publishToStaff } from '#server/lib/staff-events.ts';
 import { type MediaStorage, newMediaKey } from '#server/lib/storage.ts';
-import { lockUser } from '#server/modules/accounts/accounts.repository.ts';
+import { lockUser } from '#server/modules/accounts/accounts.service.ts';
 import { changeCredits, InsufficientCreditsError } from '#server/modules/credits/credits.service.ts';
 import type { NotificationsService } from '#server/modules/notifications/notifications.service.ts';
 import {

@@ -18,8 +18,11 @@ import type { EventBus } from '#server/lib/event-bus.ts';
 import type { Translator } from '#server/lib/i18n.ts';
 import { publishToMember } from '#server/lib/member-events.ts';
 import type { MediaStorage } from '#server/lib/storage.ts';
-import { deleteSessionsOfUser, lockUser } from '#server/modules/accounts/accounts.repository.ts';
-import type { AccountsService } from '#server/modules/accounts/accounts.service.ts';
+import {
+  type AccountsService,
+  endSessionsOfUser,
+  lockUser,
+} from '#server/modules/accounts/accounts.service.ts';
 import { announceSessionsChanged } from '#server/modules/accounts/session-cache.ts';
 import { changeCredits, InsufficientCreditsError } from '#server/modules/credits/credits.service.ts';
 import type { MailQueue } from '#server/modules/mail/mail.service.ts';
@@ -249,7 +252,7 @@ export class ModerationService {
         next = 'banned';
         await repo.setUserStatus(tx, user.id, 'banned');
         await repo.setProfileStatusOfUser(tx, user.id, 'disabled');
-        await deleteSessionsOfUser(tx, user.id);
+        await endSessionsOfUser(tx, user.id);
       } else if (status === 'active' && user.status === 'banned') {
         next = user.emailConfirmedAt ? 'active' : 'not_confirmed';
         await repo.setUserStatus(tx, user.id, next);

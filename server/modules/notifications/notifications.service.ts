@@ -11,7 +11,7 @@ import { ValidationFailedError } from '#server/lib/errors.ts';
 import type { Translator } from '#server/lib/i18n.ts';
 import { outgoingUrlProblem, publicOnlyLookup } from '#server/lib/public-address.ts';
 import type { Secrets } from '#server/lib/secrets.ts';
-import { findUserById } from '#server/modules/accounts/accounts.repository.ts';
+import { findUserById } from '#server/modules/accounts/accounts.service.ts';
 import type { MailQueue } from '#server/modules/mail/mail.service.ts';
 import { mailSiteOf, renderMail } from '#server/modules/mail/mail-templates.ts';
 import { siteOrigin } from '#server/modules/sites/site-origin.ts';

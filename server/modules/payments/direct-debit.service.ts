@@ -11,7 +11,7 @@ import { AppError, NotFoundError, ValidationFailedError } from '#server/lib/erro
 import type { Translator } from '#server/lib/i18n.ts';
 import type { SmsSender } from '#server/lib/sms.ts';
 import { hashToken } from '#server/lib/tokens.ts';
-import { findUserById, updateUser } from '#server/modules/accounts/accounts.repository.ts';
+import { findUserById, setPaymentCustomer } from '#server/modules/accounts/accounts.service.ts';
 import * as repo from './direct-debit.repository.ts';
 import type { PaymentProvider } from './providers.ts';
 
@@ -164,7 +164,7 @@ export class DirectDebitService {
     });
     await repo.setProviderMandate(this.db, mandate.id, created.mandateId);
     if (created.customerId !== customerId) {
-      await updateUser(this.db, member.id, { paymentCustomerId: created.customerId });
+      await setPaymentCustomer(this.db, member.id, created.customerId);
     }
     return created;
   }

@@ -8,7 +8,7 @@ import type { Clock } from '#server/lib/clock.ts';
 import { AppError, NotFoundError, ValidationFailedError } from '#server/lib/errors.ts';
 import type { EventBus } from '#server/lib/event-bus.ts';
 import { publishToMember } from '#server/lib/member-events.ts';
-import { lockUser, updateUser } from '#server/modules/accounts/accounts.repository.ts';
+import { lockUser, markPaidUser, setPaymentCustomer } from '#server/modules/accounts/accounts.service.ts';
 import { announceSessionsChanged } from '#server/modules/accounts/session-cache.ts';
 import { changeCredits } from '#server/modules/credits/credits.service.ts';
 import { findProfileByUserId } from '#server/modules/profiles/profiles.service.ts';
@@ -352,7 +352,7 @@ export class PaymentsService {
           : {}),
     });
     if (payment.customerId && payment.customerId !== member.paymentCustomerId) {
-      await updateUser(this.db, member.id, { paymentCustomerId: payment.customerId });
+      await setPaymentCustomer(this.db, member.id, payment.customerId);
     }
     await repo.setProviderPayment(this.db, order.id, payment.id);
     return { order: toOrder({ ...order, providerPaymentId: payment.id }), checkout_url: payment.checkoutUrl };
@@ -591,7 +591,7 @@ export class PaymentsService {
           at: now,
         });
         await repo.updateOrder(tx, order.id, { status: 'completed', settledAt: now });
-        await updateUser(tx, order.userId, { paidUser: true });
+        await markPaidUser(tx, order.userId);
         // The first paid order of a tracked click: its postback-ready record, committed with it (decision 018).
         await recordFirstPurchase(tx, order, now);
         if (order.discountCodeId)
