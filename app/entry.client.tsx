@@ -1,8 +1,8 @@
 import { StrictMode, startTransition } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { HydratedRouter } from 'react-router/dom';
+import { CatalogsContext, fetchCatalogs } from '#app/lib/i18n.ts';
 import { defaultLocale, isLocale } from '#contract/locales.ts';
-import { CatalogsContext, fetchCatalogs } from './lib/i18n.ts';
 
 /**
  * React Router's default browser entry, after the page's catalogs have come (the file the page

@@ -4,10 +4,10 @@ import type { RenderToPipeableStreamOptions } from 'react-dom/server';
 import { renderToPipeableStream } from 'react-dom/server';
 import type { AppLoadContext, EntryContext } from 'react-router';
 import { ServerRouter } from 'react-router';
-import { coalescedWrites } from './lib/coalesced-writes.server.ts';
-import { CspNonceContext } from './lib/csp-nonce.ts';
-import { CatalogsContext } from './lib/i18n.ts';
-import { scriptsAfterPaint } from './lib/scripts-after-paint.server.ts';
+import { coalescedWrites } from '#app/lib/coalesced-writes.server.ts';
+import { CspNonceContext } from '#app/lib/csp-nonce.ts';
+import { CatalogsContext } from '#app/lib/i18n.ts';
+import { scriptsAfterPaint } from '#app/lib/scripts-after-paint.server.ts';
 
 export const streamTimeout = 5_000;
 

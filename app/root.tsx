@@ -11,29 +11,29 @@ import {
   useMatches,
   useRouteError,
 } from 'react-router';
+import { ErrorScreen } from '#app/components/error-screen.tsx';
+import { ProgressBar } from '#app/components/progress-bar.tsx';
+import { Shell } from '#app/layouts/default-layout.tsx';
+import { afterPaintLoaderScript } from '#app/lib/after-paint.ts';
+import { serverApi } from '#app/lib/api.ts';
+import { brandVariables } from '#app/lib/brand.ts';
+import { parseCookies } from '#app/lib/cookies.ts';
+import { CspNonceContext, zodJitlessScript } from '#app/lib/csp-nonce.ts';
+import { i18nFor, usePageCatalogs } from '#app/lib/i18n.ts';
+import { isBareRoute, isScriptlessRoute } from '#app/lib/layout-handle.ts';
+import { languageAlternates, pageTitlesOf } from '#app/lib/meta.ts';
 import { reportCaught } from '#app/lib/report-caught.ts';
+import { type RootData, useOptionalRootData } from '#app/lib/root-data.ts';
+import { isChunkLoadError, shouldReloadForChunk, siteEntrySkipCookie } from '#app/lib/shell-rules.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
-import { defaultLocale } from '#contract/locales.ts';
-import type { Route } from './+types/root';
-import { ErrorScreen } from './components/error-screen.tsx';
-import { ProgressBar } from './components/progress-bar.tsx';
-import { Shell } from './layouts/default-layout.tsx';
-import { afterPaintLoaderScript } from './lib/after-paint.ts';
-import { serverApi } from './lib/api.ts';
-import { brandVariables } from './lib/brand.ts';
-import { parseCookies } from './lib/cookies.ts';
-import { CspNonceContext, zodJitlessScript } from './lib/csp-nonce.ts';
-import { i18nFor, usePageCatalogs } from './lib/i18n.ts';
-import { isBareRoute, isScriptlessRoute } from './lib/layout-handle.ts';
-import { languageAlternates, pageTitlesOf } from './lib/meta.ts';
-import { type RootData, useOptionalRootData } from './lib/root-data.ts';
-import { isChunkLoadError, shouldReloadForChunk, siteEntrySkipCookie } from './lib/shell-rules.ts';
-import { LiveStateProvider } from './state/live-state.tsx';
+import { LiveStateProvider } from '#app/state/live-state.tsx';
 // The shell's stylesheets as URLs, not side-effect imports: the root decides per page which are
 // render-blocking (public.css ≤ 15 KB gzip), which load late (members.css for visitors) and which a
 // bare page (a lander) skips altogether.
-import membersCss from './styles/members.scss?url';
-import publicCss from './styles/public.scss?url';
+import membersCss from '#app/styles/members.scss?url';
+import publicCss from '#app/styles/public.scss?url';
+import { defaultLocale } from '#contract/locales.ts';
+import type { Route } from './+types/root';
 
 export const trackingCookie = 'tracking';
 /** The landing URL's parameters that mark ad traffic (kept by the server in the tracking cookie). */

@@ -2,10 +2,10 @@ import { useState } from 'react';
 import { Dropdown, Modal } from 'react-bootstrap';
 import { PersonFill, Translate } from 'react-bootstrap-icons';
 import { Link } from 'react-router';
+import { useRootData } from '#app/lib/root-data.ts';
+import { useShownOnce } from '#app/lib/use-shown-once.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import { localeNames } from '#contract/locales.ts';
-import { useRootData } from '../lib/root-data.ts';
-import { useShownOnce } from '../lib/use-shown-once.ts';
 import { LanguageSwitcher } from './language-switcher.tsx';
 
 /**

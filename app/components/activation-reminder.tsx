@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'react';
 import { Modal } from 'react-bootstrap';
 import { useSearchParams } from 'react-router';
+import { ApiError, apiFetch } from '#app/lib/api-client.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import { useSession } from '#app/state/session.tsx';
-import { ApiError, apiFetch } from '../lib/api-client.ts';
 
 function useSmartphone(): boolean {
   const [phone, setPhone] = useState(false);

@@ -1,14 +1,14 @@
 import { useEffect, useState } from 'react';
 import { Modal } from 'react-bootstrap';
 import { useNavigate, useSearchParams } from 'react-router';
+import { api } from '#app/lib/api.ts';
 import { reportCaught } from '#app/lib/report-caught.ts';
+import { useShownOnce } from '#app/lib/use-shown-once.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import { useCounts } from '#app/state/counts.tsx';
 import { useMatchMoment } from '#app/state/match-moment.tsx';
 import { useSession } from '#app/state/session.tsx';
 import type { Profile } from '#contract/profiles.ts';
-import { api } from '../lib/api.ts';
-import { useShownOnce } from '../lib/use-shown-once.ts';
 
 /** After an auto-like returns a profile, the likes are reloaded this much later (spec §4, §9). */
 export const likesReloadDelayMs = 500;

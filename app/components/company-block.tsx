@@ -1,7 +1,7 @@
+import { countryName } from '#app/lib/countries.ts';
+import { useRootData } from '#app/lib/root-data.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import type { CompanyInfo } from '#contract/sites.ts';
-import { countryName } from '../lib/countries.ts';
-import { useRootData } from '../lib/root-data.ts';
 
 type BlockProps = { company: CompanyInfo; site: string };
 

@@ -1,11 +1,11 @@
 import { useEffect, useState } from 'react';
 import { Modal } from 'react-bootstrap';
 import { Link, useNavigate } from 'react-router';
+import { api } from '#app/lib/api.ts';
+import { useRootData } from '#app/lib/root-data.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import type { Costs } from '#contract/chats.ts';
 import type { Profile } from '#contract/profiles.ts';
-import { api } from '../lib/api.ts';
-import { useRootData } from '../lib/root-data.ts';
 import { SpendChoice } from './spend-choice.tsx';
 
 export const icebreakerKeys = ['line1', 'line2', 'line3', 'line4', 'line5'] as const;

@@ -1,6 +1,9 @@
 import { type FormEvent, useEffect, useId, useState } from 'react';
 import { useLocation, useNavigate, useRevalidator } from 'react-router';
+import { apiFetch } from '#app/lib/api-client.ts';
+import { setBrowserCookie } from '#app/lib/cookies.ts';
 import { reportCaught } from '#app/lib/report-caught.ts';
+import { useRootData } from '#app/lib/root-data.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import { useOptionalSession } from '#app/state/session.tsx';
 import {
@@ -11,9 +14,6 @@ import {
   localeNames,
   locales,
 } from '#contract/locales.ts';
-import { apiFetch } from '../lib/api-client.ts';
-import { setBrowserCookie } from '../lib/cookies.ts';
-import { useRootData } from '../lib/root-data.ts';
 
 /**
  * The language choice: pick a language, then press the button. Without JavaScript the form opens

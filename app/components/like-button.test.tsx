@@ -1,10 +1,10 @@
 // @vitest-environment happy-dom
 import { act, cleanup, fireEvent, screen } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { loadContract } from '#app/lib/api.ts';
 import type { Profile } from '#contract/profiles.ts';
 import { profileFixture } from '../../tests/setup/profile-fixture.ts';
 import { renderShell, testUser } from '../../tests/setup/render-shell.tsx';
-import { loadContract } from '../lib/api.ts';
 import { LikeButton, unlikeUndoMs } from './like-button.tsx';
 
 // The typed client loads the contract with its first call; loaded here, calls go out at once

@@ -1,11 +1,11 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Heart, HeartFill } from 'react-bootstrap-icons';
 import { Link, useLocation } from 'react-router';
+import { api } from '#app/lib/api.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import { useMatchMoment } from '#app/state/match-moment.tsx';
 import { useSession } from '#app/state/session.tsx';
 import type { Profile } from '#contract/profiles.ts';
-import { api } from '../lib/api.ts';
 import { IcebreakerModal } from './icebreaker-modal.tsx';
 import { onProfileOf } from './match-modal.tsx';
 import { useSignupModal } from './signup-modal.tsx';

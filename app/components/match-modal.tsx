@@ -1,10 +1,10 @@
 import { Modal } from 'react-bootstrap';
 import { XLg } from 'react-bootstrap-icons';
 import { Link, useLocation } from 'react-router';
+import { useOptionalRootData } from '#app/lib/root-data.ts';
+import { useShownOnce } from '#app/lib/use-shown-once.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import type { Profile } from '#contract/profiles.ts';
-import { useOptionalRootData } from '../lib/root-data.ts';
-import { useShownOnce } from '../lib/use-shown-once.ts';
 
 /** Whether the page on screen is this member's profile (then the match shows there, not in a modal). */
 export function onProfileOf(pathname: string, profileId: number): boolean {

@@ -1,13 +1,13 @@
 import { useRef, useState } from 'react';
 import { ChevronLeft, ChevronRight, GripVertical, PlusLg, StarFill, Trash3Fill } from 'react-bootstrap-icons';
 import { useRevalidator } from 'react-router';
+import { api } from '#app/lib/api.ts';
+import { ApiError } from '#app/lib/api-client.ts';
+import { dropIndex, moveItem } from '#app/lib/photo-order.ts';
+import { uploadPhoto } from '#app/lib/upload.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import type { OwnProfile } from '#contract/profiles.ts';
 import { photoLimits } from '#contract/profiles.ts';
-import { api } from '../lib/api.ts';
-import { ApiError } from '../lib/api-client.ts';
-import { dropIndex, moveItem } from '../lib/photo-order.ts';
-import { uploadPhoto } from '../lib/upload.ts';
 
 /** A press must travel this far before it counts as a drag (a tap on a tile stays a tap). */
 const dragStartPx = 6;

@@ -1,9 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { createI18n } from '#app/lib/i18n.ts';
 import type { LocaleResources } from '#contract/i18n.ts';
 import type { Locale } from '#contract/locales.ts';
-import { createI18n } from '../lib/i18n.ts';
 import { presenceOf } from './presence.tsx';
 
 function translatorFor(locale: Locale) {

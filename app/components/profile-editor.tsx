@@ -1,7 +1,12 @@
 import { useEffect, useState } from 'react';
 import { CheckCircleFill } from 'react-bootstrap-icons';
 import { Form, useNavigation } from 'react-router';
+import { FormAlert, FormField } from '#app/components/forms/form-field.tsx';
+import { api } from '#app/lib/api.ts';
+import { countryName } from '#app/lib/countries.ts';
+import type { FormErrors } from '#app/lib/form-errors.ts';
 import { reportCaught } from '#app/lib/report-caught.ts';
+import { useRootData } from '#app/lib/root-data.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import type { Region } from '#contract/endpoints.ts';
 import {
@@ -13,11 +18,6 @@ import {
   relationshipStatusOptions,
   tattooOptions,
 } from '#contract/profiles.ts';
-import { api } from '../lib/api.ts';
-import { countryName } from '../lib/countries.ts';
-import type { FormErrors } from '../lib/form-errors.ts';
-import { useRootData } from '../lib/root-data.ts';
-import { FormAlert, FormField } from './forms/form-field.tsx';
 
 type LocationState = 'idle' | 'finding' | 'denied' | 'unsupported' | 'failed';
 

@@ -1,10 +1,10 @@
 import { useEffect, useState } from 'react';
 import { Link, useFetcher } from 'react-router';
+import { FormAlert, FormField } from '#app/components/forms/form-field.tsx';
+import { dateExample, parseDateInput } from '#app/lib/date-input.ts';
+import type { FormErrors } from '#app/lib/form-errors.ts';
+import { useRootData } from '#app/lib/root-data.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
-import { dateExample, parseDateInput } from '../lib/date-input.ts';
-import type { FormErrors } from '../lib/form-errors.ts';
-import { useRootData } from '../lib/root-data.ts';
-import { FormAlert, FormField } from './forms/form-field.tsx';
 
 /**
  * The signup form of the signup page and the signup modal: it posts to the /signup action, which

@@ -10,8 +10,8 @@ import {
 } from 'react';
 import { Modal } from 'react-bootstrap';
 import { useLocation } from 'react-router';
+import { useShownOnce } from '#app/lib/use-shown-once.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
-import { useShownOnce } from '../lib/use-shown-once.ts';
 import { SignupForm } from './signup-form.tsx';
 
 type SignupModal = { open(): void };

@@ -1,15 +1,15 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { useMatches } from 'react-router';
-import { useTranslation } from '#app/lib/use-translation.ts';
-import { setBrowserCookie } from '../lib/cookies.ts';
-import { useRootData } from '../lib/root-data.ts';
+import { setBrowserCookie } from '#app/lib/cookies.ts';
+import { useRootData } from '#app/lib/root-data.ts';
 import {
   type LayoutName,
   siteEntryExcludedRoutes,
   siteEntrySkipCookie,
   siteEntrySkipDays,
   siteEntryWarningVisible,
-} from '../lib/shell-rules.ts';
+} from '#app/lib/shell-rules.ts';
+import { useTranslation } from '#app/lib/use-translation.ts';
 
 /**
  * The 18+ notice at the site's door (spec §2). Rendered on the server, so it is there before any

@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
+import { useRootData } from '#app/lib/root-data.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
-import { useRootData } from '../lib/root-data.ts';
 import { CompanyBlock } from './company-block.tsx';
 import { LanguageSwitcher } from './language-switcher.tsx';
 

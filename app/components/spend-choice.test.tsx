@@ -1,8 +1,8 @@
 // @vitest-environment happy-dom
 import { act, cleanup, fireEvent, screen } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { loadContract } from '#app/lib/api.ts';
 import { renderShell, testUser } from '../../tests/setup/render-shell.tsx';
-import { loadContract } from '../lib/api.ts';
 import { IcebreakerModal } from './icebreaker-modal.tsx';
 import { SpendChoice } from './spend-choice.tsx';
 

@@ -1,8 +1,8 @@
 // @vitest-environment happy-dom
 import { act, cleanup, screen } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { loadContract } from '#app/lib/api.ts';
 import { renderShell, testUser } from '../../tests/setup/render-shell.tsx';
-import { loadContract } from '../lib/api.ts';
 import { formatCountdown, TimeBonusModal } from './time-bonus.tsx';
 
 // The typed client loads the contract with its first call; loaded here, calls go out at once

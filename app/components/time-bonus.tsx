@@ -1,13 +1,13 @@
 import { useEffect, useState } from 'react';
 import { Modal } from 'react-bootstrap';
 import { Link, useMatches } from 'react-router';
+import { api } from '#app/lib/api.ts';
+import { membersAreaRoutes } from '#app/lib/shell-rules.ts';
+import { readDismissal, storeDismissal } from '#app/lib/use-dismissal.ts';
+import { useShownOnce } from '#app/lib/use-shown-once.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import { useSession } from '#app/state/session.tsx';
 import type { DiscountCode } from '#contract/payments.ts';
-import { api } from '../lib/api.ts';
-import { membersAreaRoutes } from '../lib/shell-rules.ts';
-import { readDismissal, storeDismissal } from '../lib/use-dismissal.ts';
-import { useShownOnce } from '../lib/use-shown-once.ts';
 
 /** The time-bonus modal appears this long after entering the members area (spec §4, §9). */
 export const timeBonusModalDelayMs = 40_000;

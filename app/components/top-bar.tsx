@@ -1,14 +1,14 @@
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { ArrowLeft, ChatHeartFill, HeartFill, PersonFill, Search, Stack } from 'react-bootstrap-icons';
 import { Link, NavLink, useMatches, useNavigate, useRevalidator } from 'react-router';
+import { apiFetch } from '#app/lib/api-client.ts';
 import { reportCaught } from '#app/lib/report-caught.ts';
+import { useRootData } from '#app/lib/root-data.ts';
+import { backButtonVisible, badgeLabel, creditsBadge } from '#app/lib/shell-rules.ts';
+import { useStandalone } from '#app/lib/use-standalone.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import { useCounts } from '#app/state/counts.tsx';
 import { useSession } from '#app/state/session.tsx';
-import { apiFetch } from '../lib/api-client.ts';
-import { useRootData } from '../lib/root-data.ts';
-import { backButtonVisible, badgeLabel, creditsBadge } from '../lib/shell-rules.ts';
-import { useStandalone } from '../lib/use-standalone.ts';
 import { CreditsIcon } from './credits-icon.tsx';
 import { useSignupModal } from './signup-modal.tsx';
 

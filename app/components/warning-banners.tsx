@@ -1,10 +1,10 @@
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
+import { currentPushState, type PushState, subscribeToPush } from '#app/lib/push.ts';
+import { useRootData } from '#app/lib/root-data.ts';
+import { useDismissal } from '#app/lib/use-dismissal.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import { useSession } from '#app/state/session.tsx';
-import { currentPushState, type PushState, subscribeToPush } from '../lib/push.ts';
-import { useRootData } from '../lib/root-data.ts';
-import { useDismissal } from '../lib/use-dismissal.ts';
 import { ActivationReminder } from './activation-reminder.tsx';
 
 function Banner({

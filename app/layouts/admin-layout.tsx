@@ -1,9 +1,9 @@
 import { Form, NavLink, Outlet, redirect, useRouteLoaderData } from 'react-router';
+import type { LayoutHandle } from '#app/lib/layout-handle.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import type { Staff } from '#contract/admin.ts';
-import type { LayoutHandle } from '../lib/layout-handle.ts';
 import type { Route } from './+types/admin-layout';
-import '../styles/admin.scss';
+import '#app/styles/admin.scss';
 
 /** The back office keeps its own whole-Bootstrap stylesheet, not the members' shell. */
 export const handle: LayoutHandle = { layout: 'bare' };

@@ -1,5 +1,5 @@
 import { Outlet } from 'react-router';
-import { SiteEntryWarning } from '../components/site-entry-warning.tsx';
+import { SiteEntryWarning } from '#app/components/site-entry-warning.tsx';
 
 /** Chat layout (spec §2): bare, the conversation fills the screen. */
 export default function ChatLayout() {

@@ -1,15 +1,15 @@
 import type { ReactNode } from 'react';
 import { isRouteErrorResponse, Outlet } from 'react-router';
+import { AutoLikeModal } from '#app/components/auto-like-modal.tsx';
+import { ErrorScreen } from '#app/components/error-screen.tsx';
+import { SignupModalProvider } from '#app/components/signup-modal.tsx';
+import { SiteEntryWarning } from '#app/components/site-entry-warning.tsx';
+import { Disclaimer, SiteFooter } from '#app/components/site-footer.tsx';
+import { SkipLink } from '#app/components/skip-link.tsx';
+import { TimeBonusModal } from '#app/components/time-bonus.tsx';
+import { TabBar, TopBar } from '#app/components/top-bar.tsx';
+import { WarningBanners } from '#app/components/warning-banners.tsx';
 import { useSession } from '#app/state/session.tsx';
-import { AutoLikeModal } from '../components/auto-like-modal.tsx';
-import { ErrorScreen } from '../components/error-screen.tsx';
-import { SignupModalProvider } from '../components/signup-modal.tsx';
-import { SiteEntryWarning } from '../components/site-entry-warning.tsx';
-import { Disclaimer, SiteFooter } from '../components/site-footer.tsx';
-import { SkipLink } from '../components/skip-link.tsx';
-import { TimeBonusModal } from '../components/time-bonus.tsx';
-import { TabBar, TopBar } from '../components/top-bar.tsx';
-import { WarningBanners } from '../components/warning-banners.tsx';
 import type { Route } from './+types/default-layout';
 
 /** The frame: top bar, one banner, the page, footer and disclaimer; on a phone the members' tab bar. */

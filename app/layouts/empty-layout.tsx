@@ -1,6 +1,6 @@
 import { Outlet } from 'react-router';
-import { SignupModalProvider } from '../components/signup-modal.tsx';
-import { SiteEntryWarning } from '../components/site-entry-warning.tsx';
+import { SignupModalProvider } from '#app/components/signup-modal.tsx';
+import { SiteEntryWarning } from '#app/components/site-entry-warning.tsx';
 
 /** Empty layout (spec §2): the page alone. */
 export default function EmptyLayout() {

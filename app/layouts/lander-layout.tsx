@@ -1,8 +1,8 @@
 import { Link, Outlet, useMatches } from 'react-router';
-import { SiteEntryWarning } from '../components/site-entry-warning.tsx';
-import { SiteFooter } from '../components/site-footer.tsx';
-import { isBareRoute } from '../lib/layout-handle.ts';
-import { useRootData } from '../lib/root-data.ts';
+import { SiteEntryWarning } from '#app/components/site-entry-warning.tsx';
+import { SiteFooter } from '#app/components/site-footer.tsx';
+import { isBareRoute } from '#app/lib/layout-handle.ts';
+import { useRootData } from '#app/lib/root-data.ts';
 
 /**
  * Lander layout (spec §2): a logo bar and the footer around an ad landing page. A lander that

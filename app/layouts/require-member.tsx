@@ -1,5 +1,5 @@
 import { Outlet, redirect } from 'react-router';
-import { serverApi } from '../lib/api.ts';
+import { serverApi } from '#app/lib/api.ts';
 import type { Route } from './+types/require-member';
 
 /** Screens behind login: a visitor is sent to the login page and comes back after. */

@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
+import { pageMeta } from '#app/lib/meta.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
-import { pageMeta } from '../lib/meta.ts';
 import type { Route } from './+types/account-deleted';
 
 export function meta({ matches }: Route.MetaArgs) {

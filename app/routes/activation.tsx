@@ -1,9 +1,9 @@
 import { Form, Link, useLocation, useMatches } from 'react-router';
+import { FormAlert } from '#app/components/forms/form-field.tsx';
+import { formError } from '#app/lib/actions.server.ts';
+import { pageMeta } from '#app/lib/meta.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import { useSession } from '#app/state/session.tsx';
-import { FormAlert } from '../components/forms/form-field.tsx';
-import { formError } from '../lib/actions.server.ts';
-import { pageMeta } from '../lib/meta.ts';
 import type { Route } from './+types/activation';
 
 export function meta({ matches }: Route.MetaArgs) {

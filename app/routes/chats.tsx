@@ -1,14 +1,14 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, redirect } from 'react-router';
+import { ChatList } from '#app/components/chat/chat-list.tsx';
+import { api, serverApi } from '#app/lib/api.ts';
+import { pageMeta } from '#app/lib/meta.ts';
 import { reportCaught } from '#app/lib/report-caught.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import { withMessage } from '#app/state/chat/chat-list-updates.ts';
 import { useCounts } from '#app/state/counts.tsx';
 import { useLiveConnection } from '#app/state/live-connection.tsx';
 import type { ChatListItem } from '#contract/chats.ts';
-import { ChatList } from '../components/chat/chat-list.tsx';
-import { api, serverApi } from '../lib/api.ts';
-import { pageMeta } from '../lib/meta.ts';
 import type { Route } from './+types/chats';
 
 export const handle = { membersArea: true };

@@ -1,10 +1,10 @@
 import { Form, useNavigation } from 'react-router';
+import { FormAlert, FormField } from '#app/components/forms/form-field.tsx';
+import { formError, formText } from '#app/lib/actions.server.ts';
+import { serverApi } from '#app/lib/api.ts';
+import { pageMeta } from '#app/lib/meta.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import { useSession } from '#app/state/session.tsx';
-import { FormAlert, FormField } from '../components/forms/form-field.tsx';
-import { formError, formText } from '../lib/actions.server.ts';
-import { serverApi } from '../lib/api.ts';
-import { pageMeta } from '../lib/meta.ts';
 import type { Route } from './+types/complaints';
 
 export function meta({ matches }: Route.MetaArgs) {

@@ -1,12 +1,12 @@
 import { useState } from 'react';
 import { Form, Link, redirect, useNavigate, useNavigation, useSearchParams } from 'react-router';
+import { FormAlert } from '#app/components/forms/form-field.tsx';
+import { formError, formText } from '#app/lib/actions.server.ts';
+import { serverApi } from '#app/lib/api.ts';
+import { ApiError } from '#app/lib/api-client.ts';
+import { pageMeta } from '#app/lib/meta.ts';
+import { uploadPhoto } from '#app/lib/upload.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
-import { FormAlert } from '../components/forms/form-field.tsx';
-import { formError, formText } from '../lib/actions.server.ts';
-import { serverApi } from '../lib/api.ts';
-import { ApiError } from '../lib/api-client.ts';
-import { pageMeta } from '../lib/meta.ts';
-import { uploadPhoto } from '../lib/upload.ts';
 import type { Route } from './+types/complete-signup';
 
 export function meta({ matches }: Route.MetaArgs) {

@@ -1,16 +1,16 @@
 import { useEffect, useRef, useState } from 'react';
 import { data, Form, redirect, useFetcher, useLocation, useNavigation } from 'react-router';
+import { FormAlert } from '#app/components/forms/form-field.tsx';
+import { PaymentLogo } from '#app/components/payment-logo.tsx';
+import { formError, formText } from '#app/lib/actions.server.ts';
+import { afterPaymentCookie, returnPathOf, returnPathOfRequest } from '#app/lib/after-payment.ts';
+import { serverApi } from '#app/lib/api.ts';
+import { formatMoney } from '#app/lib/format.ts';
+import { pageMeta } from '#app/lib/meta.ts';
+import { useRootData } from '#app/lib/root-data.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import type { ErrorBody } from '#contract/common.ts';
 import type { Quote } from '#contract/payments.ts';
-import { FormAlert } from '../components/forms/form-field.tsx';
-import { PaymentLogo } from '../components/payment-logo.tsx';
-import { formError, formText } from '../lib/actions.server.ts';
-import { afterPaymentCookie, returnPathOf, returnPathOfRequest } from '../lib/after-payment.ts';
-import { serverApi } from '../lib/api.ts';
-import { formatMoney } from '../lib/format.ts';
-import { pageMeta } from '../lib/meta.ts';
-import { useRootData } from '../lib/root-data.ts';
 import type { Route } from './+types/credits-checkout';
 
 export function meta({ matches }: Route.MetaArgs) {

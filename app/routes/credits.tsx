@@ -1,17 +1,17 @@
 import { ArrowRepeat, CheckCircleFill } from 'react-bootstrap-icons';
 import { Link } from 'react-router';
+import { CreditsIcon } from '#app/components/credits-icon.tsx';
+import { PaymentLogo } from '#app/components/payment-logo.tsx';
+import { TimeBonusBanner } from '#app/components/time-bonus.tsx';
+import { returnPathOfRequest, withReturn } from '#app/lib/after-payment.ts';
+import { serverApi } from '#app/lib/api.ts';
+import { anchorBundleId, pricePerMessage } from '#app/lib/bundles.ts';
+import { discounted } from '#app/lib/discounts.ts';
+import { formatMoney } from '#app/lib/format.ts';
+import { pageMeta } from '#app/lib/meta.ts';
+import { useRootData } from '#app/lib/root-data.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import { useSession } from '#app/state/session.tsx';
-import { CreditsIcon } from '../components/credits-icon.tsx';
-import { PaymentLogo } from '../components/payment-logo.tsx';
-import { TimeBonusBanner } from '../components/time-bonus.tsx';
-import { returnPathOfRequest, withReturn } from '../lib/after-payment.ts';
-import { serverApi } from '../lib/api.ts';
-import { anchorBundleId, pricePerMessage } from '../lib/bundles.ts';
-import { discounted } from '../lib/discounts.ts';
-import { formatMoney } from '../lib/format.ts';
-import { pageMeta } from '../lib/meta.ts';
-import { useRootData } from '../lib/root-data.ts';
 import type { Route } from './+types/credits';
 
 export function meta({ matches }: Route.MetaArgs) {

@@ -1,11 +1,11 @@
 import { Form, useNavigation } from 'react-router';
+import { FormAlert, FormField } from '#app/components/forms/form-field.tsx';
+import { formError, formText } from '#app/lib/actions.server.ts';
+import { serverApi } from '#app/lib/api.ts';
+import { pageMeta } from '#app/lib/meta.ts';
+import { useRootData } from '#app/lib/root-data.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import type { Mandate } from '#contract/endpoints.ts';
-import { FormAlert, FormField } from '../components/forms/form-field.tsx';
-import { formError, formText } from '../lib/actions.server.ts';
-import { serverApi } from '../lib/api.ts';
-import { pageMeta } from '../lib/meta.ts';
-import { useRootData } from '../lib/root-data.ts';
 import type { Route } from './+types/directdebit';
 
 export function meta({ matches }: Route.MetaArgs) {

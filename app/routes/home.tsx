@@ -1,9 +1,9 @@
 import { Link, redirect } from 'react-router';
+import { useSignupModal } from '#app/components/signup-modal.tsx';
+import { serverApi } from '#app/lib/api.ts';
 import { photoLoading } from '#app/lib/first-row.ts';
+import { useRootData } from '#app/lib/root-data.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
-import { useSignupModal } from '../components/signup-modal.tsx';
-import { serverApi } from '../lib/api.ts';
-import { useRootData } from '../lib/root-data.ts';
 import type { Route } from './+types/home';
 
 /** The front door for visitors; members go straight to the members area (spec §2: members is home after login). */

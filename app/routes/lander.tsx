@@ -1,14 +1,14 @@
 import { data } from 'react-router';
+import { landerDesigns } from '#app/components/landers/designs.tsx';
+import { inlineCall, swipeIsland } from '#app/components/landers/islands.ts';
+import { LanderFrame } from '#app/components/landers/lander-parts.tsx';
+import { serverApi } from '#app/lib/api.ts';
+import { landerSignupAction } from '#app/lib/lander-signup.server.ts';
+import { nameSuggestion } from '#app/lib/name-suggestion.ts';
+import { useRootData } from '#app/lib/root-data.ts';
+import { siteEntryWarningVisible } from '#app/lib/shell-rules.ts';
+import landersCss from '#app/styles/landers.scss?url';
 import { type LanderName, landerNames } from '#contract/landers.ts';
-import { landerDesigns } from '../components/landers/designs.tsx';
-import { inlineCall, swipeIsland } from '../components/landers/islands.ts';
-import { LanderFrame } from '../components/landers/lander-parts.tsx';
-import { serverApi } from '../lib/api.ts';
-import { landerSignupAction } from '../lib/lander-signup.server.ts';
-import { nameSuggestion } from '../lib/name-suggestion.ts';
-import { useRootData } from '../lib/root-data.ts';
-import { siteEntryWarningVisible } from '../lib/shell-rules.ts';
-import landersCss from '../styles/landers.scss?url';
 import type { Route } from './+types/lander';
 
 /** No site shell, no shell stylesheet and no React on the client: landers are plain HTML (decision 017). */

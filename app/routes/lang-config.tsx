@@ -1,6 +1,6 @@
+import { pageMeta } from '#app/lib/meta.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import { localeNames, locales } from '#contract/locales.ts';
-import { pageMeta } from '../lib/meta.ts';
 import type { Route } from './+types/lang-config';
 
 export function meta({ matches }: Route.MetaArgs) {

@@ -1,13 +1,13 @@
 import { useState } from 'react';
 import { ChatHeartFill, HeartFill } from 'react-bootstrap-icons';
 import { data, Link, NavLink, redirect, useParams } from 'react-router';
+import { ProfileCard } from '#app/components/profile-card.tsx';
+import { api, serverApi } from '#app/lib/api.ts';
+import { pageMeta } from '#app/lib/meta.ts';
+import { useRootData } from '#app/lib/root-data.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import { useMatchMoment } from '#app/state/match-moment.tsx';
 import type { Profile } from '#contract/profiles.ts';
-import { ProfileCard } from '../components/profile-card.tsx';
-import { api, serverApi } from '../lib/api.ts';
-import { pageMeta } from '../lib/meta.ts';
-import { useRootData } from '../lib/root-data.ts';
 import type { Route } from './+types/likes';
 
 export const handle = { membersArea: true };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { ApiCaller, ApiResult } from '#app/lib/load-context.ts';
 import type { User } from '#contract/users.ts';
-import type { ApiCaller, ApiResult } from '../lib/load-context.ts';
 import { action, loader } from './login.tsx';
 
 /** A signed-in member as GET /api/user.php answers (the typed client checks the answer's shape). */

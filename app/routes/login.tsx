@@ -1,10 +1,10 @@
 import { Form, Link, redirect, useNavigation, useSearchParams } from 'react-router';
+import { FormAlert, FormField } from '#app/components/forms/form-field.tsx';
+import { formError, formText, redirectWithCookies } from '#app/lib/actions.server.ts';
+import { serverApi } from '#app/lib/api.ts';
+import { pageMeta } from '#app/lib/meta.ts';
+import { safeRedirectPath } from '#app/lib/safe-redirect.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
-import { FormAlert, FormField } from '../components/forms/form-field.tsx';
-import { formError, formText, redirectWithCookies } from '../lib/actions.server.ts';
-import { serverApi } from '../lib/api.ts';
-import { pageMeta } from '../lib/meta.ts';
-import { safeRedirectPath } from '../lib/safe-redirect.ts';
 import type { Route } from './+types/login';
 
 export function meta({ matches }: Route.MetaArgs) {

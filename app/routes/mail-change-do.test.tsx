@@ -5,9 +5,9 @@ import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { I18nextProvider } from 'react-i18next';
 import { createRoutesStub } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { LocaleResources } from '../../contract/i18n.ts';
-import { locales } from '../../contract/locales.ts';
-import { createI18n } from '../lib/i18n.ts';
+import { createI18n } from '#app/lib/i18n.ts';
+import type { LocaleResources } from '#contract/i18n.ts';
+import { locales } from '#contract/locales.ts';
 import MailChangeDo from './mail-change-do.tsx';
 
 afterEach(cleanup);

@@ -1,7 +1,7 @@
 import { Form, Link, useNavigation, useSearchParams } from 'react-router';
+import { formText } from '#app/lib/actions.server.ts';
+import { pageMeta } from '#app/lib/meta.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
-import { formText } from '../lib/actions.server.ts';
-import { pageMeta } from '../lib/meta.ts';
 import type { Route } from './+types/mail-change-do';
 
 export function meta({ matches }: Route.MetaArgs) {

@@ -1,5 +1,5 @@
 import { redirect } from 'react-router';
-import { serverApi } from '../lib/api.ts';
+import { serverApi } from '#app/lib/api.ts';
 import type { Route } from './+types/member-chat';
 
 /** /members/{id}/chat: opens (or starts) the conversation with a member and goes there. */

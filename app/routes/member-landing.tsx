@@ -1,12 +1,17 @@
 import { data, useMatches } from 'react-router';
+import {
+  LanderFrame,
+  LanderSignup,
+  ProfilePhoto,
+  useAgeLabel,
+} from '#app/components/landers/lander-parts.tsx';
+import { serverApi } from '#app/lib/api.ts';
+import { landerSignupAction } from '#app/lib/lander-signup.server.ts';
+import { nameSuggestion } from '#app/lib/name-suggestion.ts';
+import { useRootData } from '#app/lib/root-data.ts';
+import { siteEntryWarningVisible } from '#app/lib/shell-rules.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
-import { LanderFrame, LanderSignup, ProfilePhoto, useAgeLabel } from '../components/landers/lander-parts.tsx';
-import { serverApi } from '../lib/api.ts';
-import { landerSignupAction } from '../lib/lander-signup.server.ts';
-import { nameSuggestion } from '../lib/name-suggestion.ts';
-import { useRootData } from '../lib/root-data.ts';
-import { siteEntryWarningVisible } from '../lib/shell-rules.ts';
-import landersCss from '../styles/landers.scss?url';
+import landersCss from '#app/styles/landers.scss?url';
 import type { Route } from './+types/member-landing';
 
 /** Plain HTML like the landers: no shell, no shell stylesheet, no client scripts. */

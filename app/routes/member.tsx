@@ -1,18 +1,18 @@
 import { useState } from 'react';
 import { ChatHeartFill, LockFill, StarFill } from 'react-bootstrap-icons';
 import { data, Form, Link, redirect, useNavigation } from 'react-router';
+import { FormAlert } from '#app/components/forms/form-field.tsx';
+import { LikeButton } from '#app/components/like-button.tsx';
+import { PhotoLightbox } from '#app/components/photo-lightbox.tsx';
+import { Presence } from '#app/components/presence.tsx';
+import { formError, formText } from '#app/lib/actions.server.ts';
+import { serverApi } from '#app/lib/api.ts';
+import { countryName } from '#app/lib/countries.ts';
+import { pageMeta } from '#app/lib/meta.ts';
+import { useRootData } from '#app/lib/root-data.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import { useSession } from '#app/state/session.tsx';
 import type { Photo, Profile } from '#contract/profiles.ts';
-import { FormAlert } from '../components/forms/form-field.tsx';
-import { LikeButton } from '../components/like-button.tsx';
-import { PhotoLightbox } from '../components/photo-lightbox.tsx';
-import { Presence } from '../components/presence.tsx';
-import { formError, formText } from '../lib/actions.server.ts';
-import { serverApi } from '../lib/api.ts';
-import { countryName } from '../lib/countries.ts';
-import { pageMeta } from '../lib/meta.ts';
-import { useRootData } from '../lib/root-data.ts';
 import type { Route } from './+types/member';
 
 export const handle = { membersArea: true };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import type { ApiCaller, ApiResult } from '#app/lib/load-context.ts';
 import type { Profile } from '#contract/profiles.ts';
 import { profileFixture } from '../../tests/setup/profile-fixture.ts';
-import type { ApiCaller, ApiResult } from '../lib/load-context.ts';
 import { loader, shouldRevalidate } from './members.tsx';
 
 const profile = (id: number): Profile => profileFixture(id);

@@ -1,11 +1,11 @@
 import { useEffect, useState } from 'react';
 import { Form, redirect, useNavigation } from 'react-router';
+import { serverApi } from '#app/lib/api.ts';
+import { pageMeta } from '#app/lib/meta.ts';
+import { currentPushState, type PushState, subscribeToPush } from '#app/lib/push.ts';
+import { useRootData } from '#app/lib/root-data.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import { usePush } from '#app/state/push.tsx';
-import { serverApi } from '../lib/api.ts';
-import { pageMeta } from '../lib/meta.ts';
-import { currentPushState, type PushState, subscribeToPush } from '../lib/push.ts';
-import { useRootData } from '../lib/root-data.ts';
 import type { Route } from './+types/notifications';
 
 export function meta({ matches }: Route.MetaArgs) {

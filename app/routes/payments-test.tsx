@@ -1,11 +1,11 @@
 import { data, Form, redirect } from 'react-router';
+import { formText } from '#app/lib/actions.server.ts';
+import { serverApi } from '#app/lib/api.ts';
+import { formatMoney } from '#app/lib/format.ts';
+import { useRootData } from '#app/lib/root-data.ts';
+import { safeRedirectPath } from '#app/lib/safe-redirect.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import { testPaymentBodySchema } from '#contract/endpoints.ts';
-import { formText } from '../lib/actions.server.ts';
-import { serverApi } from '../lib/api.ts';
-import { formatMoney } from '../lib/format.ts';
-import { useRootData } from '../lib/root-data.ts';
-import { safeRedirectPath } from '../lib/safe-redirect.ts';
 import type { Route } from './+types/payments-test';
 
 export async function loader({ context, params }: Route.LoaderArgs) {

@@ -1,12 +1,12 @@
 import { CheckCircleFill, Dash, StarFill } from 'react-bootstrap-icons';
 import { Link } from 'react-router';
+import { CreditsIcon } from '#app/components/credits-icon.tsx';
+import { serverApi } from '#app/lib/api.ts';
+import { formatMoney, formatNumber } from '#app/lib/format.ts';
+import { pageMeta } from '#app/lib/meta.ts';
+import { useRootData } from '#app/lib/root-data.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import { useSession } from '#app/state/session.tsx';
-import { CreditsIcon } from '../components/credits-icon.tsx';
-import { serverApi } from '../lib/api.ts';
-import { formatMoney, formatNumber } from '../lib/format.ts';
-import { pageMeta } from '../lib/meta.ts';
-import { useRootData } from '../lib/root-data.ts';
 import type { Route } from './+types/premium';
 
 export const handle = { membersArea: true };

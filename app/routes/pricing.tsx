@@ -1,10 +1,10 @@
 import { ChatHeartFill, Gift, Image } from 'react-bootstrap-icons';
+import { serverApi } from '#app/lib/api.ts';
+import { anchorBundleId, pricePerMessage } from '#app/lib/bundles.ts';
+import { formatMoney } from '#app/lib/format.ts';
+import { pageMeta } from '#app/lib/meta.ts';
+import { useRootData } from '#app/lib/root-data.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
-import { serverApi } from '../lib/api.ts';
-import { anchorBundleId, pricePerMessage } from '../lib/bundles.ts';
-import { formatMoney } from '../lib/format.ts';
-import { pageMeta } from '../lib/meta.ts';
-import { useRootData } from '../lib/root-data.ts';
 import type { Route } from './+types/pricing';
 
 export function meta({ matches }: Route.MetaArgs) {

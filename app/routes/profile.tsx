@@ -1,14 +1,14 @@
 import { EyeFill } from 'react-bootstrap-icons';
 import { Form, Link, redirect, useNavigation } from 'react-router';
+import { FormAlert, FormField } from '#app/components/forms/form-field.tsx';
+import { LanguageSwitcher } from '#app/components/language-switcher.tsx';
+import { PhotoManager } from '#app/components/photo-manager.tsx';
+import { ProfileEditor } from '#app/components/profile-editor.tsx';
+import { cookieHeaders, formError, formText } from '#app/lib/actions.server.ts';
+import { serverApi } from '#app/lib/api.ts';
+import type { FormErrors } from '#app/lib/form-errors.ts';
+import { pageMeta } from '#app/lib/meta.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
-import { FormAlert, FormField } from '../components/forms/form-field.tsx';
-import { LanguageSwitcher } from '../components/language-switcher.tsx';
-import { PhotoManager } from '../components/photo-manager.tsx';
-import { ProfileEditor } from '../components/profile-editor.tsx';
-import { cookieHeaders, formError, formText } from '../lib/actions.server.ts';
-import { serverApi } from '../lib/api.ts';
-import type { FormErrors } from '../lib/form-errors.ts';
-import { pageMeta } from '../lib/meta.ts';
 import type { Route } from './+types/profile';
 
 export function meta({ matches }: Route.MetaArgs) {

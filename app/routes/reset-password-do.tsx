@@ -1,8 +1,8 @@
 import { Form, useNavigation, useSearchParams } from 'react-router';
+import { FormAlert, FormField } from '#app/components/forms/form-field.tsx';
+import { formError, formText, redirectWithCookies } from '#app/lib/actions.server.ts';
+import { pageMeta } from '#app/lib/meta.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
-import { FormAlert, FormField } from '../components/forms/form-field.tsx';
-import { formError, formText, redirectWithCookies } from '../lib/actions.server.ts';
-import { pageMeta } from '../lib/meta.ts';
 import type { Route } from './+types/reset-password-do';
 
 export function meta({ matches }: Route.MetaArgs) {

@@ -1,9 +1,9 @@
 import { Link, redirect } from 'react-router';
+import { ProfileGrid } from '#app/components/profile-card.tsx';
+import { serverApi } from '#app/lib/api.ts';
+import { countryName } from '#app/lib/countries.ts';
+import { useRootData } from '#app/lib/root-data.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
-import { ProfileGrid } from '../components/profile-card.tsx';
-import { serverApi } from '../lib/api.ts';
-import { countryName } from '../lib/countries.ts';
-import { useRootData } from '../lib/root-data.ts';
 import type { Route } from './+types/signup-matches';
 
 export function meta({ data: loaded }: Route.MetaArgs) {

@@ -1,11 +1,11 @@
 import { Link, redirect } from 'react-router';
+import { SignupForm } from '#app/components/signup-form.tsx';
+import { formError, formText, redirectWithCookies } from '#app/lib/actions.server.ts';
+import { serverApi } from '#app/lib/api.ts';
+import { parseDateInput } from '#app/lib/date-input.ts';
+import { pageMeta } from '#app/lib/meta.ts';
+import { safeRedirectPath } from '#app/lib/safe-redirect.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
-import { SignupForm } from '../components/signup-form.tsx';
-import { formError, formText, redirectWithCookies } from '../lib/actions.server.ts';
-import { serverApi } from '../lib/api.ts';
-import { parseDateInput } from '../lib/date-input.ts';
-import { pageMeta } from '../lib/meta.ts';
-import { safeRedirectPath } from '../lib/safe-redirect.ts';
 import type { Route } from './+types/signup';
 
 export function meta({ matches }: Route.MetaArgs) {

@@ -1,12 +1,12 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { ArrowCounterclockwise, HeartFill, StarFill, XLg } from 'react-bootstrap-icons';
 import { Link, redirect } from 'react-router';
+import { Presence } from '#app/components/presence.tsx';
+import { api, serverApi } from '#app/lib/api.ts';
+import { pageMeta } from '#app/lib/meta.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import { useMatchMoment } from '#app/state/match-moment.tsx';
 import type { Profile } from '#contract/profiles.ts';
-import { Presence } from '../components/presence.tsx';
-import { api, serverApi } from '../lib/api.ts';
-import { pageMeta } from '../lib/meta.ts';
 import type { Route } from './+types/swipe-game';
 
 export function meta({ matches }: Route.MetaArgs) {

@@ -1,14 +1,14 @@
 import { useEffect } from 'react';
 import { data, Link, useRevalidator } from 'react-router';
+import { afterPaymentPath, withReturn } from '#app/lib/after-payment.ts';
+import { serverApi } from '#app/lib/api.ts';
+import { formatMoney, useDates } from '#app/lib/format.ts';
+import { pageMeta } from '#app/lib/meta.ts';
 import { reportCaught } from '#app/lib/report-caught.ts';
+import { useRootData } from '#app/lib/root-data.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import { useSession } from '#app/state/session.tsx';
 import type { Transaction } from '#contract/endpoints.ts';
-import { afterPaymentPath, withReturn } from '../lib/after-payment.ts';
-import { serverApi } from '../lib/api.ts';
-import { formatMoney, useDates } from '../lib/format.ts';
-import { pageMeta } from '../lib/meta.ts';
-import { useRootData } from '../lib/root-data.ts';
 import type { Route } from './+types/transactions';
 
 export function meta({ matches }: Route.MetaArgs) {

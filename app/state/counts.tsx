@@ -11,10 +11,10 @@ import {
 import { api } from '#app/lib/api.ts';
 import { reportCaught } from '#app/lib/report-caught.ts';
 import { pollIntervalMs, pollStartDelayMs } from '#app/lib/shell-rules.ts';
-import { useTitleAndAppBadge } from '#app/state/app-badge.ts';
-import { useLiveConnection } from '#app/state/live-connection.tsx';
-import { usePush } from '#app/state/push.tsx';
-import { useSession } from '#app/state/session.tsx';
+import { useTitleAndAppBadge } from './app-badge.ts';
+import { useLiveConnection } from './live-connection.tsx';
+import { usePush } from './push.tsx';
+import { useSession } from './session.tsx';
 
 type Counts = {
   unreadMessages: number;

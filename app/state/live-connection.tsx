@@ -1,6 +1,6 @@
 import { createContext, type ReactNode, useContext, useEffect, useMemo, useState } from 'react';
-import { type ConnectionStatus, LiveSocket } from '#app/state/live-socket.ts';
-import { useSession } from '#app/state/session.tsx';
+import { type ConnectionStatus, LiveSocket } from './live-socket.ts';
+import { useSession } from './session.tsx';
 
 type LiveConnection = {
   /** The live connection, null for visitors and until the page is interactive. */

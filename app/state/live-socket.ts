@@ -1,6 +1,6 @@
+import { loadSchemasInSteps } from '#app/lib/schemas-in-steps.ts';
 import type { ConnectionStatus, LiveClientFrame, LiveEvent } from '#contract/live.ts';
 import { liveCloseCodes } from '#contract/live-close-codes.ts';
-import { loadSchemasInSteps } from '../lib/schemas-in-steps.ts';
 
 export type { ConnectionStatus, LiveEvent } from '#contract/live.ts';
 

@@ -1,10 +1,10 @@
 import type { ReactNode } from 'react';
-import { CountsProvider } from '#app/state/counts.tsx';
-import { LiveConnectionProvider } from '#app/state/live-connection.tsx';
-import { MatchMomentProvider } from '#app/state/match-moment.tsx';
-import { PushProvider } from '#app/state/push.tsx';
-import { SessionProvider } from '#app/state/session.tsx';
 import type { User } from '#contract/users.ts';
+import { CountsProvider } from './counts.tsx';
+import { LiveConnectionProvider } from './live-connection.tsx';
+import { MatchMomentProvider } from './match-moment.tsx';
+import { PushProvider } from './push.tsx';
+import { SessionProvider } from './session.tsx';
 
 /**
  * The shell's live state, one provider each, outermost first, as each reads the ones above it:

@@ -1,7 +1,7 @@
 import { createContext, type ReactNode, useContext, useEffect, useMemo, useState } from 'react';
 import { MatchModal } from '#app/components/match-modal.tsx';
-import { useLiveConnection } from '#app/state/live-connection.tsx';
 import type { Profile } from '#contract/profiles.ts';
+import { useLiveConnection } from './live-connection.tsx';
 
 type MatchMoment = {
   /** Shows the match modal (once, whether the match comes from an answer or a live event). */

@@ -1,6 +1,6 @@
 import { createContext, type ReactNode, useContext, useEffect, useMemo, useState } from 'react';
 import { currentPushState } from '#app/lib/push.ts';
-import { useSession } from '#app/state/session.tsx';
+import { useSession } from './session.tsx';
 
 type Push = {
   /** Push is on for this device: the counts are polled less often (spec §7). */

@@ -1,9 +1,9 @@
 import { Trash } from 'react-bootstrap-icons';
 import { Link } from 'react-router';
+import { useDates } from '#app/lib/format.ts';
+import { badgeLabel } from '#app/lib/shell-rules.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import type { ChatListItem, Message } from '#contract/chats.ts';
-import { useDates } from '../../lib/format.ts';
-import { badgeLabel } from '../../lib/shell-rules.ts';
 
 function preview(
   message: Message | null,

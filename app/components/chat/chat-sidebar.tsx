@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
-import { ChatList } from '#app/components/chat/chat-list.tsx';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import type { ChatListItem } from '#contract/chats.ts';
+import { ChatList } from './chat-list.tsx';
 
 /** The conversation list beside the thread, from 992 px. */
 export function ChatSidebar({ chats, activeId }: { chats: ChatListItem[]; activeId: number | undefined }) {

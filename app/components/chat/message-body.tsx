@@ -1,9 +1,9 @@
-import { GiftArt } from '#app/components/chat/gift-art.tsx';
 import { giftName } from '#app/lib/gift-name.ts';
 import { useRootData } from '#app/lib/root-data.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import type { ConvoItem } from '#app/state/chat/convo.ts';
 import type { ChatGift } from '#app/state/chat/thread-data.ts';
+import { GiftArt } from './gift-art.tsx';
 
 /** What a bubble shows: the text, the photo (sent, or being uploaded), or the gift. */
 export function MessageBody({ item, gifts }: { item: ConvoItem; gifts: ChatGift[] }) {

@@ -1,9 +1,9 @@
-import { MessageBody } from '#app/components/chat/message-body.tsx';
-import { MessageFailure } from '#app/components/chat/message-failure.tsx';
-import { MessageMeta } from '#app/components/chat/message-meta.tsx';
-import type { ItemRow } from '#app/components/chat/message-rows.ts';
 import type { ConvoView } from '#app/state/chat/convo.ts';
 import type { ChatGift } from '#app/state/chat/thread-data.ts';
+import { MessageBody } from './message-body.tsx';
+import { MessageFailure } from './message-failure.tsx';
+import { MessageMeta } from './message-meta.tsx';
+import type { ItemRow } from './message-rows.ts';
 
 /** The corners a bubble rounds: tight where it touches the bubbles of the same group. */
 function radiusOf({ mine, first, last }: ItemRow): string {

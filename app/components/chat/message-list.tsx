@@ -1,10 +1,10 @@
 import { useEffect, useRef } from 'react';
-import { MessageBubble } from '#app/components/chat/message-bubble.tsx';
-import { rowsOf } from '#app/components/chat/message-rows.ts';
 import { useDates } from '#app/lib/format.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import type { ConvoView } from '#app/state/chat/convo.ts';
 import type { ChatGift } from '#app/state/chat/thread-data.ts';
+import { MessageBubble } from './message-bubble.tsx';
+import { rowsOf } from './message-rows.ts';
 
 /** The scrolling thread: older messages on demand, a separator per day, the partner typing at the end. */
 export function MessageList({

@@ -1,7 +1,7 @@
 import { Check2, CheckAll, Clock } from 'react-bootstrap-icons';
-import { createdAt, type ItemRow } from '#app/components/chat/message-rows.ts';
 import { useDates } from '#app/lib/format.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
+import { createdAt, type ItemRow } from './message-rows.ts';
 
 /** Under a group's last bubble (or one not sent yet): the time, "sending", or sent and read ticks. */
 export function MessageMeta({ row, readUpTo }: { row: ItemRow; readUpTo: number }) {

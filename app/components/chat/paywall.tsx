@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
-import { CreditsQuickPick } from '#app/components/chat/credits-quick-pick.tsx';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import type { FailReason } from '#app/state/chat/convo.ts';
+import { CreditsQuickPick } from './credits-quick-pick.tsx';
 
 /** After a send the balance or the membership refused: the way to top up, or to premium. */
 export function Paywall({

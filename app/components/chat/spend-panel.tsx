@@ -1,5 +1,3 @@
-import { DevicePhoto } from '#app/components/chat/device-photo.tsx';
-import { GiftArt } from '#app/components/chat/gift-art.tsx';
 import { SpendChoice } from '#app/components/spend-choice.tsx';
 import { giftName } from '#app/lib/gift-name.ts';
 import { useRootData } from '#app/lib/root-data.ts';
@@ -8,6 +6,8 @@ import type { Draft } from '#app/state/chat/convo.ts';
 import type { ChatGift } from '#app/state/chat/thread-data.ts';
 import type { SpendPanel as Panel } from '#app/state/chat/use-thread.ts';
 import type { Photo } from '#contract/profiles.ts';
+import { DevicePhoto } from './device-photo.tsx';
+import { GiftArt } from './gift-art.tsx';
 
 /** The spending choice above the composer: a gift, or a photo (from the device or the profile), each confirmed with its price. */
 export function SpendPanel({

@@ -1,10 +1,10 @@
-import { Composer } from '#app/components/chat/composer.tsx';
-import { CostLine } from '#app/components/chat/cost-line.tsx';
-import { Paywall } from '#app/components/chat/paywall.tsx';
-import { SpendPanel } from '#app/components/chat/spend-panel.tsx';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import type { ThreadData } from '#app/state/chat/thread-data.ts';
 import type { ThreadState } from '#app/state/chat/use-thread.ts';
+import { Composer } from './composer.tsx';
+import { CostLine } from './cost-line.tsx';
+import { Paywall } from './paywall.tsx';
+import { SpendPanel } from './spend-panel.tsx';
 
 /** Below the thread: what stops or warns a send, the spending choice, the composer and the costs. */
 export function ThreadFooter({ data, thread }: { data: ThreadData; thread: ThreadState }) {

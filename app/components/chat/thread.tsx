@@ -1,9 +1,9 @@
-import { ConnectionNotice } from '#app/components/chat/connection-notice.tsx';
-import { MessageList } from '#app/components/chat/message-list.tsx';
-import { ThreadFooter } from '#app/components/chat/thread-footer.tsx';
-import { ThreadHeader } from '#app/components/chat/thread-header.tsx';
 import type { ThreadData } from '#app/state/chat/thread-data.ts';
 import { useThread } from '#app/state/chat/use-thread.ts';
+import { ConnectionNotice } from './connection-notice.tsx';
+import { MessageList } from './message-list.tsx';
+import { ThreadFooter } from './thread-footer.tsx';
+import { ThreadHeader } from './thread-header.tsx';
 
 /** One conversation, full height: the partner, the messages, and the composer with its costs. */
 export function Thread({ data }: { data: ThreadData }) {

@@ -1,7 +1,7 @@
 import { type InputHTMLAttributes, useId, useState } from 'react';
 import { Eye, EyeSlash } from 'react-bootstrap-icons';
+import { errorParams, type FormErrors, fieldError, fieldErrorKey } from '#app/lib/form-errors.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
-import { errorParams, type FormErrors, fieldError, fieldErrorKey } from '../../lib/form-errors.ts';
 
 type Props = InputHTMLAttributes<HTMLInputElement> & {
   name: string;

@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react';
+import type { LanderSignupResult } from '#app/lib/lander-signup.server.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import type { LanderMapResponse, LanderMediaResponse, LanderName } from '#contract/landers.ts';
 import type { Profile } from '#contract/profiles.ts';
-import type { LanderSignupResult } from '../../lib/lander-signup.server.ts';
 import { LanderSignup, ProfilePhoto, useAgeLabel } from './lander-parts.tsx';
 
 export type LanderView = {

@@ -1,11 +1,11 @@
 import type { ReactNode } from 'react';
+import { footerLinks } from '#app/components/site-footer.tsx';
+import { errorParams, type FormErrors, fieldError, fieldErrorKey } from '#app/lib/form-errors.ts';
+import type { LanderSignupResult } from '#app/lib/lander-signup.server.ts';
+import { useRootData } from '#app/lib/root-data.ts';
+import { siteEntrySkipCookie, siteEntrySkipDays } from '#app/lib/shell-rules.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import type { Profile } from '#contract/profiles.ts';
-import { errorParams, type FormErrors, fieldError, fieldErrorKey } from '../../lib/form-errors.ts';
-import type { LanderSignupResult } from '../../lib/lander-signup.server.ts';
-import { useRootData } from '../../lib/root-data.ts';
-import { siteEntrySkipCookie, siteEntrySkipDays } from '../../lib/shell-rules.ts';
-import { footerLinks } from '../site-footer.tsx';
 import { inlineCall, pageIsland } from './islands.ts';
 
 /** A profile photo: the hero one loads first (eager, high priority), the others lazily. */

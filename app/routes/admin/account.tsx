@@ -1,8 +1,8 @@
 import { Form } from 'react-router';
+import { formText } from '#app/lib/actions.server.ts';
+import { formatDate } from '#app/lib/format.ts';
+import { useRootData } from '#app/lib/root-data.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
-import { formText } from '../../lib/actions.server.ts';
-import { formatDate } from '../../lib/format.ts';
-import { useRootData } from '../../lib/root-data.ts';
 import type { Route } from './+types/account';
 
 type Session = {

@@ -1,8 +1,8 @@
 import { Link } from 'react-router';
+import { formatDate } from '#app/lib/format.ts';
+import { useRootData } from '#app/lib/root-data.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import type { AuditEntry } from '#contract/admin.ts';
-import { formatDate } from '../../lib/format.ts';
-import { useRootData } from '../../lib/root-data.ts';
 import type { Route } from './+types/audit';
 
 export async function loader({ context, request }: Route.LoaderArgs) {

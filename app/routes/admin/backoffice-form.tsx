@@ -1,8 +1,8 @@
 import { type ReactNode, useId, useState } from 'react';
 import { useRevalidator } from 'react-router';
+import type { FormErrors } from '#app/lib/form-errors.ts';
 import { reportCaught } from '#app/lib/report-caught.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
-import type { FormErrors } from '../../lib/form-errors.ts';
 
 /** The API's error for a field, or for an item of it (`countries.0`, `minimum_message_costs.FR`). */
 export function errorAt(errors: FormErrors | undefined, name: string): string | undefined {

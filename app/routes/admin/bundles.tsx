@@ -1,10 +1,10 @@
 import { redirect } from 'react-router';
+import { formText } from '#app/lib/actions.server.ts';
+import { formatMoney } from '#app/lib/format.ts';
+import { useRootData } from '#app/lib/root-data.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import type { AdminBundle } from '#contract/admin-money.ts';
 import { bundleBadgeOptions } from '#contract/payments.ts';
-import { formText } from '../../lib/actions.server.ts';
-import { formatMoney } from '../../lib/format.ts';
-import { useRootData } from '../../lib/root-data.ts';
 import type { Route } from './+types/bundles';
 import { AdminCheckbox, AdminField, AdminInput, defined, text, whole } from './backoffice-form.tsx';
 import { BundlePrices } from './bundle-prices.tsx';

@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
+import { formError } from '#app/lib/actions.server.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import type { AdminCompany } from '#contract/admin-sites.ts';
-import { formError } from '../../lib/actions.server.ts';
 import type { Route } from './+types/companies';
 import { AdminInput, defined, list, text, whole } from './backoffice-form.tsx';
 import { loadAdminList, saveAdminItem } from './crud.server.ts';

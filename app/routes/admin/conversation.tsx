@@ -1,15 +1,15 @@
 import { useRef } from 'react';
 import { data, Form, Link, redirect, useNavigation, useRevalidator } from 'react-router';
+import { FormAlert } from '#app/components/forms/form-field.tsx';
+import { useStaff } from '#app/layouts/admin-layout.tsx';
+import { formError, formText } from '#app/lib/actions.server.ts';
+import { apiFetch } from '#app/lib/api-client.ts';
+import { formatDate } from '#app/lib/format.ts';
 import { reportCaught } from '#app/lib/report-caught.ts';
+import { useRootData } from '#app/lib/root-data.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import type { AdminConversation, ClaimResponse } from '#contract/admin.ts';
 import type { ErrorBody } from '#contract/common.ts';
-import { FormAlert } from '../../components/forms/form-field.tsx';
-import { useStaff } from '../../layouts/admin-layout.tsx';
-import { formError, formText } from '../../lib/actions.server.ts';
-import { apiFetch } from '../../lib/api-client.ts';
-import { formatDate } from '../../lib/format.ts';
-import { useRootData } from '../../lib/root-data.ts';
 import type { Route } from './+types/conversation';
 import { languageName, useAdminEvents } from './admin-socket.ts';
 

@@ -1,10 +1,10 @@
 import { Form } from 'react-router';
+import { formError, formText } from '#app/lib/actions.server.ts';
+import { formatDate, formatMoney } from '#app/lib/format.ts';
+import { useRootData } from '#app/lib/root-data.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import type { AdminDiscountCode } from '#contract/admin-money.ts';
 import { paymentMethodOptions } from '#contract/payments.ts';
-import { formError, formText } from '../../lib/actions.server.ts';
-import { formatDate, formatMoney } from '../../lib/format.ts';
-import { useRootData } from '../../lib/root-data.ts';
 import type { Route } from './+types/discount-codes';
 import { AdminField, AdminInput, defined, errorAt, text, whole } from './backoffice-form.tsx';
 import { loadAdminList, saveAdminItem } from './crud.server.ts';

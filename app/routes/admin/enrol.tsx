@@ -1,7 +1,7 @@
 import { Form, redirect, useNavigation } from 'react-router';
+import { FormAlert, FormField } from '#app/components/forms/form-field.tsx';
+import { formError, formText } from '#app/lib/actions.server.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
-import { FormAlert, FormField } from '../../components/forms/form-field.tsx';
-import { formError, formText } from '../../lib/actions.server.ts';
 import type { Route } from './+types/enrol';
 
 type Setup = { secret: string; otpauth_url: string; qr: string };

@@ -1,10 +1,10 @@
 import { redirect } from 'react-router';
+import { formError } from '#app/lib/actions.server.ts';
+import { giftName } from '#app/lib/gift-name.ts';
+import { useRootData } from '#app/lib/root-data.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import type { AdminGift } from '#contract/admin-money.ts';
 import { localeNames, locales } from '#contract/locales.ts';
-import { formError } from '../../lib/actions.server.ts';
-import { giftName } from '../../lib/gift-name.ts';
-import { useRootData } from '../../lib/root-data.ts';
 import type { Route } from './+types/gifts';
 import { AdminCheckbox, AdminImageUpload, AdminInput, defined, text, whole } from './backoffice-form.tsx';
 import { loadAdminList, saveAdminItem } from './crud.server.ts';

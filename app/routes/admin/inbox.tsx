@@ -1,9 +1,9 @@
 import { Fragment, useEffect, useRef, useState } from 'react';
 import { Form, Link, useRevalidator } from 'react-router';
+import { useStaff } from '#app/layouts/admin-layout.tsx';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import type { InboxItem, OperatorStats } from '#contract/admin.ts';
 import { locales } from '#contract/locales.ts';
-import { useStaff } from '../../layouts/admin-layout.tsx';
 import type { Route } from './+types/inbox';
 import { formatSeconds, languageName, useAdminEvents } from './admin-socket.ts';
 

@@ -1,8 +1,8 @@
 import { Form, useNavigation } from 'react-router';
+import { FormAlert, FormField } from '#app/components/forms/form-field.tsx';
+import { formError, formText, redirectWithCookies } from '#app/lib/actions.server.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import type { Staff } from '#contract/admin.ts';
-import { FormAlert, FormField } from '../../components/forms/form-field.tsx';
-import { formError, formText, redirectWithCookies } from '../../lib/actions.server.ts';
 import type { Route } from './+types/login';
 
 export async function action({ context, request }: Route.ActionArgs) {

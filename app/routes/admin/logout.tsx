@@ -1,5 +1,5 @@
 import { redirect } from 'react-router';
-import { cookieHeaders } from '../../lib/actions.server.ts';
+import { cookieHeaders } from '#app/lib/actions.server.ts';
 import type { Route } from './+types/logout';
 
 export async function action({ context }: Route.ActionArgs) {

@@ -1,11 +1,11 @@
 import type { ReactNode } from 'react';
 import { Form, Link, useNavigation } from 'react-router';
+import { FormAlert } from '#app/components/forms/form-field.tsx';
+import { useStaff } from '#app/layouts/admin-layout.tsx';
+import { formError, formText } from '#app/lib/actions.server.ts';
+import { useRootData } from '#app/lib/root-data.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import type { MemberDetail } from '#contract/admin-members.ts';
-import { FormAlert } from '../../components/forms/form-field.tsx';
-import { useStaff } from '../../layouts/admin-layout.tsx';
-import { formError, formText } from '../../lib/actions.server.ts';
-import { useRootData } from '../../lib/root-data.ts';
 import type { Route } from './+types/member';
 import { ReportCount, StatusBadge } from './members.tsx';
 import { ReportList } from './reports.tsx';

@@ -1,6 +1,6 @@
 import { data } from 'react-router';
+import type { ApiResult } from '#app/lib/load-context.ts';
 import type { ErrorBody } from '#contract/common.ts';
-import type { ApiResult } from '../../lib/load-context.ts';
 
 /** Form helpers of the money pages (bundles, codes, orders). */
 

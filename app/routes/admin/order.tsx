@@ -1,10 +1,10 @@
 import type { ReactNode } from 'react';
 import { Form, Link, useNavigation } from 'react-router';
+import { formError, formText } from '#app/lib/actions.server.ts';
+import { formatDate, formatMoney } from '#app/lib/format.ts';
+import { useRootData } from '#app/lib/root-data.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import type { AdminOrderDetail } from '#contract/admin-money.ts';
-import { formError, formText } from '../../lib/actions.server.ts';
-import { formatDate, formatMoney } from '../../lib/format.ts';
-import { useRootData } from '../../lib/root-data.ts';
 import type { Route } from './+types/order';
 import { utcTime } from './money-form.ts';
 import { StatusBadge } from './orders.tsx';

@@ -1,10 +1,10 @@
 import { Form, Link } from 'react-router';
+import { formatDate, formatMoney } from '#app/lib/format.ts';
+import { useRootData } from '#app/lib/root-data.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import type { AdminOrder } from '#contract/admin-money.ts';
 import type { AdminSite } from '#contract/admin-sites.ts';
 import { orderStatusSchema, paymentMethodOptions } from '#contract/payments.ts';
-import { formatDate, formatMoney } from '../../lib/format.ts';
-import { useRootData } from '../../lib/root-data.ts';
 import type { Route } from './+types/orders';
 import { utcTime } from './money-form.ts';
 

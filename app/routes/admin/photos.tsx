@@ -1,8 +1,8 @@
 import { Form, Link, useNavigation } from 'react-router';
+import { FormAlert } from '#app/components/forms/form-field.tsx';
+import { formError, formText } from '#app/lib/actions.server.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import type { PhotoQueueItem } from '#contract/admin-members.ts';
-import { FormAlert } from '../../components/forms/form-field.tsx';
-import { formError, formText } from '../../lib/actions.server.ts';
 import type { Route } from './+types/photos';
 import { ReportCount } from './members.tsx';
 

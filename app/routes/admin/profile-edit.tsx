@@ -1,5 +1,7 @@
 import { useRef, useState } from 'react';
 import { Form, Link, redirect, useNavigation, useRevalidator } from 'react-router';
+import { formError } from '#app/lib/actions.server.ts';
+import type { FormErrors } from '#app/lib/form-errors.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import type { AdminFictionalProfile, ProfileSite } from '#contract/admin-sites.ts';
 import {
@@ -12,8 +14,6 @@ import {
   sexualityOptions,
   tattooOptions,
 } from '#contract/profiles.ts';
-import { formError } from '../../lib/actions.server.ts';
-import type { FormErrors } from '../../lib/form-errors.ts';
 import type { Route } from './+types/profile-edit';
 import { AdminCheckbox, AdminField, AdminInput, defined, text, whole } from './backoffice-form.tsx';
 

@@ -1,8 +1,8 @@
 import { Form, Link, useNavigation } from 'react-router';
+import { formError } from '#app/lib/actions.server.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import type { AdminFictionalProfileSummary, ProfileSite } from '#contract/admin-sites.ts';
 import { genderOptions } from '#contract/profiles.ts';
-import { formError } from '../../lib/actions.server.ts';
 import type { Route } from './+types/profiles';
 import { whole } from './backoffice-form.tsx';
 

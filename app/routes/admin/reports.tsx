@@ -1,9 +1,9 @@
 import { Form, Link, useNavigation } from 'react-router';
+import { FormAlert } from '#app/components/forms/form-field.tsx';
+import { formError, formText } from '#app/lib/actions.server.ts';
+import { useRootData } from '#app/lib/root-data.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import { type Report, reportActionOptions } from '#contract/admin-members.ts';
-import { FormAlert } from '../../components/forms/form-field.tsx';
-import { formError, formText } from '../../lib/actions.server.ts';
-import { useRootData } from '../../lib/root-data.ts';
 import type { Route } from './+types/reports';
 import { ReportCount, StatusBadge } from './members.tsx';
 

@@ -1,4 +1,7 @@
 import { data, Form, Link, redirect, useNavigation } from 'react-router';
+import { FormAlert } from '#app/components/forms/form-field.tsx';
+import { formError } from '#app/lib/actions.server.ts';
+import { useRootData } from '#app/lib/root-data.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import {
   type AdminCompany,
@@ -12,9 +15,6 @@ import {
 } from '#contract/admin-sites.ts';
 import type { ErrorBody } from '#contract/common.ts';
 import { locales } from '#contract/locales.ts';
-import { FormAlert } from '../../components/forms/form-field.tsx';
-import { formError } from '../../lib/actions.server.ts';
-import { useRootData } from '../../lib/root-data.ts';
 import type { Route } from './+types/site-edit';
 import { languageName } from './admin-socket.ts';
 import {

@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
+import { useRootData } from '#app/lib/root-data.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import type { AdminCompany, AdminSite } from '#contract/admin-sites.ts';
-import { useRootData } from '../../lib/root-data.ts';
 import type { Route } from './+types/sites';
 import { languageName } from './admin-socket.ts';
 

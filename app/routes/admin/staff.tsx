@@ -1,10 +1,10 @@
 import { Form, useNavigation } from 'react-router';
+import { FormAlert, FormField } from '#app/components/forms/form-field.tsx';
+import { formError, formText } from '#app/lib/actions.server.ts';
+import { useRootData } from '#app/lib/root-data.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import { type Staff, staffRoleOptions } from '#contract/admin.ts';
 import { locales } from '#contract/locales.ts';
-import { FormAlert, FormField } from '../../components/forms/form-field.tsx';
-import { formError, formText } from '../../lib/actions.server.ts';
-import { useRootData } from '../../lib/root-data.ts';
 import type { Route } from './+types/staff';
 import { languageName } from './admin-socket.ts';
 

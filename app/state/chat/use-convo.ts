@@ -1,10 +1,10 @@
 import { useEffect, useState, useSyncExternalStore } from 'react';
+import { api } from '#app/lib/api.ts';
 import { reportCaught } from '#app/lib/report-caught.ts';
+import type { LiveSocket } from '#app/state/live-socket.ts';
 import { type ChatResponse, type Message, sendMessageResponseSchema } from '#contract/chats.ts';
 import { errorBodySchema } from '#contract/common.ts';
 import type { ConnectionStatus } from '#contract/live.ts';
-import { api } from '../../lib/api.ts';
-import type { LiveSocket } from '../live-socket.ts';
 import {
   ConvoController,
   type ConvoView,

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
-import { withMessage } from '#app/state/chat/chat-list-updates.ts';
 import { useLiveConnection } from '#app/state/live-connection.tsx';
 import type { ChatListItem, ChatResponse } from '#contract/chats.ts';
+import { withMessage } from './chat-list-updates.ts';
 
 /**
  * The conversation list beside an open thread, following the messages as they arrive (no

@@ -1,11 +1,11 @@
 import { useEffect, useRef, useState } from 'react';
-import type { Draft, FailReason } from '#app/state/chat/convo.ts';
-import { dropDraft, keepDraft, savedDraft } from '#app/state/chat/draft-store.ts';
-import { useConvo } from '#app/state/chat/use-convo.ts';
 import { useCounts } from '#app/state/counts.tsx';
 import { useLiveConnection } from '#app/state/live-connection.tsx';
 import { useSession } from '#app/state/session.tsx';
 import type { ChatResponse } from '#contract/chats.ts';
+import type { Draft, FailReason } from './convo.ts';
+import { dropDraft, keepDraft, savedDraft } from './draft-store.ts';
+import { useConvo } from './use-convo.ts';
 
 /** The spending choice open above the composer. */
 export type SpendPanel = 'gift' | 'photo';
