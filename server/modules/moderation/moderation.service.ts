@@ -28,12 +28,7 @@ import { changeCredits, InsufficientCreditsError } from '#server/modules/credits
 import type { MailQueue } from '#server/modules/mail/mail.service.ts';
 import { mailSiteOf, renderMail } from '#server/modules/mail/mail-templates.ts';
 import type { PaymentsService } from '#server/modules/payments/payments.service.ts';
-import {
-  deletePhoto,
-  lockProfile,
-  orderedPhotos,
-  setPosition,
-} from '#server/modules/photos/photos.repository.ts';
+import { deletePhotoClosingRanks } from '#server/modules/photos/photos.service.ts';
 import { siteOrigin } from '#server/modules/sites/site-origin.ts';
 import type { SiteDirectory } from '#server/modules/sites/sites.service.ts';
 import type { StaffService } from '#server/modules/staff/staff.service.ts';
@@ -280,12 +275,7 @@ export class ModerationService {
     if (!found || found.profile.fictional) throw new NotFoundError();
     const member = await this.requireMember(found.profile.id);
     await this.db.transaction(async (tx) => {
-      await lockProfile(tx, found.profile.id);
-      await deletePhoto(tx, photoId);
-      const rest = await orderedPhotos(tx, found.profile.id);
-      for (const [position, row] of rest.entries()) {
-        if (row.position !== position) await setPosition(tx, row.id, position);
-      }
+      await deletePhotoClosingRanks(tx, found.profile.id, photoId);
       if (options.notify !== false) await this.mailMember(tx, member, 'photoRemoved');
       await this.audit(tx, acting, options.action ?? 'member.photo_remove', `photo:${photoId}`, {
         profile: found.profile.id,

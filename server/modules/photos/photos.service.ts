@@ -1,5 +1,5 @@
 import { photoLimits } from '#contract/profiles.ts';
-import type { Database } from '#server/db/client.ts';
+import type { Database, Transaction } from '#server/db/client.ts';
 import type { UserRow } from '#server/db/schema/members.ts';
 import type { Clock } from '#server/lib/clock.ts';
 import { AppError, NotFoundError, ValidationFailedError } from '#server/lib/errors.ts';
@@ -31,6 +31,25 @@ export async function storePhotoVariants(
     storage.put(keys.blurredThumbKey, processed.blurredThumb),
   ]);
   return keys;
+}
+
+/**
+ * Deletes one photo of a profile inside the caller's transaction and closes the gap: under the
+ * profile's row lock (held until the transaction ends, so removals and reorders of one profile pass
+ * one at a time) the photo's row goes and the others keep their order, numbered from 0 (the first is
+ * the main photo). The files stay: the caller removes them after the commit.
+ */
+export async function deletePhotoClosingRanks(
+  tx: Transaction,
+  profileId: number,
+  photoId: number,
+): Promise<void> {
+  await repo.lockProfile(tx, profileId);
+  await repo.deletePhoto(tx, photoId);
+  const rest = await repo.orderedPhotos(tx, profileId);
+  for (const [position, row] of rest.entries()) {
+    if (row.position !== position) await repo.setPosition(tx, row.id, position);
+  }
 }
 
 export class UnsupportedImageAppError extends AppError {
@@ -105,14 +124,7 @@ export class PhotosService {
     const profileId = await this.profileId(member);
     const photo = await repo.findOwnPhoto(this.db, profileId, photoId);
     if (!photo) throw new NotFoundError();
-    await this.db.transaction(async (tx) => {
-      await repo.lockProfile(tx, profileId);
-      await repo.deletePhoto(tx, photoId);
-      const rest = await repo.orderedPhotos(tx, profileId);
-      for (const [position, row] of rest.entries()) {
-        if (row.position !== position) await repo.setPosition(tx, row.id, position);
-      }
-    });
+    await this.db.transaction((tx) => deletePhotoClosingRanks(tx, profileId, photoId));
     await Promise.all(
       [photo.mainKey, photo.thumbKey, photo.blurredKey, photo.blurredThumbKey].map((key) =>
         this.storage.remove(key),
