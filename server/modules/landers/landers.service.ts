@@ -11,7 +11,7 @@ import type { MediaStorage } from '#server/lib/storage.ts';
 import { toProfile } from '#server/modules/profiles/profile-view.ts';
 import { findProfileByUserId } from '#server/modules/profiles/profiles.service.ts';
 import { regionName } from '#server/modules/regions/regions.data.ts';
-import { searchProfiles } from '#server/modules/search/search.repository.ts';
+import { profilesMatching } from '#server/modules/search/search.service.ts';
 import { selectedCountry } from '#server/modules/sites/sites.service.ts';
 import { countryMap } from './lander-map.ts';
 import { landerVideoKinds, landerVideoReady, makeLanderVideo } from './lander-video.ts';
@@ -48,7 +48,7 @@ export class LandersService {
   ): Promise<LanderProfilesResponse> {
     const country = selectedCountry(site, clientCountry);
     const viewerProfile = viewer ? await findProfileByUserId(this.db, viewer.id) : undefined;
-    const { rows } = await searchProfiles(
+    const rows = await profilesMatching(
       this.db,
       {
         countries: site.countries,
@@ -59,8 +59,7 @@ export class LandersService {
         withPhoto: true,
         viewerProfileId: viewerProfile?.id,
       },
-      { limit: query.limit, offset: 0 },
-      { count: false },
+      query.limit,
     );
     const ctx = { storage: this.storage, site, today: this.clock.now() };
     return {

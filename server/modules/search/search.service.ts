@@ -1,6 +1,7 @@
 import type { Profile, SearchQuery, SearchResponse } from '#contract/profiles.ts';
-import type { Database } from '#server/db/client.ts';
+import type { Database, Executor } from '#server/db/client.ts';
 import type { ProfileRow, UserRow } from '#server/db/schema/members.ts';
+import type { PhotoRow } from '#server/db/schema/photos.ts';
 import type { SiteRow } from '#server/db/schema/sites.ts';
 import { birthdateForAge } from '#server/lib/age.ts';
 import type { Clock } from '#server/lib/clock.ts';
@@ -42,6 +43,20 @@ export function searchDefaults(
     ...(site.countries.includes(viewer.country) ? { country: viewer.country } : {}),
     seekingGender: viewer.gender,
   };
+}
+
+/**
+ * The first `limit` profiles that match a filter, in the search's order (recently active first, ties
+ * by id), each with its main photo: one statement, prepared once per filter shape, and no count.
+ * For other areas' lists of profiles (the landers).
+ */
+export async function profilesMatching(
+  db: Executor,
+  filter: SearchFilter,
+  limit: number,
+): Promise<{ profile: ProfileRow; mainPhoto: PhotoRow | null }[]> {
+  const { rows } = await searchProfiles(db, filter, { limit, offset: 0 }, { count: false });
+  return rows;
 }
 
 export class SearchService {
