@@ -15,14 +15,21 @@ async function main(): Promise<void> {
   // The embedded database starts in a thread of its own before the app's modules load, so
   // PostgreSQL's start and the loading share the two cores (docs/decisions/025).
   const embedded: EmbeddedStart | undefined = config.DATABASE_URL ? undefined : startEmbeddedDatabase(config);
-  const [{ buildApp }, { generateDemoMedia }, { landersServiceOf }, { loadServerBuild }, { warmGeoip }] =
-    await Promise.all([
-      import('./app.ts'),
-      import('./modules/demo/demo.media.ts'),
-      import('./modules/landers/landers.service.ts'),
-      import('./web/ssr.ts'),
-      import('./lib/geoip.ts'),
-    ]);
+  const [
+    { buildApp },
+    { generateDemoMedia },
+    { landersServiceOf },
+    { loadServerBuild },
+    { warmGeoip },
+    { NoSiteConfiguredError },
+  ] = await Promise.all([
+    import('./app.ts'),
+    import('./modules/demo/demo.media.ts'),
+    import('./modules/landers/landers.service.ts'),
+    import('./web/ssr.ts'),
+    import('./lib/geoip.ts'),
+    import('./modules/sites/sites.service.ts'),
+  ]);
   const web = config.NODE_ENV === 'development' ? 'development' : 'production';
   // The pages load meanwhile too; a missing build is reported where they are registered.
   if (embedded && web === 'production')
@@ -54,6 +61,13 @@ async function main(): Promise<void> {
       `Demo back-office admin created: ${demoAdmin.email} / ${demoAdmin.password} (written to ${demoAdmin.file})`,
     );
   }
+  // Before the first site exists only the back office answers: said once here, not by every probe.
+  await app.deps.sites.resolve(undefined).catch((error: unknown) => {
+    if (!(error instanceof NoSiteConfiguredError)) throw error;
+    console.log(
+      `No site yet: sign in at ${new URL('/admin', publicUrl).toString()} as the admin and create the first company and site.`,
+    );
+  });
   // Loaded once the server answers rather than during its start (server/lib/geoip.ts).
   setImmediate(warmGeoip);
   // Mail, postbacks and the periodic sweeps: this instance's worker of the one job runner.

@@ -4,6 +4,7 @@ import { defaultLocale } from '#contract/locales.ts';
 import { renderSetupPage, setupLocale } from '#server/modules/setup/setup-page.ts';
 import { NoSiteConfiguredError } from '#server/modules/sites/sites.service.ts';
 import { AppError, NotFoundError, RateLimitedError } from './errors.ts';
+import { clientClosedStatus, clientGone, logClientClosed } from './logging.ts';
 
 /** One failed check as fastify-type-provider-zod reports it. */
 type FieldIssue = { keyword?: string; instancePath?: string; message?: string };
@@ -115,7 +116,15 @@ export function registerErrorHandler(app: FastifyInstance): void {
       .send({ error: code, message, ...details });
   };
 
+  // A request cut off halfway (a closed tab, a cancelled upload) is the client's doing, not an error.
+  app.addHook('onRequestAbort', async (request) => logClientClosed(request));
+
   app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (clientGone(request, error)) {
+      // Nobody is there to read an answer: one info line with 499, never a logged 500.
+      logClientClosed(request, reply, error);
+      return reply.code(clientClosedStatus).send();
+    }
     if (error instanceof NoSiteConfiguredError) {
       // SEED_DEMO=0 on an empty database: the operator's setup page, and 503 setup_required for API calls.
       const locale = setupLocale(request.headers['accept-language'], defaultLocale);
@@ -134,8 +143,10 @@ export function registerErrorHandler(app: FastifyInstance): void {
       return send(request, reply, 429, error.code);
     }
     if (error instanceof AppError) {
-      // A dependency that failed (provider_unavailable, not_ready…) is logged with its cause, never silent.
-      if (error.status >= 500) {
+      // A dependency that failed (provider_unavailable, not_ready…) is logged with its cause, never
+      // silent. setup_required is no failure: the state before the first site, which every readiness
+      // probe asks about (the start log says it once).
+      if (error.status >= 500 && error.code !== 'setup_required') {
         request.log.warn(
           { err: loggableError(error.cause ?? error), code: error.code, route: request.routeOptions.url },
           'request failed: a dependency did not answer',

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { isLocale, localeCookieMaxAgeSeconds, localeCookieName, negotiateLocale } from '#contract/locales.ts';
 import { AppError, CsrfError, ValidationFailedError } from './errors.ts';
 import { countryForIp } from './geoip.ts';
+import { inProcessPageUrl } from './in-process.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -11,6 +12,18 @@ declare module 'fastify' {
 }
 
 const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** The paths the back office needs before the first site exists: its pages, its API, their assets. */
+export function servedBeforeTheFirstSite(url: string): boolean {
+  const path = url.split('?')[0] ?? '';
+  return (
+    path === '/admin' ||
+    path.startsWith('/admin/') ||
+    path.startsWith('/api/admin/') ||
+    path.startsWith('/assets/') ||
+    path.startsWith('/i18n/')
+  );
+}
 export const trackingCookie = 'tracking';
 
 /**
@@ -38,8 +51,11 @@ export function registerRequestContext(app: FastifyInstance): void {
     if (!isValidHost(request.host)) throw new AppError(400, 'bad_request');
     // Health checks and /metrics answer without a site (also before the first one exists).
     if (request.routeOptions.config?.siteless) return;
-    // No site in the database: NoSiteConfiguredError, answered by the setup page or 503 setup_required.
-    request.site = await app.deps.sites.resolve(request.host);
+    // No site in the database: NoSiteConfiguredError, answered by the setup page or 503 setup_required,
+    // except for the back office, which runs under a provisional site until the first one exists.
+    request.site = await app.deps.sites.resolve(request.host, {
+      provisional: servedBeforeTheFirstSite(inProcessPageUrl() ?? request.url),
+    });
     const query = request.query as Record<string, unknown> | undefined;
     const chosen = isLocale(query?.lang) ? query.lang : undefined;
     request.locale = negotiateLocale({

@@ -50,14 +50,16 @@ export function apiCallerFor(app: FastifyInstance, request: FastifyRequest): Api
       .join('; ');
     const method = init.method ?? 'GET';
     const response = await withSharedSession(session, method, () =>
-      runInProcess(() =>
-        app.inject({
-          method,
-          url,
-          headers,
-          remoteAddress: request.socket.remoteAddress ?? '127.0.0.1',
-          ...(init.body !== undefined ? { payload: JSON.stringify(init.body) } : {}),
-        }),
+      runInProcess(
+        () =>
+          app.inject({
+            method,
+            url,
+            headers,
+            remoteAddress: request.socket.remoteAddress ?? '127.0.0.1',
+            ...(init.body !== undefined ? { payload: JSON.stringify(init.body) } : {}),
+          }),
+        request.url,
       ),
     );
     const setCookie = response.headers['set-cookie'];

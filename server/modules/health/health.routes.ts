@@ -56,9 +56,14 @@ export async function healthRoutes(app: ZodApp): Promise<void> {
       schema: {
         tags: ['system'],
         summary:
-          'Readiness: the database and Redis (when configured) answer and a site exists; 503 not_ready or setup_required otherwise',
+          'Readiness: the database and Redis (when configured) answer (503 not_ready otherwise); setup_required is true while no site exists yet (the instance then serves the setup page and the back office)',
         response: {
-          200: z.object({ ok: z.literal(true), database: checkSchema, redis: checkSchema }),
+          200: z.object({
+            ok: z.literal(true),
+            database: checkSchema,
+            redis: checkSchema,
+            setup_required: z.boolean(),
+          }),
           503: errorBodySchema,
         },
       },
@@ -79,11 +84,16 @@ export async function healthRoutes(app: ZodApp): Promise<void> {
             .then(() => 'up' as const)
             .catch(down('health.redis'));
       if (database === 'down' || redis === 'down') throw new AppError(503, 'not_ready', { database, redis });
-      await app.deps.sites.resolve(undefined).catch((error: unknown) => {
-        if (error instanceof NoSiteConfiguredError) throw new AppError(503, 'setup_required');
-        throw error;
-      });
-      return { ok: true as const, database, redis };
+      // Before the first site the instance is ready all the same: it serves the setup page and the
+      // back office where the first site is made, so a load balancer must send it traffic.
+      const setupRequired = await app.deps.sites.resolve(undefined).then(
+        () => false,
+        (error: unknown) => {
+          if (error instanceof NoSiteConfiguredError) return true;
+          throw error;
+        },
+      );
+      return { ok: true as const, database, redis, setup_required: setupRequired };
     },
   );
 }

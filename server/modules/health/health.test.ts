@@ -8,6 +8,7 @@ import { buildApp } from '#server/app.ts';
 import { loadConfig } from '#server/config.ts';
 import { connectPostgres, type DatabaseHandle, wrapPglite } from '#server/db/client.ts';
 import { createPglite } from '#server/db/pglite.ts';
+import { staffCookie, staffPassword, totpCode } from '../../../tests/setup/staff.ts';
 import { createTestApp, type TestApp } from '../../../tests/setup/test-app.ts';
 import { databaseUrlFor } from '../../../tests/setup/test-database.ts';
 
@@ -26,6 +27,7 @@ describe('liveness and readiness', () => {
       ok: true,
       database: 'up',
       redis: process.env.REDIS_URL ? 'up' : 'not_configured',
+      setup_required: false,
     });
     expect((await t.app.inject({ url: '/api/health' })).statusCode).toBe(200);
   });
@@ -104,6 +106,8 @@ describe('SEED_DEMO=0 on an empty database', () => {
       LOG_LEVEL: 'silent',
       DATA_DIR: dataDir,
       SEED_DEMO: '0',
+      ADMIN_EMAIL: 'owner@brand.example',
+      ADMIN_PASSWORD: staffPassword,
       ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
     });
     app = await buildApp(config, {
@@ -132,7 +136,7 @@ describe('SEED_DEMO=0 on an empty database', () => {
   });
 
   it('answers API calls 503 setup_required in the error shape, health with the reason', async () => {
-    for (const url of ['/api/user.php', '/api/settings.php', '/api/health', '/api/health/ready']) {
+    for (const url of ['/api/user.php', '/api/settings.php', '/api/health']) {
       const response = await app.inject({ url });
       expect(response.statusCode, url).toBe(503);
       expect(response.json(), url).toMatchObject({ error: 'setup_required', message: expect.any(String) });
@@ -144,5 +148,58 @@ describe('SEED_DEMO=0 on an empty database', () => {
     });
     expect(login.statusCode).toBe(503);
     expect((await app.inject({ url: '/api/health/live' })).statusCode).toBe(200);
+    // Ready to take traffic (the setup page, the back office), and saying why nothing else answers.
+    const ready = await app.inject({ url: '/api/health/ready' });
+    expect(ready.statusCode).toBe(200);
+    expect(ready.json()).toMatchObject({ ok: true, database: 'up', setup_required: true });
+  });
+
+  it('lets the admin from the environment sign in, enrol and create the first company and site, then serves it', async () => {
+    const live = await app.inject({ url: '/api/health/live' });
+    expect(live.statusCode).toBe(200);
+    const login = await app.inject({
+      method: 'POST',
+      url: '/api/admin/session.php',
+      payload: { email: 'owner@brand.example', password: staffPassword },
+    });
+    expect(login.statusCode).toBe(200);
+    const cookie = staffCookie(login);
+    const call = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) =>
+      app.inject({ method, url, headers: { cookie }, ...(payload ? { payload } : {}) });
+    // An admin enrols the second factor before anything else.
+    expect((await call('GET', '/api/admin/sites.php')).json().error).toBe('otp_enrolment_required');
+    const enrolment = await call('POST', '/api/admin/totp.php');
+    expect(enrolment.statusCode).toBe(200);
+    const confirmed = await call('PUT', '/api/admin/totp.php', {
+      code: await totpCode(enrolment.json().secret as string),
+    });
+    expect(confirmed.statusCode).toBe(200);
+    expect((await call('GET', '/api/admin/sites.php')).json()).toMatchObject({ sites: [] });
+
+    const company = await call('POST', '/api/admin/companies.php', {
+      name: 'Brand Media B.V.',
+      address: 'Keizersgracht 1',
+      kvk: '12345678',
+      city: 'Amsterdam',
+      country: 'NL',
+    });
+    expect(company.statusCode).toBe(201);
+    const site = await call('POST', '/api/admin/sites.php', {
+      domain: 'brand.example',
+      name: 'Brand',
+      countries: ['NL'],
+      domain_language: 'nl',
+      company_id: company.json().company.id,
+      support_email: 'support@brand.example',
+    });
+    expect(site.statusCode).toBe(201);
+
+    // Served at once, on this instance and the readiness probe alike.
+    const settings = await app.inject({ url: '/api/settings.php', headers: { host: 'brand.example' } });
+    expect(settings.statusCode).toBe(200);
+    expect(settings.json()).toMatchObject({ name: 'Brand' });
+    expect((await app.inject({ url: '/api/health/ready' })).json()).toMatchObject({ setup_required: false });
+    const home = await app.inject({ url: '/api/user.php', headers: { host: 'brand.example' } });
+    expect(home.statusCode).toBe(200);
   });
 });

@@ -3,6 +3,7 @@ import type { CompanyInfo, Settings } from '#contract/sites.ts';
 import type { Database } from '#server/db/client.ts';
 import type { CompanyRow, SiteRow, SiteTextField } from '#server/db/schema/sites.ts';
 import type { EventBus } from '#server/lib/event-bus.ts';
+import { provisionalSite } from './provisional-site.ts';
 import { siteText } from './site-texts.ts';
 import { listCompanies, listSites, type SitePatch, updateSite } from './sites.repository.ts';
 
@@ -73,9 +74,19 @@ export class SiteDirectory {
   }
 
   /** The site for a request host; an unknown host gets the default site. */
-  async resolve(host: string | undefined): Promise<SiteRow> {
-    const snapshot = await this.load();
-    return snapshot.byDomain.get(normalizeHost(host)) ?? snapshot.defaultSite;
+  /**
+   * The site of a host (the default site for an unknown one). Before the first site exists it
+   * throws NoSiteConfiguredError, or with `provisional` answers the back office's provisional site.
+   */
+  async resolve(host: string | undefined, options: { provisional?: boolean } = {}): Promise<SiteRow> {
+    try {
+      const snapshot = await this.load();
+      return snapshot.byDomain.get(normalizeHost(host)) ?? snapshot.defaultSite;
+    } catch (error) {
+      if (error instanceof NoSiteConfiguredError && options.provisional)
+        return provisionalSite(normalizeHost(host));
+      throw error;
+    }
   }
 
   async byId(id: number): Promise<SiteRow | undefined> {
