@@ -35,7 +35,14 @@ export const bundlesResponseSchema = z.object({
 });
 export type BundlesResponse = z.infer<typeof bundlesResponseSchema>;
 
-export const orderStatusSchema = z.enum(['pending', 'completed', 'failed', 'cancelled', 'refunding', 'refunded']);
+export const orderStatusSchema = z.enum([
+  'pending',
+  'completed',
+  'failed',
+  'cancelled',
+  'refunding',
+  'refunded',
+]);
 
 export const orderSchema = z.object({
   id: z.number().int(),
