@@ -327,7 +327,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   metrics.queue('mail', () => mail.pending());
   const sites = new SiteDirectory(database.db, bus);
   // Finished conversation lists per member for a few seconds (chats/chat-list-cache.ts).
-  const chatLists = new ChatListCache(config.CHAT_LIST_CACHE_MS ?? (config.NODE_ENV === 'test' ? 0 : 5000));
+  const chatLists = new ChatListCache(config.CHAT_LIST_CACHE_MS);
   const profiles = new ProfilesService(database.db, clock, storage, (userId) => chats.listChanged(userId));
   const chats = new ChatsService(
     database.db,
@@ -370,7 +370,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       database.db,
       clock,
       storage,
-      new SearchCounts(config.SEARCH_COUNT_CACHE_MS ?? (config.NODE_ENV === 'test' ? 0 : 30_000), clock),
+      new SearchCounts(config.SEARCH_COUNT_CACHE_MS, clock),
     ),
     likes: new LikesService(database.db, clock, storage, bus, caught.reportCaught, notifications),
     chats,
@@ -413,7 +413,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     );
   };
   // Sessions resolved in the last seconds, dropped over the event bus when they change (decision 014).
-  const sessionCache = new SessionCache(config.SESSION_CACHE_MS ?? (config.NODE_ENV === 'test' ? 0 : 2000));
+  const sessionCache = new SessionCache(config.SESSION_CACHE_MS);
   deps.accounts.cacheSessions(sessionCache, bus);
   const stopSessionCache = sessionCache.listen(bus);
   const stopChatListCache = deps.chatLists.listen(bus);

@@ -79,13 +79,14 @@ const envSchema = z.object({
   LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).max(100).default(5),
   LOGIN_WINDOW_MINUTES: z.coerce.number().int().min(1).max(1440).default(15),
   LOGIN_LOCK_MINUTES: z.coerce.number().int().min(1).max(1440).default(15),
-  /** How long a process keeps a resolved session (ms; 0 = off). Default 2000, off under NODE_ENV=test. */
-  SESSION_CACHE_MS: z.coerce.number().int().min(0).max(60_000).optional(),
-  /** How long a process keeps a public page as visitors without a session see it (ms; 0 = off). Default 10000 with the built pages, off under NODE_ENV=test. */
-  PAGE_CACHE_MS: z.coerce.number().int().min(0).max(300_000).optional(),
-  /** How long a process keeps a member's finished conversation list (ms; 0 = off). Default 5000, off under NODE_ENV=test. */
-  CHAT_LIST_CACHE_MS: z.coerce.number().int().min(0).max(60_000).optional(),
-  SEARCH_COUNT_CACHE_MS: z.coerce.number().int().min(0).max(300_000).optional(),
+  /** How long a process keeps a resolved session (ms; 0 = off). */
+  SESSION_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
+  /** How long a process keeps a public page as visitors without a session see it (ms; 0 = off; the built pages only). */
+  PAGE_CACHE_MS: z.coerce.number().int().min(0).max(300_000).default(10_000),
+  /** How long a process keeps a member's finished conversation list (ms; 0 = off). */
+  CHAT_LIST_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
+  /** How long a process keeps the part of a search's count that every member with the filter shares (ms; 0 = off). */
+  SEARCH_COUNT_CACHE_MS: z.coerce.number().int().min(0).max(300_000).default(30_000),
   S3_BUCKET: z.string().min(3).optional(),
   S3_REGION: z.string().min(2).default('us-east-1'),
   S3_ENDPOINT: z.url().optional(),

@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { isbot } from 'isbot';
 import type { EventBus } from '#server/lib/event-bus.ts';
 import { onPublicPagesChanged, publicPagesChangedChannel } from '#server/lib/public-pages.ts';
+import { TtlCache } from '#server/lib/ttl-cache.ts';
 import { sessionCookieName } from '#server/modules/accounts/sessions.ts';
 import { staffCookieName } from '#server/modules/staff/staff.sessions.ts';
 
@@ -11,7 +12,6 @@ type Entry = {
   headers: [string, string][];
   parts: string[];
   bytes: number;
-  expiresAt: number;
 };
 
 /** Headers that belong to one answer, never to a kept copy. */
@@ -27,14 +27,19 @@ const ownHeaders = new Set(['date', 'set-cookie', 'content-length', 'transfer-en
  * back to the same cookies. Each copy gets the new response's CSP nonce.
  */
 export class PageCache {
-  private readonly entries = new Map<string, Entry>();
-  private bytes = 0;
+  private readonly entries: TtlCache<Entry>;
 
   constructor(
     readonly ttlMs: number,
-    private readonly maxBytes = 32 * 1024 * 1024,
-    private readonly now: () => number = Date.now,
-  ) {}
+    maxBytes = 32 * 1024 * 1024,
+    now: () => number = Date.now,
+  ) {
+    this.entries = new TtlCache(
+      ttlMs,
+      { maxBytes, maxEntryBytes: maxBytes / 16, sizeOf: (entry) => entry.bytes },
+      now,
+    );
+  }
 
   get enabled(): boolean {
     return this.ttlMs > 0;
@@ -56,10 +61,6 @@ export class PageCache {
   get(key: string, nonce: string): { status: number; headers: [string, string][]; body: string } | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
-    if (entry.expiresAt <= this.now()) {
-      this.forget(key);
-      return undefined;
-    }
     return { status: entry.status, headers: entry.headers, body: entry.parts.join(nonce) };
   }
 
@@ -74,9 +75,6 @@ export class PageCache {
 
   set(key: string, response: Response, body: string, nonce: string): void {
     const bytes = body.length * 2 + key.length * 2;
-    if (bytes > this.maxBytes / 16) return;
-    this.forget(key);
-    if (this.bytes + bytes > this.maxBytes) this.prune(bytes);
     const headers: [string, string][] = [];
     for (const [name, value] of response.headers) if (!ownHeaders.has(name)) headers.push([name, value]);
     this.entries.set(key, {
@@ -84,15 +82,12 @@ export class PageCache {
       headers,
       parts: nonce ? body.split(nonce) : [body],
       bytes,
-      expiresAt: this.now() + this.ttlMs,
     });
-    this.bytes += bytes;
   }
 
   /** Every kept page goes (what visitors see may have changed). */
   clear(): void {
     this.entries.clear();
-    this.bytes = 0;
   }
 
   /** Clears on every instance's announcement (server/lib/public-pages.ts); returns the unsubscribe. */
@@ -107,23 +102,6 @@ export class PageCache {
 
   /** Bytes held (UTF-16). */
   get size(): number {
-    return this.bytes;
-  }
-
-  private forget(key: string): void {
-    const entry = this.entries.get(key);
-    if (!entry) return;
-    this.entries.delete(key);
-    this.bytes -= entry.bytes;
-  }
-
-  /** Expired copies go, then the oldest until `room` fits. */
-  private prune(room: number): void {
-    const now = this.now();
-    for (const [key, entry] of this.entries) if (entry.expiresAt <= now) this.forget(key);
-    for (const key of this.entries.keys()) {
-      if (this.bytes + room <= this.maxBytes) break;
-      this.forget(key);
-    }
+    return this.entries.size;
   }
 }

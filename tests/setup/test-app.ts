@@ -40,6 +40,11 @@ export async function createTestApp(
     LOG_LEVEL: 'silent',
     DATA_DIR: dataDir,
     SEED_DEMO: '0',
+    // The per-process caches are off unless a test is about one: a test reads back what it wrote.
+    SESSION_CACHE_MS: '0',
+    PAGE_CACHE_MS: '0',
+    CHAT_LIST_CACHE_MS: '0',
+    SEARCH_COUNT_CACHE_MS: '0',
     ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
     ...env,
   });

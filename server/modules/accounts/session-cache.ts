@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { UserRow } from '#server/db/schema/members.ts';
 import type { EventBus } from '#server/lib/event-bus.ts';
+import { TtlCache } from '#server/lib/ttl-cache.ts';
 import type { SessionProfile } from '#server/modules/profiles/profiles.service.ts';
 
 /** Every instance listens here: a member's cached sessions are dropped at once, everywhere. */
@@ -24,7 +25,7 @@ export async function announceCreditsChanged(
   await bus.publish(sessionsChangedChannel, change);
 }
 
-type Entry = { user: UserRow; own: SessionProfile; expiresAt: number };
+type Entry = { user: UserRow; own: SessionProfile };
 
 /**
  * Session → member for a few seconds per process (docs/decisions/014), so the hot calls skip the session
@@ -34,56 +35,37 @@ type Entry = { user: UserRow; own: SessionProfile; expiresAt: number };
  * the TTL. Money and limits never trust it: they lock the member's row. See decision 014.
  */
 export class SessionCache {
-  private readonly entries = new Map<string, Entry>();
-  private readonly tokensOf = new Map<number, Set<string>>();
-  /** Raised by every drop and update: a lookup that started before it must not fill the cache after it. */
-  private generation = 0;
+  private readonly entries: TtlCache<Entry>;
   /** Tells this process's own announcements (back over Redis) from other instances'. */
   readonly origin = randomUUID();
 
   constructor(
     readonly ttlMs: number,
-    private readonly now: () => number = Date.now,
-    private readonly maxEntries = 50_000,
-  ) {}
+    now: () => number = Date.now,
+    maxEntries = 50_000,
+  ) {
+    this.entries = new TtlCache<Entry>(ttlMs, { maxEntries }, now);
+  }
 
   get enabled(): boolean {
-    return this.ttlMs > 0;
+    return this.entries.enabled;
   }
 
   /** Taken before a lookup, handed to `set` after it. */
   mark(): number {
-    return this.generation;
+    return this.entries.mark();
   }
 
   get(token: string): Entry | undefined {
-    const entry = this.entries.get(token);
-    if (!entry) return undefined;
-    if (entry.expiresAt > this.now()) return entry;
-    this.forget(token, entry.user.id);
-    return undefined;
+    return this.entries.get(token);
   }
 
   set(token: string, user: UserRow, own: SessionProfile, mark: number): void {
-    if (!this.enabled || mark !== this.generation) return;
-    const now = this.now();
-    this.dropExpiredOldest(now);
-    if (this.entries.size >= this.maxEntries) this.prune();
-    // Deleted first so the Map stays in order of expiry (every entry lives the same TTL).
-    this.entries.delete(token);
-    this.entries.set(token, { user, own, expiresAt: now + this.ttlMs });
-    let tokens = this.tokensOf.get(user.id);
-    if (!tokens) {
-      tokens = new Set();
-      this.tokensOf.set(user.id, tokens);
-    }
-    tokens.add(token);
+    this.entries.set(token, { user, own }, { group: user.id, mark });
   }
 
   dropUser(userId: number): void {
-    this.generation++;
-    for (const token of this.tokensOf.get(userId) ?? []) this.entries.delete(token);
-    this.tokensOf.delete(userId);
+    this.entries.dropGroup(userId);
   }
 
   /**
@@ -91,12 +73,9 @@ export class SessionCache {
    * read). What else the row holds did not change: only a spend of the member's own calls this.
    */
   updateCredits(userId: number, credits: number): void {
-    this.generation++;
-    for (const token of this.tokensOf.get(userId) ?? []) {
-      const entry = this.entries.get(token);
-      if (entry && entry.user.credits !== credits)
-        this.entries.set(token, { ...entry, user: { ...entry.user, credits } });
-    }
+    this.entries.updateGroup(userId, (entry) =>
+      entry.user.credits === credits ? entry : { ...entry, user: { ...entry.user, credits } },
+    );
   }
 
   /**
@@ -116,37 +95,5 @@ export class SessionCache {
 
   get size(): number {
     return this.entries.size;
-  }
-
-  private forget(token: string, userId: number): void {
-    this.entries.delete(token);
-    const tokens = this.tokensOf.get(userId);
-    tokens?.delete(token);
-    if (tokens?.size === 0) this.tokensOf.delete(userId);
-  }
-
-  /**
-   * Expired entries leave as new ones come, oldest first, so the cache holds the last TTL's
-   * sessions, not every session seen since the start (10,000 sockets opening left 10,000 members'
-   * rows in memory until the cache filled).
-   */
-  private dropExpiredOldest(now: number): void {
-    for (const [token, entry] of this.entries) {
-      if (entry.expiresAt > now) return;
-      this.forget(token, entry.user.id);
-    }
-  }
-
-  private prune(): void {
-    const now = this.now();
-    for (const [token, entry] of this.entries) if (entry.expiresAt <= now) this.forget(token, entry.user.id);
-    // Still full: the oldest half goes (a Map iterates in insertion order).
-    if (this.entries.size >= this.maxEntries) {
-      let drop = Math.floor(this.entries.size / 2);
-      for (const [token, entry] of this.entries) {
-        if (drop-- <= 0) break;
-        this.forget(token, entry.user.id);
-      }
-    }
   }
 }

@@ -1,10 +1,9 @@
 import type { EventBus } from '#server/lib/event-bus.ts';
+import { TtlCache } from '#server/lib/ttl-cache.ts';
 import { sessionsChangedChannel } from '#server/modules/accounts/session-cache.ts';
 
 /** Every instance listens here: a member's cached conversation lists are dropped at once, everywhere. */
 export const chatListChangedChannel = 'chat-list.changed';
-
-type Entry = { body: string; expiresAt: number };
 
 /**
  * The finished `GET /api/chats.php` answer per member (and site and language) for a few seconds
@@ -14,21 +13,25 @@ type Entry = { body: string; expiresAt: number };
  * within the TTL. See docs/decisions/021.
  */
 export class ChatListCache {
-  private readonly entries = new Map<number, Map<string, Entry>>();
+  /** The lists by member and key, grouped by member (a drop forgets all of a member's lists). */
+  private readonly entries: TtlCache<{ body: string }>;
   /** Lists being read per member and key: parallel misses wait for the one read (single flight). */
   private readonly reading = new Map<number, Map<string, Promise<string>>>();
-  private bytes = 0;
-  /** Raised by every drop: a list built while a drop happened must not be kept. */
-  private generation = 0;
 
   constructor(
     readonly ttlMs: number,
-    private readonly maxBytes = 64 * 1024 * 1024,
-    private readonly now: () => number = Date.now,
-  ) {}
+    maxBytes = 64 * 1024 * 1024,
+    now: () => number = Date.now,
+  ) {
+    this.entries = new TtlCache(
+      ttlMs,
+      { maxBytes, maxEntryBytes: maxBytes / 8, sizeOf: ({ body }) => body.length * 2 },
+      now,
+    );
+  }
 
   get enabled(): boolean {
-    return this.ttlMs > 0;
+    return this.entries.enabled;
   }
 
   /**
@@ -73,31 +76,16 @@ export class ChatListCache {
 
   /** Taken before the list is read, handed to `set` after it. */
   mark(): number {
-    return this.generation;
+    return this.entries.mark();
   }
 
   get(userId: number, key: string): string | undefined {
-    const entry = this.entries.get(userId)?.get(key);
-    if (!entry) return undefined;
-    if (entry.expiresAt > this.now()) return entry.body;
-    this.forget(userId, key);
-    return undefined;
+    return this.entries.get(`${userId}\n${key}`)?.body;
   }
 
+  /** Strings are UTF-16 in memory: two bytes a character is the honest measure of a list. */
   set(userId: number, key: string, body: string, mark: number): void {
-    if (!this.enabled || mark !== this.generation) return;
-    // Strings are UTF-16 in memory: two bytes a character is the honest measure.
-    const size = body.length * 2;
-    if (size > this.maxBytes / 8) return;
-    if (this.bytes + size > this.maxBytes) this.prune(size);
-    let lists = this.entries.get(userId);
-    if (!lists) {
-      lists = new Map();
-      this.entries.set(userId, lists);
-    }
-    this.forget(userId, key);
-    lists.set(key, { body, expiresAt: this.now() + this.ttlMs });
-    this.bytes += size;
+    this.entries.set(`${userId}\n${key}`, { body }, { group: userId, mark });
   }
 
   /**
@@ -111,12 +99,8 @@ export class ChatListCache {
   }
 
   dropUser(userId: number): void {
-    this.generation++;
     this.reading.delete(userId);
-    const lists = this.entries.get(userId);
-    if (!lists) return;
-    for (const entry of lists.values()) this.bytes -= entry.body.length * 2;
-    this.entries.delete(userId);
+    this.entries.dropGroup(userId);
   }
 
   /** Follows the announcements of every instance (list changes and the member's own writes). */
@@ -133,26 +117,6 @@ export class ChatListCache {
 
   /** Bytes held (UTF-16). */
   get size(): number {
-    return this.bytes;
-  }
-
-  private forget(userId: number, key: string): void {
-    const lists = this.entries.get(userId);
-    const entry = lists?.get(key);
-    if (!lists || !entry) return;
-    lists.delete(key);
-    this.bytes -= entry.body.length * 2;
-    if (lists.size === 0) this.entries.delete(userId);
-  }
-
-  /** Expired entries go, then the oldest members' lists until `room` fits. */
-  private prune(room: number): void {
-    const now = this.now();
-    for (const [userId, lists] of this.entries)
-      for (const [key, entry] of lists) if (entry.expiresAt <= now) this.forget(userId, key);
-    for (const userId of this.entries.keys()) {
-      if (this.bytes + room <= this.maxBytes) break;
-      this.dropUser(userId);
-    }
+    return this.entries.size;
   }
 }

@@ -1,4 +1,5 @@
 import type { Clock } from '#server/lib/clock.ts';
+import { TtlCache } from '#server/lib/ttl-cache.ts';
 import { generalFilter, type SearchFilter } from './search.repository.ts';
 
 /** Filters kept at most: a filter is a few hundred bytes; past this the memory starts over. */
@@ -12,31 +13,21 @@ const keptLimit = 10_000;
  * `ttlMs` 0: off (every search counts both parts).
  */
 export class SearchCounts {
-  private readonly kept = new Map<string, { general: number; until: number }>();
+  private readonly kept: TtlCache<{ general: number }>;
 
-  constructor(
-    private readonly ttlMs: number,
-    private readonly clock: Clock,
-  ) {}
+  constructor(ttlMs: number, clock: Clock) {
+    this.kept = new TtlCache(ttlMs, { maxEntries: keptLimit }, () => clock.now().getTime());
+  }
 
   keyOf(filter: SearchFilter): string {
     return JSON.stringify(generalFilter(filter));
   }
 
   get(key: string): number | undefined {
-    if (this.ttlMs === 0) return undefined;
-    const found = this.kept.get(key);
-    if (!found) return undefined;
-    if (found.until <= this.clock.now().getTime()) {
-      this.kept.delete(key);
-      return undefined;
-    }
-    return found.general;
+    return this.kept.get(key)?.general;
   }
 
   set(key: string, general: number): void {
-    if (this.ttlMs === 0) return;
-    if (this.kept.size >= keptLimit) this.kept.clear();
-    this.kept.set(key, { general, until: this.clock.now().getTime() + this.ttlMs });
+    this.kept.set(key, { general });
   }
 }
