@@ -1,4 +1,4 @@
-import type { AppDeps } from './app.ts';
+import type { AppDeps } from './app-types.ts';
 
 const minute = 60_000;
 const hour = 60 * minute;

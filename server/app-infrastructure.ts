@@ -1,0 +1,122 @@
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { BuildOptions } from './app-types.ts';
+import type { Config } from './config.ts';
+import {
+  connectPostgres,
+  type Database,
+  type DatabaseHandle,
+  embeddedHandle,
+  openPglite,
+} from './db/client.ts';
+import { type EmbeddedStart, embeddedDatabaseOf } from './db/embedded.ts';
+import { systemClock } from './lib/clock.ts';
+import { createLocalBus, createRedisBus } from './lib/event-bus.ts';
+import { createTranslator } from './lib/i18n.ts';
+import { createMediaSigner } from './lib/media-signing.ts';
+import { type Metrics, measuredBus } from './lib/metrics.ts';
+import { redisPrefixOf } from './lib/redis-prefix.ts';
+import { loadSecrets } from './lib/secrets.ts';
+import { createMediaStorage } from './lib/storage.ts';
+import { refreshRestoredDemo, seedDemo } from './modules/demo/demo.seed.ts';
+import { createOutboxTransport, createSmtpTransport } from './modules/mail/mail-transport.ts';
+import { createTestProvider, type PaymentProvider } from './modules/payments/providers.ts';
+
+function dkimKey(config: Config) {
+  if (!config.DKIM_PRIVATE_KEY) return undefined;
+  return { selector: config.DKIM_SELECTOR ?? 'mail', privateKey: config.DKIM_PRIVATE_KEY };
+}
+
+async function paymentProvider(config: Config, db: Database): Promise<PaymentProvider> {
+  if (config.PAYMENT_PROVIDER === 'mollie') {
+    if (!config.MOLLIE_API_KEY) throw new Error('PAYMENT_PROVIDER=mollie needs MOLLIE_API_KEY');
+    // Mollie's client library loads only where it is the provider (~90 ms of every other start).
+    const { createMollieProvider } = await import('./modules/payments/mollie-provider.ts');
+    return createMollieProvider(config.MOLLIE_API_KEY);
+  }
+  return createTestProvider(db);
+}
+
+async function openConfiguredDatabase(config: Config, embedded?: EmbeddedStart): Promise<DatabaseHandle> {
+  if (embedded) {
+    await embedded.thread.ready;
+    return embeddedHandle(embedded.thread, embedded.prepared);
+  }
+  if (config.DATABASE_URL) {
+    return connectPostgres(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
+  }
+  const { dataDir, snapshot } = embeddedDatabaseOf(config);
+  return openPglite(dataDir, snapshot);
+}
+
+/**
+ * What the services stand on: the database (migrated, the demo seeded when asked), the event bus
+ * and Redis, the clock, the translator, the mail transport, the secrets and the media storage.
+ */
+export async function openInfrastructure(
+  app: FastifyInstance,
+  config: Config,
+  options: BuildOptions,
+  metrics: Metrics,
+) {
+  const caught = metrics.caught;
+  const database = options.database ?? (await openConfiguredDatabase(config, options.embedded));
+  await database.migrate();
+  // Two deployments on one Redis never share keys or channels (pub/sub ignores the db number).
+  const redisPrefix = options.redisPrefix ?? redisPrefixOf(config);
+  const bus = measuredBus(
+    config.REDIS_URL
+      ? await createRedisBus(
+          config.REDIS_URL,
+          redisPrefix,
+          app.log,
+          () => metrics.eventBusSubscribeFailures.inc(),
+          caught.reportCaught,
+        )
+      : createLocalBus(),
+    metrics,
+  );
+  // ioredis loads only when Redis is configured (~60 ms of an embedded start otherwise).
+  const redis = config.REDIS_URL
+    ? new (await import('ioredis')).Redis(config.REDIS_URL, {
+        keyPrefix: redisPrefix,
+        maxRetriesPerRequest: 3,
+      })
+    : null;
+
+  const seededAt = new Date();
+  if (config.SEED_DEMO) {
+    if (database.snapshot?.kind === 'restored') {
+      await refreshRestoredDemo(database.db, database.snapshot.seededAt, seededAt);
+    }
+    await seedDemo(database.db, { profiles: config.DEMO_PROFILES, today: seededAt });
+  }
+  // Kept before anything of this installation (its secrets, its admin) is written.
+  if (database.snapshot?.kind === 'missing') {
+    await database.snapshot
+      .save(seededAt)
+      .catch((error: unknown) => caught.reportCaught('database-snapshot.save', error));
+  }
+
+  const clock = options.clock ?? systemClock;
+  const mailTransport =
+    options.mailTransport ??
+    (config.SMTP_URL
+      ? createSmtpTransport(config.SMTP_URL, dkimKey(config))
+      : createOutboxTransport(path.join(config.DATA_DIR, 'outbox'), dkimKey(config)));
+  const secrets = await loadSecrets(database.db, config.SESSION_SECRET);
+  return {
+    database,
+    bus,
+    redis,
+    clock,
+    translator: options.translator ?? createTranslator(),
+    mailTransport,
+    secrets,
+    // Photo originals are private objects behind signed links (docs/decisions/008-private-media.md).
+    storage: createMediaStorage(config, createMediaSigner(secrets.mediaSecret, clock), clock),
+    provider: options.paymentProvider ?? (await paymentProvider(config, database.db)),
+  };
+}
+
+export type Infrastructure = Awaited<ReturnType<typeof openInfrastructure>>;

@@ -1,0 +1,164 @@
+import type { FastifyInstance } from 'fastify';
+import type { Infrastructure } from './app-infrastructure.ts';
+import type { AppDeps, BuildOptions } from './app-types.ts';
+import { registerBackgroundJobs } from './background-jobs.ts';
+import type { Config } from './config.ts';
+import { loggableError } from './lib/error-handler.ts';
+import type { Metrics } from './lib/metrics.ts';
+import { createSmsSender } from './lib/sms.ts';
+import { AccountsService } from './modules/accounts/accounts.service.ts';
+import { SessionCache } from './modules/accounts/session-cache.ts';
+import { ChatListCache } from './modules/chats/chat-list-cache.ts';
+import { ChatsService } from './modules/chats/chats.service.ts';
+import { JobRunner } from './modules/jobs/job-runner.ts';
+import { LikesService } from './modules/likes/likes.service.ts';
+import { MailQueue } from './modules/mail/mail.service.ts';
+import { NotificationsService } from './modules/notifications/notifications.service.ts';
+import { localPresenceStore, Presence, redisPresenceStore } from './modules/notifications/presence.ts';
+import { OperatorService } from './modules/operator/operator.service.ts';
+import { DirectDebitService } from './modules/payments/direct-debit.service.ts';
+import { PaymentsService } from './modules/payments/payments.service.ts';
+import { PhotosService } from './modules/photos/photos.service.ts';
+import { ProfilesService } from './modules/profiles/profiles.service.ts';
+import { SearchService } from './modules/search/search.service.ts';
+import { SearchCounts } from './modules/search/search-counts.ts';
+import { SiteDirectory } from './modules/sites/sites.service.ts';
+import { ensureStaffAtStart } from './modules/staff/staff.bootstrap.ts';
+import { StaffService } from './modules/staff/staff.service.ts';
+import { StatsService } from './modules/stats/stats.service.ts';
+import { httpPostbackSender, PostbackQueue } from './modules/tracking/postbacks.ts';
+import { TrackingService } from './modules/tracking/tracking.service.ts';
+
+/**
+ * Every service, wired on the infrastructure, with what reports their failures and the caches
+ * they are dropped through; `close` stops what they started (the app's onClose).
+ */
+export async function createServices(
+  app: FastifyInstance,
+  config: Config,
+  options: BuildOptions,
+  metrics: Metrics,
+  infra: Infrastructure,
+): Promise<{ deps: AppDeps; close(): Promise<void> }> {
+  const { database, bus, redis, clock, translator, secrets, storage, provider } = infra;
+  const { db } = database;
+  const caught = metrics.caught;
+  const logins = {
+    maxFailures: config.LOGIN_MAX_FAILURES,
+    windowMinutes: config.LOGIN_WINDOW_MINUTES,
+    lockMinutes: config.LOGIN_LOCK_MINUTES,
+  };
+  const jobs = new JobRunner(db, clock, { reportCaught: caught.reportCaught, metrics });
+  const mail = new MailQueue(db, infra.mailTransport, config.MAIL_FROM, clock, app.log, jobs, metrics);
+  // Presence in Redis (or this process), copied to the database in batches (decision 007).
+  const presence = new Presence(
+    db,
+    clock,
+    redis ? redisPresenceStore(redis) : localPresenceStore(clock),
+    (error) => caught.reportCaught('presence.store-or-copy', error),
+  );
+  presence.start();
+  const notifications = new NotificationsService(
+    db,
+    clock,
+    mail,
+    translator,
+    secrets,
+    config,
+    options.pushSender,
+    presence,
+  );
+  notifications.onPushFailure = (failure) => {
+    metrics.pushFailures.inc({ reason: failure.reason });
+    metrics.jobFailures.inc({ queue: 'push' });
+    app.log[failure.reason === 'gone' ? 'info' : 'warn'](failure, 'push delivery failed');
+  };
+  const smsSender = options.smsSender ?? createSmsSender(config);
+  const directDebit = new DirectDebitService(db, clock, smsSender, translator, caught.reportCaught, provider);
+  const sites = new SiteDirectory(db, bus);
+  // Finished conversation lists per member for a few seconds (chats/chat-list-cache.ts).
+  const chatLists = new ChatListCache(config.CHAT_LIST_CACHE_MS);
+  const profiles = new ProfilesService(db, clock, storage, (userId) => chats.listChanged(userId));
+  const chats = new ChatsService(db, clock, storage, bus, caught.reportCaught, notifications, chatLists);
+  const staff = new StaffService(db, clock, logins);
+  const payments = new PaymentsService(db, clock, bus, provider, directDebit);
+  payments.onRecheckFailure = (providerPaymentId, error) => {
+    metrics.jobFailures.inc({ queue: 'payments' });
+    app.log.warn(
+      { providerPaymentId, err: loggableError(error) },
+      'pending order re-check failed, will retry',
+    );
+  };
+  payments.onRefundFailure = (orderId, outcome, error) => {
+    metrics.refundFailures.inc({ outcome });
+    app.log.warn(
+      { orderId, outcome, ...(error ? { err: loggableError(error) } : {}) },
+      outcome === 'refused'
+        ? 'refund refused by the payment provider'
+        : 'refund failed: the payment provider could not be reached; the order stays completed for a retry',
+    );
+  };
+  const postbackSender = options.postbackSender ?? httpPostbackSender(config.NODE_ENV !== 'production');
+  const deps: AppDeps = {
+    config,
+    metrics,
+    jobs,
+    caught,
+    db,
+    databaseKind: database.kind,
+    bus,
+    redis,
+    sites,
+    translator,
+    secrets,
+    notifications,
+    storage,
+    clock,
+    mail,
+    profiles,
+    chats,
+    payments,
+    directDebit,
+    staff,
+    accounts: new AccountsService(db, clock, mail, translator, storage, logins),
+    photos: new PhotosService(db, clock, storage),
+    search: new SearchService(db, clock, storage, new SearchCounts(config.SEARCH_COUNT_CACHE_MS, clock)),
+    likes: new LikesService(db, clock, storage, bus, caught.reportCaught, notifications),
+    operator: new OperatorService(db, clock, storage, bus, sites, chats, profiles, staff),
+    tracking: new TrackingService(db, clock),
+    postbacks: new PostbackQueue(db, clock, postbackSender, app.log, jobs),
+    stats: new StatsService(db, clock),
+    staffStart: { adminCreated: false, demoAdmin: null },
+    // The one cache the chats service drops and the list route reads.
+    chatLists,
+  };
+  await payments.ensureTimeBonusCode();
+  await deps.photos
+    .moveLegacyMedia()
+    .then((moved) => moved > 0 && app.log.info({ photos: moved }, 'photos moved to private media'))
+    .catch((error: unknown) => caught.reportCaught('photos.move-to-private-media', error, 'error'));
+  // Sessions resolved in the last seconds, dropped over the event bus when they change (decision 014).
+  const sessionCache = new SessionCache(config.SESSION_CACHE_MS);
+  deps.accounts.cacheSessions(sessionCache, bus);
+  const stopSessionCache = sessionCache.listen(bus);
+  const stopChatListCache = chatLists.listen(bus);
+  metrics.queue('mail', () => mail.pending());
+  metrics.queue('payments', () => payments.pendingCount());
+  metrics.queue('postbacks', () => deps.postbacks.pending());
+  registerBackgroundJobs(deps, app.log);
+  deps.staffStart = await ensureStaffAtStart(config, staff);
+  return {
+    deps,
+    async close() {
+      sites.close();
+      await jobs.stop();
+      mail.stop();
+      await bus.close();
+      stopSessionCache();
+      stopChatListCache();
+      await presence.stop();
+      await redis?.quit().catch((error: unknown) => caught.reportCaught('redis.quit', error));
+      await database.close();
+    },
+  };
+}
