@@ -1,5 +1,6 @@
 // @vitest-environment happy-dom
-import { cleanup, screen } from '@testing-library/react';
+import { act, cleanup, screen, waitFor } from '@testing-library/react';
+import { useEffect, useState } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { renderShell, testUser } from '../../tests/setup/render-shell.tsx';
 import { SiteEntryWarning } from './site-entry-warning.tsx';
@@ -7,6 +8,13 @@ import { TabBar, TopBar } from './top-bar.tsx';
 import { WarningBanners } from './warning-banners.tsx';
 
 afterEach(cleanup);
+
+/** Shows "effects ran" once the effects of its first render, and of all rendered with it, have run. */
+function AfterEffects() {
+  const [ran, setRan] = useState(false);
+  useEffect(() => setRan(true), []);
+  return ran ? <p>effects ran</p> : null;
+}
 
 describe('top bar', () => {
   it('shows 99 unread messages as 99 and 100 as 99+', async () => {
@@ -104,8 +112,15 @@ describe('site-entry warning', () => {
     expect(await screen.findByTestId('site-entry-warning')).toBeTruthy();
     gb.unmount();
 
-    const lander = renderShell(<SiteEntryWarning layout="lander" />, { settings: { geoip_country: 'GB' } });
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    const lander = renderShell(
+      <>
+        <SiteEntryWarning layout="lander" />
+        <p>page</p>
+      </>,
+      { settings: { geoip_country: 'GB' } },
+    );
+    // Rendered together with the page: once the page is there, so would the warning be.
+    await screen.findByText('page');
     expect(screen.queryByTestId('site-entry-warning')).toBeNull();
     lander.unmount();
 
@@ -138,8 +153,7 @@ describe('site-entry warning', () => {
   it('is closed by the enter button, which sets the 30-day cookie', async () => {
     renderShell(<SiteEntryWarning layout="default" />);
     const enter = await screen.findByRole('button', { name: 'I am 18 or older, enter' });
-    enter.click();
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    act(() => enter.click());
     expect(screen.queryByTestId('site-entry-warning')).toBeNull();
     expect(document.cookie).toContain('skip_site_entry=1');
   });
@@ -149,16 +163,20 @@ describe('page title', () => {
   it('puts unread messages plus new likes before the title for a member', async () => {
     document.title = 'Amora';
     renderShell(<p>page</p>, { user: testUser(), unreadMessages: 2, newLikes: 1 });
-    await screen.findByText('page');
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    expect(document.title).toBe('(3) Amora');
+    await waitFor(() => expect(document.title).toBe('(3) Amora'));
   });
 
   it('leaves the title alone for a visitor', async () => {
     document.title = 'Amora';
-    renderShell(<p>page</p>, { unreadMessages: 2 });
-    await screen.findByText('page');
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    renderShell(
+      <>
+        <p>page</p>
+        <AfterEffects />
+      </>,
+      { unreadMessages: 2 },
+    );
+    // The title is set in an effect of the same first render: those have all run by now.
+    await screen.findByText('effects ran');
     expect(document.title).toBe('Amora');
   });
 });

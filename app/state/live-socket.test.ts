@@ -55,9 +55,18 @@ describe('LiveSocket', () => {
     const twice = new LiveSocket('ws://site.test/api/ws');
     twice.start();
     twice.start();
-    await vi.waitFor(() => expect(FakeWebSocket.opened.length).toBeGreaterThan(0));
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(FakeWebSocket.opened).toHaveLength(1);
+    // Started last, so it opens after any socket the starts above would open (each waits for the one
+    // parser, in the order they started).
+    const last = new LiveSocket('ws://site.test/last');
+    last.start();
+    await vi.waitFor(() =>
+      expect(FakeWebSocket.opened.map((socket) => socket.url)).toContain('ws://site.test/last'),
+    );
+    expect(FakeWebSocket.opened.map((socket) => socket.url)).toEqual([
+      'ws://site.test/api/ws',
+      'ws://site.test/last',
+    ]);
     twice.stop();
+    last.stop();
   });
 });

@@ -135,7 +135,11 @@ function harness(status: ConvoState['status'] = 'ready') {
   const controller = new ConvoController(start(status), deps);
   return { controller, sends, deps };
 }
-const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
+/** Waits until the controller's state shows `expected` (outcomes and fetches settle in promises). */
+const settled = (controller: ConvoController, expected: (state: ConvoState) => void) =>
+  vi.waitFor(() => expected(controller.getState()));
+const allSent = (state: ConvoState) => expect(states(state)).toEqual(['sent', 'sent', 'sent']);
+const lastFailed = (state: ConvoState) => expect(state.items.at(-1)).toMatchObject({ state: 'failed' });
 
 describe('the conversation controller', () => {
   it('offers only the actions a state allows', () => {
@@ -155,8 +159,7 @@ describe('the conversation controller', () => {
     controller.getView().send(hello);
     expect(sends).toHaveLength(1);
     sends[0]?.resolve({ ok: true, message: message(3, { client_id: 'c1' }), credits: 5, warning: null });
-    await flush();
-    expect(states(controller.getState())).toEqual(['sent', 'sent', 'sent']);
+    await settled(controller, allSent);
   });
 
   it('a reconnect while a message is on its way sends nothing twice', async () => {
@@ -169,7 +172,8 @@ describe('the conversation controller', () => {
     expect(sends).toHaveLength(1);
     expect(deps.fetchAfter).toHaveBeenCalledTimes(2);
     sends[0]?.resolve({ ok: true, message: message(3, { client_id: 'c1' }), credits: 5, warning: null });
-    await flush();
+    // The outcome is handled in one step: once the message shows sent, a second send would be there.
+    await settled(controller, allSent);
     expect(sends).toHaveLength(1);
   });
 
@@ -177,13 +181,11 @@ describe('the conversation controller', () => {
     const { controller, sends, deps } = harness();
     controller.getView().send(hello);
     sends[0]?.resolve({ ok: false, reason: 'offline', detail: null });
-    await flush();
-    expect(controller.getState().items.at(-1)).toMatchObject({ state: 'failed' });
+    await settled(controller, lastFailed);
     vi.mocked(deps.fetchAfter).mockResolvedValueOnce([message(3, { client_id: 'c1' })]);
     controller.dispatch({ type: 'connection', status: 'reconnecting' });
     controller.dispatch({ type: 'connection', status: 'ready' });
-    await flush();
-    expect(states(controller.getState())).toEqual(['sent', 'sent', 'sent']);
+    await settled(controller, allSent);
     expect(sends).toHaveLength(1);
   });
 
@@ -191,7 +193,7 @@ describe('the conversation controller', () => {
     const { controller, sends } = harness();
     controller.getView().send(hello);
     sends[0]?.resolve({ ok: false, reason: 'offline', detail: null });
-    await flush();
+    await settled(controller, lastFailed);
     const view = controller.getView();
     if (view.status === 'offline') throw new Error('unexpected');
     view.retry('c1');
@@ -199,8 +201,7 @@ describe('the conversation controller', () => {
     controller.dispatch({ type: 'retry', clientId: 'c1' });
     expect(sends.map((send) => send.clientId)).toEqual(['c1', 'c1']);
     sends[1]?.resolve({ ok: true, message: message(3, { client_id: 'c1' }), credits: 5, warning: null });
-    await flush();
-    expect(states(controller.getState())).toEqual(['sent', 'sent', 'sent']);
+    await settled(controller, allSent);
   });
 
   it('offline → failed; back online → retry → sent once', async () => {
@@ -215,8 +216,7 @@ describe('the conversation controller', () => {
     view.retry('c1');
     expect(sends).toHaveLength(1);
     sends[0]?.resolve({ ok: true, message: message(3, { client_id: 'c1' }), credits: 5, warning: null });
-    await flush();
-    expect(states(controller.getState())).toEqual(['sent', 'sent', 'sent']);
+    await settled(controller, allSent);
   });
 
   it('tells the screen about a balance after sending and about a refusal', async () => {
@@ -236,9 +236,10 @@ describe('the conversation controller', () => {
     controller.getView().send({ kind: 'gift', gift: 1 });
     sends[0]?.({ ok: true, message: message(3), credits: 4, warning: null });
     sends[1]?.({ ok: false, reason: 'insufficient_credits', detail: 'Not enough credits' });
-    await flush();
-    expect(onSent).toHaveBeenCalledWith(expect.objectContaining({ credits: 4 }));
-    expect(onFailed).toHaveBeenCalledWith('insufficient_credits', { kind: 'gift', gift: 1 });
+    await vi.waitFor(() => {
+      expect(onSent).toHaveBeenCalledWith(expect.objectContaining({ credits: 4 }));
+      expect(onFailed).toHaveBeenCalledWith('insufficient_credits', { kind: 'gift', gift: 1 });
+    });
   });
 
   it('loads an older page in the ready state', async () => {
@@ -246,9 +247,8 @@ describe('the conversation controller', () => {
     const view = controller.getView();
     if (view.status !== 'ready') throw new Error('unexpected');
     view.loadOlder();
-    await flush();
     expect(deps.fetchBefore).toHaveBeenCalledWith(1);
-    expect(controller.getState().items[0]).toMatchObject({ key: 'm0' });
+    await settled(controller, (state) => expect(state.items[0]).toMatchObject({ key: 'm0' }));
   });
 
   it('makes URL-safe client ids the API accepts', () => {
