@@ -1,5 +1,5 @@
 import { createServer, type Server, type Socket } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createRedisBus } from './event-bus.ts';
 
 /** The commands (arrays of bulk strings) in a RESP buffer, and what is left of it. */
@@ -92,33 +92,51 @@ describe('the Redis event bus', () => {
   it('logs and counts a failed subscribe and retries it, so the socket behind it is not deaf', async () => {
     const warnings: { details: object; message: string }[] = [];
     let failures = 0;
+    let warned = () => {};
+    const refused = new Promise<void>((resolve) => {
+      warned = resolve;
+    });
     const bus = await createRedisBus(
       url,
       'p:',
-      { warn: (details, message) => void warnings.push({ details, message }) },
+      {
+        warn: (details, message) => {
+          warnings.push({ details, message });
+          warned();
+        },
+      },
       () => failures++,
     );
+    // The retry waits out its backoff on a timer: fake, so the test need not wait half a second.
+    vi.useFakeTimers({ toFake: ['setTimeout'] });
     try {
       const received: unknown[] = [];
-      bus.subscribe('member.1', (payload) => received.push(payload));
-      const deadline = Date.now() + 5000;
-      while (!redis.subscribedTo('p:member.1') && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      expect(redis.attempts.get('p:member.1')).toBe(2);
+      let delivered = () => {};
+      const arrived = new Promise<void>((resolve) => {
+        delivered = resolve;
+      });
+      bus.subscribe('member.1', (payload) => {
+        received.push(payload);
+        delivered();
+      });
+      await refused;
       expect(failures).toBe(1);
       expect(warnings).toEqual([
         expect.objectContaining({
           message: 'event bus: subscribe failed, retrying',
-          details: expect.objectContaining({ channel: 'member.1', attempt: 0 }),
+          details: expect.objectContaining({ channel: 'member.1', attempt: 0, retryInMs: 500 }),
         }),
       ]);
+      expect(redis.attempts.get('p:member.1')).toBe(1);
+      await vi.advanceTimersByTimeAsync(500);
+      await vi.waitFor(() => expect(redis.subscribedTo('p:member.1')).toBe(true));
+      expect(redis.attempts.get('p:member.1')).toBe(2);
+      expect(failures).toBe(1);
       redis.push('p:member.1', { type: 'credits', credits: 3 });
-      while (received.length === 0 && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+      await arrived;
       expect(received).toEqual([{ type: 'credits', credits: 3 }]);
     } finally {
+      vi.useRealTimers();
       await bus.close();
     }
   });

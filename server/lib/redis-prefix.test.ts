@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type TestApp } from '../../tests/setup/test-app.ts';
 import { redisPrefixOf } from './redis-prefix.ts';
 
@@ -23,6 +23,25 @@ describe('redisPrefixOf', () => {
   });
 });
 
+type Heard = { type: string; from?: string };
+
+/**
+ * Publishes `event` on the listener's own bus until the listener has heard it: the first one that
+ * comes back proves the subscription has reached Redis, and that everything Redis sent the listener
+ * before it has come (a connection gets its messages in order).
+ */
+const hearsItself = (listener: TestApp, heard: Heard[], event: Heard) =>
+  vi.waitFor(
+    async () => {
+      await listener.app.deps.bus.publish('member:1', event);
+      expect(heard).toContainEqual(event);
+    },
+    { timeout: 3000, interval: 20 },
+  );
+
+/** What a listener heard from anyone but itself. */
+const fromOthers = (heard: Heard[], me: string) => heard.filter((event) => event.from !== me);
+
 describe('two deployments on one Redis', () => {
   const apps: TestApp[] = [];
   afterAll(async () => {
@@ -38,16 +57,19 @@ describe('two deployments on one Redis', () => {
       createTestApp({ REDIS_PREFIX: theirs }),
     ]);
     apps.push(sender!, samePrefix!, otherPrefix!);
-    const heardSame: unknown[] = [];
-    const heardOther: unknown[] = [];
-    samePrefix!.app.deps.bus.subscribe('member:1', (payload) => heardSame.push(payload));
-    otherPrefix!.app.deps.bus.subscribe('member:1', (payload) => heardOther.push(payload));
+    const heardSame: Heard[] = [];
+    const heardOther: Heard[] = [];
+    samePrefix!.app.deps.bus.subscribe('member:1', (payload) => heardSame.push(payload as Heard));
+    otherPrefix!.app.deps.bus.subscribe('member:1', (payload) => heardOther.push(payload as Heard));
     // Subscriptions reach Redis asynchronously.
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await hearsItself(samePrefix!, heardSame, { type: 'probe', from: 'same' });
+    await hearsItself(otherPrefix!, heardOther, { type: 'probe', from: 'other' });
     await sender!.app.deps.bus.publish('member:1', { type: 'ping' });
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(heardOther).toEqual([]);
+    // Published after the ping: whatever the ping brought a listener has come before its marker.
+    await hearsItself(samePrefix!, heardSame, { type: 'marker', from: 'same' });
+    await hearsItself(otherPrefix!, heardOther, { type: 'marker', from: 'other' });
+    expect(fromOthers(heardOther, 'other')).toEqual([]);
     // With Redis the other instance of the same deployment hears it; without, each bus is in-process.
-    expect(heardSame).toEqual(process.env.REDIS_URL ? [{ type: 'ping' }] : []);
+    expect(fromOthers(heardSame, 'same')).toEqual(process.env.REDIS_URL ? [{ type: 'ping' }] : []);
   });
 });

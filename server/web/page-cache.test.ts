@@ -1,10 +1,32 @@
+import { randomUUID } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { publicPagesChangedChannel } from '#server/lib/public-pages.ts';
 import { activeMember } from '../../tests/setup/members.ts';
 import { signedInStaff } from '../../tests/setup/staff.ts';
 import { createTestApp, type TestApp } from '../../tests/setup/test-app.ts';
 import { PageCache } from './page-cache.ts';
 import { registerPages } from './ssr.ts';
+
+/**
+ * Resolves when a marker published now on the pages' channel has come back: on Redis the app's
+ * announcements published before it (one connection, delivered in order) have all arrived by then.
+ */
+async function busCaughtUp(t: TestApp): Promise<void> {
+  const marker = randomUUID();
+  let stop = () => {};
+  const back = new Promise<void>((resolve) => {
+    stop = t.app.deps.bus.subscribe(publicPagesChangedChannel, (payload) => {
+      if ((payload as { marker?: unknown } | null)?.marker === marker) resolve();
+    });
+  });
+  try {
+    await t.app.deps.bus.publish(publicPagesChangedChannel, { marker });
+    await back;
+  } finally {
+    stop();
+  }
+}
 
 /**
  * The page route with a render that counts its calls and writes the response's nonce into the page
@@ -116,7 +138,7 @@ describe('public page cache', () => {
     // The operators' chat work leaves them; a back-office write does not.
     const staff = await signedInStaff(t.app, 'admin');
     // On Redis the announcements above also come back here a moment later: let them land first.
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await busCaughtUp(t);
     await page('/home-like');
     const typing = await t.app.inject({
       method: 'POST',

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { staffAudit } from '#server/db/schema/staff.ts';
 import { nextIp } from '../../../tests/setup/members.ts';
 import { signedInStaff, type TestStaff } from '../../../tests/setup/staff.ts';
@@ -400,22 +400,21 @@ if (process.env.DATABASE_URL && process.env.REDIS_URL) {
           payload: siteBody(domain),
         });
         expect(created.statusCode).toBe(201);
-        const deadline = Date.now() + 2000;
-        while ((await onSecond()).domain !== domain && Date.now() < deadline) {
-          await new Promise((resolve) => setTimeout(resolve, 20));
-        }
-        expect(await onSecond()).toMatchObject({ domain, name: 'Liebesglück' });
+        // Instance two reads the sites again when the announcement reaches it over Redis.
+        await vi.waitFor(
+          async () => expect(await onSecond()).toMatchObject({ domain, name: 'Liebesglück' }),
+          { timeout: 2000, interval: 20 },
+        );
         await first.app.inject({
           method: 'PUT',
           url: '/api/admin/sites.php',
           headers: { cookie: admin.cookie },
           payload: { id: created.json().site.id, name: 'Neuer Name' },
         });
-        const until = Date.now() + 2000;
-        while ((await onSecond()).name !== 'Neuer Name' && Date.now() < until) {
-          await new Promise((resolve) => setTimeout(resolve, 20));
-        }
-        expect((await onSecond()).name).toBe('Neuer Name');
+        await vi.waitFor(async () => expect((await onSecond()).name).toBe('Neuer Name'), {
+          timeout: 2000,
+          interval: 20,
+        });
       } finally {
         await second.close();
         await first.close();

@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { likes } from '#server/db/schema/social.ts';
 import { memberChannel } from '#server/lib/member-events.ts';
 import { createFakeClock } from '../../../tests/setup/fake-clock.ts';
@@ -59,12 +59,16 @@ describe('likes and matches', () => {
     expect((await likesOf(a.cookie)).profiles.map((profile: { id: number }) => profile.id)).toEqual([
       b.profileId,
     ]);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(events).toEqual(
-      expect.arrayContaining([
-        expect.objectContaining({ type: 'like', profile: expect.objectContaining({ name: 'Anna' }) }),
-        expect.objectContaining({ type: 'match', profile: expect.objectContaining({ name: 'Anna' }) }),
-      ]),
+    // Over Redis the events come back a moment after the answers.
+    await vi.waitFor(
+      () =>
+        expect(events).toEqual(
+          expect.arrayContaining([
+            expect.objectContaining({ type: 'like', profile: expect.objectContaining({ name: 'Anna' }) }),
+            expect.objectContaining({ type: 'match', profile: expect.objectContaining({ name: 'Anna' }) }),
+          ]),
+        ),
+      { timeout: 3000 },
     );
     stop();
   });
