@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { z } from 'zod';
 import type { Executor } from '#server/db/client.ts';
@@ -472,15 +472,16 @@ describe('live delivery over WebSocket', () => {
     return { socket, frames, ready };
   }
 
-  async function waitFor<T>(check: () => T | undefined, timeoutMs = 3000): Promise<T> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const value = check();
-      if (value !== undefined) return value;
-      if (Date.now() > deadline) throw new Error('timed out');
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  }
+  /** The first frame of `type` the socket got, once one has come. */
+  const frameOf = (frames: { type: string; [key: string]: unknown }[], type: string) =>
+    vi.waitFor(
+      () => {
+        const frame = frames.find((candidate) => candidate.type === type);
+        expect(frame, `a ${type} frame`).toBeDefined();
+        return frame!;
+      },
+      { timeout: 3000, interval: 20 },
+    );
 
   it('refuses a socket without a session', async () => {
     const socket = new WebSocket(base);
@@ -501,7 +502,7 @@ describe('live delivery over WebSocket', () => {
       headers: { cookie: a.cookie },
       payload: { profile: b.profileId, text: 'live one' },
     });
-    const delivered = await waitFor(() => live.frames.find((frame) => frame.type === 'message'));
+    const delivered = await frameOf(live.frames, 'message');
     expect(delivered).toMatchObject({
       conversation: first.json().message.conversation,
       message: { text: 'live one', mine: false },
@@ -540,7 +541,8 @@ describe('live delivery over WebSocket', () => {
       headers: { cookie: a.cookie },
       payload: { profile: b.profileId, text: 'after' },
     });
-    await waitFor(() => again.frames.find((frame) => frame.type === 'message'));
+    // The first message frame after the reconnect: had a missed one been replayed, it would come first.
+    await frameOf(again.frames, 'message');
     expect(
       again.frames
         .filter((frame) => frame.type === 'message')
@@ -585,10 +587,11 @@ if (process.env.DATABASE_URL && process.env.REDIS_URL) {
           headers: { cookie: a.cookie },
           payload: { profile: b.profileId, text: 'across instances' },
         });
-        const deadline = Date.now() + 3000;
-        while (!frames.some((frame) => frame.type === 'message') && Date.now() < deadline)
-          await new Promise((resolve) => setTimeout(resolve, 20));
-        expect(frames.find((frame) => frame.type === 'message')?.message?.text).toBe('across instances');
+        await vi.waitFor(
+          () =>
+            expect(frames.find((frame) => frame.type === 'message')?.message?.text).toBe('across instances'),
+          { timeout: 3000, interval: 20 },
+        );
         socket.close();
       } finally {
         await second.close();

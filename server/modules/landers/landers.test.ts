@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { LanderMapResponse, LanderProfilesResponse } from '#contract/landers.ts';
 import { profiles } from '#server/db/schema/members.ts';
 import { photos } from '#server/db/schema/photos.ts';
@@ -180,15 +180,11 @@ describe('landers API', () => {
   it('serves the made videos from DATA_DIR/assets/landers', async () => {
     const answer = await t.app.inject({ url: '/api/landers/media.php' });
     expect(answer.statusCode).toBe(200);
-    await expect(
-      (async () => {
-        for (let attempt = 0; attempt < 60; attempt++) {
-          if (landerVideoReady(path.join(t.config.DATA_DIR, 'assets', 'landers'), 'video')) return true;
-          await new Promise((resolve) => setTimeout(resolve, 500));
-        }
-        return false;
-      })(),
-    ).resolves.toBe(true);
+    // The answer started making the videos in the background: the files appear once ffmpeg is done.
+    await vi.waitFor(
+      () => expect(landerVideoReady(path.join(t.config.DATA_DIR, 'assets', 'landers'), 'video')).toBe(true),
+      { timeout: 25_000, interval: 100 },
+    );
     const video = await t.app.inject({ url: '/lander-media/video.mp4' });
     expect(video.statusCode).toBe(200);
     expect(video.headers['content-type']).toBe('video/mp4');

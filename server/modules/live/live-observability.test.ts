@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -83,9 +84,12 @@ describe('/metrics', () => {
     expect(body).toMatch(/job_runs_total\{queue="mail.send",outcome="retry"\} [1-9]/);
     expect(body).toContain('# TYPE push_failures_total counter');
 
+    // The server counts the socket gone in its own close handler, which runs before this listener.
+    const [serverSide] = [...t.app.websocketServer.clients];
+    const closedOnServer = once(serverSide!, 'close');
     live.socket.close();
     await live.closed;
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await closedOnServer;
     expect(await scrape()).toMatch(/websocket_connections\{socket="member"\} 0/);
     failMail = false;
   });

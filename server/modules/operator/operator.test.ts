@@ -27,15 +27,16 @@ function connect(url: string, cookie: string) {
   return { socket, frames, ready };
 }
 
-async function waitFor<T>(check: () => T | undefined, timeoutMs = 3000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+/** What `check` finds (a frame), once it finds something: vi.waitFor polls it. */
+const eventually = <T>(check: () => T | undefined, timeout = 3000): Promise<T> =>
+  vi.waitFor(
+    () => {
+      const value = check();
+      expect(value, 'not there yet').toBeDefined();
+      return value as T;
+    },
+    { timeout, interval: 20 },
+  );
 
 /** A member who wrote to a fresh fictional profile: the conversation now waits for an operator. */
 async function memberWrites(app: FastifyInstance, text = 'Hi Zoe, are you there?') {
@@ -426,7 +427,7 @@ describe('operator console', () => {
     await staffSocket.ready;
     const { member, conversation } = await memberWrites(t.app, 'Live?');
     expect(
-      await waitFor(() =>
+      await eventually(() =>
         staffSocket.frames.find((frame) => frame.type === 'inbox' && frame.conversation === conversation),
       ),
     ).toMatchObject({ waiting: true });
@@ -434,7 +435,7 @@ describe('operator console', () => {
     const memberSocket = connect(`${wsBase()}/api/ws`, member.cookie);
     await memberSocket.ready;
     expect((await post(operator, '/api/admin/claim.php', { conversation })).statusCode).toBe(200);
-    await waitFor(() =>
+    await eventually(() =>
       staffSocket.frames.find(
         (frame) => frame.type === 'claim' && frame.conversation === conversation && frame.claimed_by !== null,
       ),
@@ -449,28 +450,28 @@ describe('operator console', () => {
       payload: { profile: await memberProfileOf(conversation), text: 'Still there?' },
     });
     expect(
-      await waitFor(() =>
+      await eventually(() =>
         staffSocket.frames.find((frame) => frame.type === 'message' && frame.conversation === conversation),
       ),
     ).toMatchObject({ message: { text: 'Still there?', mine: false } });
-    await waitFor(() =>
+    await eventually(() =>
       otherStaff.frames.find((frame) => frame.type === 'inbox' && frame.conversation === conversation),
     );
     expect(otherStaff.frames.some((frame) => frame.type === 'message')).toBe(false);
     otherStaff.socket.close();
     await post(operator, '/api/admin/typing.php', { conversation });
-    await waitFor(() =>
+    await eventually(() =>
       memberSocket.frames.find((frame) => frame.type === 'typing' && frame.conversation === conversation),
     );
     await post(operator, '/api/admin/reply.php', { conversation, text: 'Live!' });
-    const delivered = await waitFor(() =>
+    const delivered = await eventually(() =>
       memberSocket.frames.find(
         (frame) => frame.type === 'message' && (frame.message as { text: string }).text === 'Live!',
       ),
     );
     expect(delivered).toMatchObject({ conversation, message: { text: 'Live!', mine: false } });
     expect(
-      await waitFor(() =>
+      await eventually(() =>
         staffSocket.frames.find(
           (frame) => frame.type === 'inbox' && frame.conversation === conversation && !frame.waiting,
         ),
@@ -531,7 +532,7 @@ if (process.env.DATABASE_URL && process.env.REDIS_URL) {
         const staffSocket = connect(`${base}/api/admin/ws`, operator.cookie);
         await staffSocket.ready;
         const { member, conversation } = await memberWrites(first.app, 'Across?');
-        await waitFor(() =>
+        await eventually(() =>
           staffSocket.frames.find((frame) => frame.type === 'inbox' && frame.conversation === conversation),
         );
         const memberSocket = connect(`${base}/api/ws`, member.cookie);
@@ -543,7 +544,9 @@ if (process.env.DATABASE_URL && process.env.REDIS_URL) {
           payload: { conversation, text: 'Across instances' },
         });
         expect(reply.statusCode).toBe(201);
-        const delivered = await waitFor(() => memberSocket.frames.find((frame) => frame.type === 'message'));
+        const delivered = await eventually(() =>
+          memberSocket.frames.find((frame) => frame.type === 'message'),
+        );
         expect(delivered).toMatchObject({ conversation, message: { text: 'Across instances', mine: false } });
         staffSocket.socket.close();
         memberSocket.socket.close();
