@@ -164,8 +164,7 @@ export async function registerWeb(app: FastifyInstance, mode: WebMode): Promise<
 
   const { config } = app.deps;
   // Never in development: a kept page would hide the edit just made.
-  const pageCacheMs =
-    mode === 'production' ? config.PAGE_CACHE_MS : 0;
+  const pageCacheMs = mode === 'production' ? config.PAGE_CACHE_MS : 0;
   const pageCache = new PageCache(pageCacheMs);
   if (pageCache.enabled) {
     const stop = pageCache.listen(app.deps.bus);
