@@ -1,39 +1,84 @@
-import type { OpenAPI3 } from 'openapi-typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registeredRoutes } from '../server/lib/openapi.ts';
 import { createTestApp, type TestApp } from '../tests/setup/test-app.ts';
-import { type EndpointDefinition, endpoints } from './endpoints.ts';
+import { declaredEndpoints, endpoints } from './endpoints.ts';
 
-describe('the typed endpoint map (contract/endpoints.ts)', () => {
+/**
+ * Routes under /api/ registered without a declaration. The staff area (/api/admin/…) is left out
+ * of this test until its routes move onto declarations too. The list may only shrink: a route that
+ * gains a declaration fails the test until it is taken off here.
+ */
+const expectedMissing: string[] = [
+  // The answer to unknown /api/ paths (404 not_found in the error body), one route per method.
+  ...['DELETE', 'GET', 'OPTIONS', 'PATCH', 'POST', 'PUT', 'QUERY', 'TRACE'].map(
+    (method) => `${method} /api/*`,
+  ),
+  // The OpenAPI document and its viewer (@fastify/swagger-ui registers these).
+  'GET /api/docs',
+  'GET /api/docs/json',
+  'GET /api/docs/static/*',
+  'GET /api/docs/static/index.html',
+  'GET /api/docs/static/swagger-initializer.js',
+  'GET /api/docs/yaml',
+  // A member's data export, registered among the staff routes (moderation.routes.ts).
+  'GET /api/export.php',
+  // Not moved yet: the probes, the payment icons (a path parameter, SVG) and the live socket.
+  'GET /api/assets/paymentmethod/:file',
+  'GET /api/health',
+  'GET /api/health/live',
+  'GET /api/health/ready',
+  'GET /api/ws',
+];
+
+type Route = ReturnType<typeof registeredRoutes>[number];
+
+describe('one contract declaration per call (contract/endpoints.ts)', () => {
   let t: TestApp;
-  let paths: Record<string, Record<string, { requestBody?: unknown; parameters?: unknown[] }>>;
+  let routes: Route[];
   beforeAll(async () => {
     t = await createTestApp();
     await t.app.ready();
-    const document = t.app.swagger() as OpenAPI3;
-    paths = (document.paths ?? {}) as typeof paths;
+    routes = registeredRoutes(t.app).filter(
+      (route) =>
+        route.method !== 'HEAD' && route.url.startsWith('/api/') && !route.url.startsWith('/api/admin/'),
+    );
   });
   afterAll(() => t.close());
 
-  const entries: [string, EndpointDefinition][] = Object.entries(endpoints);
+  const byKey = new Map(declaredEndpoints.map((endpoint) => [endpoint.key, endpoint]));
 
-  it('names every entry "METHOD /path" after its own method and path', () => {
-    for (const [key, definition] of entries) expect(key).toBe(`${definition.method} ${definition.path}`);
+  it('declares each call once', () => {
+    expect(byKey.size).toBe(declaredEndpoints.length);
   });
 
-  it.each(entries)('%s exists in the OpenAPI document with the same method', (_key, definition) => {
-    const operation = paths[definition.path]?.[definition.method.toLowerCase()];
-    expect(operation, `${definition.method} ${definition.path}`).toBeDefined();
-  });
-
-  it('has a body only where the API takes one and a query only where it reads one', () => {
-    for (const [key, definition] of entries) {
-      const operation = paths[definition.path]?.[definition.method.toLowerCase()];
-      if (definition.body !== undefined && definition.method !== 'DELETE') {
-        expect(operation?.requestBody, key).toBeDefined();
-      }
-      if (definition.query !== undefined) {
-        expect(operation?.parameters?.length ?? 0, key).toBeGreaterThan(0);
-      }
+  it("names every entry of the client's map after its declaration, and each is one of the declarations", () => {
+    for (const [key, definition] of Object.entries(endpoints)) {
+      expect(key).toBe(`${definition.method} ${definition.path}`);
+      expect(byKey.get(key), key).toBe(definition);
     }
+  });
+
+  it('registers every member and visitor route from its declaration, and only those lack one that are listed', () => {
+    const missing: string[] = [];
+    for (const route of routes) {
+      const key = `${route.method} ${route.url}`;
+      const endpoint = byKey.get(key);
+      const schema = route.schema ?? {};
+      // Identity, not likeness: the route's schemas must be the declaration's own instances.
+      const built =
+        endpoint !== undefined &&
+        schema.querystring === endpoint.query &&
+        schema.body === endpoint.body &&
+        schema.response === endpoint.responses &&
+        schema.summary === endpoint.summary &&
+        JSON.stringify(schema.tags) === JSON.stringify(endpoint.tags);
+      if (!built) missing.push(key);
+    }
+    expect(missing.sort()).toEqual([...expectedMissing].sort());
+  });
+
+  it('declares no call the app does not register', () => {
+    const registered = new Set(routes.map((route) => `${route.method} ${route.url}`));
+    for (const key of byKey.keys()) expect(registered.has(key), key).toBe(true);
   });
 });

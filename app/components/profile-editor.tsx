@@ -8,7 +8,7 @@ import type { FormErrors } from '#app/lib/form-errors.ts';
 import { reportCaught } from '#app/lib/report-caught.ts';
 import { useRootData } from '#app/lib/root-data.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
-import type { Region } from '#contract/endpoints.ts';
+import type { Region } from '#contract/endpoints/regions.ts';
 import {
   bodyTypeOptions,
   eyeColourOptions,

@@ -5,7 +5,7 @@ import { serverApi } from '#app/lib/api.ts';
 import { pageMeta } from '#app/lib/meta.ts';
 import { useRootData } from '#app/lib/root-data.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
-import type { Mandate } from '#contract/endpoints.ts';
+import type { Mandate } from '#contract/endpoints/payments.ts';
 import type { Route } from './+types/directdebit';
 
 export function meta({ matches }: Route.MetaArgs) {

@@ -1,7 +1,7 @@
 import { data, useMatches } from 'react-router';
 import { serverApi } from '#app/lib/api.ts';
 import { pageMeta } from '#app/lib/meta.ts';
-import type { ContentPage } from '#contract/endpoints.ts';
+import type { ContentPage } from '#contract/endpoints/content.ts';
 import type { Route } from './+types/info-page';
 
 /** Legal and info pages (spec §1): route name → content page. */

@@ -5,7 +5,7 @@ import { formatMoney } from '#app/lib/format.ts';
 import { useRootData } from '#app/lib/root-data.ts';
 import { safeRedirectPath } from '#app/lib/safe-redirect.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
-import { testPaymentBodySchema } from '#contract/endpoints.ts';
+import { testPaymentBodySchema } from '#contract/endpoints/payments.ts';
 import type { Route } from './+types/payments-test';
 
 export async function loader({ context, params }: Route.LoaderArgs) {

@@ -8,7 +8,7 @@ import { reportCaught } from '#app/lib/report-caught.ts';
 import { useRootData } from '#app/lib/root-data.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import { useSession } from '#app/state/session.tsx';
-import type { Transaction } from '#contract/endpoints.ts';
+import type { Transaction } from '#contract/endpoints/payments.ts';
 import type { Route } from './+types/transactions';
 
 export function meta({ matches }: Route.MetaArgs) {

@@ -240,7 +240,9 @@ export function transformDocument(input: Parameters<typeof zodTransformObject>[0
 }
 
 /** Every route as it is registered (the coverage test compares them with the document). */
-const registered = new WeakMap<FastifyInstance, { method: string; url: string; hidden: boolean }[]>();
+/** The schema is the object the route was registered with (the contract test compares its parts by identity). */
+type RegisteredRoute = { method: string; url: string; hidden: boolean; schema: RouteSchema | undefined };
+const registered = new WeakMap<FastifyInstance, RegisteredRoute[]>();
 /** A handler's own text, before plugins (e.g. @fastify/websocket) wrap it. */
 const handlerSources = new WeakMap<object, string>();
 
@@ -252,13 +254,14 @@ const sourceOf = (route: Pick<RouteOptions, 'handler'>) => handlerSources.get(ro
 
 /** Call first, before any plugin adds routes or wraps handlers. */
 export function collectRoutes(app: FastifyInstance): void {
-  const routes: { method: string; url: string; hidden: boolean }[] = [];
+  const routes: RegisteredRoute[] = [];
   registered.set(app, routes);
   app.addHook('onRoute', (route) => {
     handlerSources.set(route, String(route.handler));
     const methods = Array.isArray(route.method) ? route.method : [route.method];
-    const hidden = (route.schema as RouteSchema | undefined)?.hide === true;
-    for (const method of methods) routes.push({ method: String(method), url: route.url, hidden });
+    const schema = route.schema as RouteSchema | undefined;
+    const hidden = schema?.hide === true;
+    for (const method of methods) routes.push({ method: String(method), url: route.url, hidden, schema });
   });
 }
 

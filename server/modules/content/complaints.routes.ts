@@ -1,12 +1,13 @@
-import { errorBodySchema, okSchema } from '#contract/common.ts';
-import { complaintBodySchema } from '#contract/endpoints.ts';
+import { contentEndpoints } from '#contract/endpoints/content.ts';
+import { routeOf } from '#server/lib/endpoint-route.ts';
 import type { ZodApp } from '#server/lib/zod-app.ts';
 import { requestContext } from '#server/modules/accounts/sessions.ts';
 import { fileComplaint } from './complaints.service.ts';
 
 export async function complaintsRoutes(app: ZodApp): Promise<void> {
-  app.post(
-    '/api/complaint.php',
+  routeOf(
+    app,
+    contentEndpoints.postComplaint,
     {
       config: {
         rateLimit: {
@@ -14,13 +15,6 @@ export async function complaintsRoutes(app: ZodApp): Promise<void> {
           timeWindow: '1 hour',
           keyGenerator: (request) => `complaint:${request.ip}`,
         },
-      },
-      schema: {
-        tags: ['content'],
-        summary:
-          'Stores a complaint for the operators and acknowledges it by mail with a reference number only (5 an hour per IP)',
-        body: complaintBodySchema,
-        response: { 201: okSchema, 422: errorBodySchema, 429: errorBodySchema },
       },
     },
     async (request, reply) => {

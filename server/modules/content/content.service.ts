@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { marked } from 'marked';
 import { countryName } from '#contract/countries.ts';
-import { type ContentPage, contentPages } from '#contract/endpoints.ts';
+import { type ContentPage, contentPages } from '#contract/endpoints/content.ts';
 import { typography } from '#contract/i18n.ts';
 import { defaultLocale, type Locale } from '#contract/locales.ts';
 import type { CompanyRow, SiteRow } from '#server/db/schema/sites.ts';

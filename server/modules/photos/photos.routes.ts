@@ -1,21 +1,12 @@
 import type { FastifyRequest } from 'fastify';
-import { errorBodySchema, okSchema } from '#contract/common.ts';
-import { mainPhotoBodySchema, photoRefSchema, photoUploadResponseSchema } from '#contract/endpoints.ts';
-import { photoOrderBodySchema } from '#contract/profiles.ts';
+import { photosEndpoints } from '#contract/endpoints/photos.ts';
+import { routeOf } from '#server/lib/endpoint-route.ts';
 import { AppError } from '#server/lib/errors.ts';
 import type { ZodApp } from '#server/lib/zod-app.ts';
 import { requireMember } from '#server/modules/accounts/sessions.ts';
 import { toPhotos } from '#server/modules/profiles/profile-view.ts';
 import { UnsupportedImageAppError } from './photos.service.ts';
 
-const errors = {
-  403: errorBodySchema,
-  404: errorBodySchema,
-  413: errorBodySchema,
-  415: errorBodySchema,
-  422: errorBodySchema,
-  429: errorBodySchema,
-};
 export const maxUploadBytes = 15 * 1024 * 1024;
 
 /** Multipart limits the error handler answers itself (413, 415): everything else is the form's fault. */
@@ -45,8 +36,9 @@ export async function readUpload(request: FastifyRequest): Promise<Buffer> {
 }
 
 export async function photosRoutes(app: ZodApp): Promise<void> {
-  app.post(
-    '/api/photos.php',
+  routeOf(
+    app,
+    photosEndpoints.postPhotos,
     {
       config: {
         rateLimit: {
@@ -54,13 +46,6 @@ export async function photosRoutes(app: ZodApp): Promise<void> {
           timeWindow: '1 hour',
           keyGenerator: (request) => `photos:${request.member?.id ?? request.ip}`,
         },
-      },
-      schema: {
-        tags: ['photos'],
-        summary:
-          'Uploads a photo (multipart field "file"). 403 premium_required past 3 photos (free), 422 photo_limit past 25',
-        consumes: ['multipart/form-data'],
-        response: { 201: photoUploadResponseSchema, ...errors },
       },
     },
     async (request, reply) => {
@@ -79,51 +64,18 @@ export async function photosRoutes(app: ZodApp): Promise<void> {
     },
   );
 
-  app.delete(
-    '/api/photos.php',
-    {
-      schema: {
-        tags: ['photos'],
-        summary: 'Deletes one of the own photos',
-        body: photoRefSchema,
-        response: { 200: okSchema, ...errors },
-      },
-    },
-    async (request) => {
-      await app.deps.photos.remove(requireMember(request), request.body.photo);
-      return { ok: true as const };
-    },
-  );
+  routeOf(app, photosEndpoints.deletePhotos, {}, async (request) => {
+    await app.deps.photos.remove(requireMember(request), request.body.photo);
+    return { ok: true as const };
+  });
 
-  app.put(
-    '/api/photos.php',
-    {
-      schema: {
-        tags: ['photos'],
-        summary: 'Makes one of the own photos the main photo',
-        body: mainPhotoBodySchema,
-        response: { 200: okSchema, ...errors },
-      },
-    },
-    async (request) => {
-      await app.deps.photos.makeMain(requireMember(request), request.body.photo);
-      return { ok: true as const };
-    },
-  );
+  routeOf(app, photosEndpoints.putPhotos, {}, async (request) => {
+    await app.deps.photos.makeMain(requireMember(request), request.body.photo);
+    return { ok: true as const };
+  });
 
-  app.put(
-    '/api/photo-order.php',
-    {
-      schema: {
-        tags: ['photos'],
-        summary: 'Puts the own photos in a new order (all their ids); the first becomes the main photo',
-        body: photoOrderBodySchema,
-        response: { 200: okSchema, ...errors },
-      },
-    },
-    async (request) => {
-      await app.deps.photos.reorder(requireMember(request), request.body.photos);
-      return { ok: true as const };
-    },
-  );
+  routeOf(app, photosEndpoints.putPhotoOrder, {}, async (request) => {
+    await app.deps.photos.reorder(requireMember(request), request.body.photos);
+    return { ok: true as const };
+  });
 }

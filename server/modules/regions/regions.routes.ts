@@ -1,11 +1,6 @@
-import {
-  geocodeQuerySchema,
-  geocodeResponseSchema,
-  interestsResponseSchema,
-  regionsQuerySchema,
-  regionsResponseSchema,
-} from '#contract/endpoints.ts';
+import { regionsEndpoints } from '#contract/endpoints/regions.ts';
 import { interestOptions } from '#contract/profiles.ts';
+import { routeOf } from '#server/lib/endpoint-route.ts';
 import { loadCountryCoder } from '#server/lib/lazy-packages.ts';
 import type { ZodApp } from '#server/lib/zod-app.ts';
 import { localizedRegionsOf, regionName, regionsOf } from './regions.data.ts';
@@ -50,49 +45,20 @@ export function nearestRegion(country: string, lat: number, lon: number) {
 const cacheForADay = 'public, max-age=86400';
 
 export async function regionsRoutes(app: ZodApp): Promise<void> {
-  app.get(
-    '/api/interests.php',
-    {
-      schema: {
-        tags: ['profiles'],
-        summary: 'The interests a profile can list, with icon names',
-        response: { 200: interestsResponseSchema },
-      },
-    },
-    async (_request, reply) => {
-      reply.header('cache-control', cacheForADay);
-      return { interests: interestOptions.map((id) => ({ id, icon: interestIcons[id] })) };
-    },
-  );
+  routeOf(app, regionsEndpoints.getInterests, {}, async (_request, reply) => {
+    reply.header('cache-control', cacheForADay);
+    return { interests: interestOptions.map((id) => ({ id, icon: interestIcons[id] })) };
+  });
 
-  app.get(
-    '/api/regions.php',
-    {
-      schema: {
-        tags: ['profiles'],
-        summary:
-          "The administrative regions of a country (provinces, states, counties), named in the request's language",
-        querystring: regionsQuerySchema,
-        response: { 200: regionsResponseSchema },
-      },
-    },
-    async (request, reply) => {
-      reply.header('cache-control', cacheForADay);
-      return { regions: localizedRegionsOf(request.query.country, request.locale) };
-    },
-  );
+  routeOf(app, regionsEndpoints.getRegions, {}, async (request, reply) => {
+    reply.header('cache-control', cacheForADay);
+    return { regions: localizedRegionsOf(request.query.country, request.locale) };
+  });
 
-  app.get(
-    '/api/geocode.php',
-    {
-      config: { rateLimit: { max: 30, timeWindow: '1 minute' } },
-      schema: {
-        tags: ['profiles'],
-        summary: 'Country and region of a position, from data shipped with the server',
-        querystring: geocodeQuerySchema,
-        response: { 200: geocodeResponseSchema },
-      },
-    },
+  routeOf(
+    app,
+    regionsEndpoints.getGeocode,
+    { config: { rateLimit: { max: 30, timeWindow: '1 minute' } } },
     async (request) => {
       const { iso1A2Code } = await loadCountryCoder();
       const country = iso1A2Code([request.query.lon, request.query.lat]) ?? null;
