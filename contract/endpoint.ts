@@ -15,6 +15,8 @@ type Declaration = {
   summary: string;
   tags: readonly string[];
   query?: z.ZodType;
+  /** The path's parameters (`:name` segments). */
+  params?: z.ZodType;
   body?: z.ZodType;
   /** Left out for a call that answers no JSON (a redirect from a mailed link, a beacon's 204). */
   responses?: Responses;

@@ -1,9 +1,11 @@
 import type { z } from 'zod';
 import type { AnyEndpoint, Method } from './endpoint.ts';
 import { accountsEndpoints } from './endpoints/accounts.ts';
+import { assetsEndpoints } from './endpoints/assets.ts';
 import { chatsEndpoints } from './endpoints/chats.ts';
 import { contentEndpoints } from './endpoints/content.ts';
 import { countsEndpoints } from './endpoints/counts.ts';
+import { healthEndpoints } from './endpoints/health.ts';
 import { landersEndpoints } from './endpoints/landers.ts';
 import { likesEndpoints } from './endpoints/likes.ts';
 import { notificationsEndpoints } from './endpoints/notifications.ts';
@@ -124,14 +126,16 @@ export type Endpoints = typeof endpoints;
 
 /**
  * Every declared member and visitor call: the client's and the ones it never makes (mailed links
- * that redirect, the page-hidden beacon). contract/endpoints.test.ts proves each route under /api/
+ * that redirect, the page-hidden beacon, the payment icons, the probes). contract/endpoints.test.ts proves each route under /api/
  * is registered from one of these.
  */
 export const declaredEndpoints: readonly AnyEndpoint[] = [
   accountsEndpoints,
+  assetsEndpoints,
   chatsEndpoints,
   contentEndpoints,
   countsEndpoints,
+  healthEndpoints,
   landersEndpoints,
   likesEndpoints,
   notificationsEndpoints,

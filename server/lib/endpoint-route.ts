@@ -17,6 +17,7 @@ export type SchemaOf<E extends AnyEndpoint> = {
   tags: E['tags'];
   summary: string;
   querystring: E['query'];
+  params: E['params'];
   body: E['body'];
   response: E['responses'];
 };
@@ -52,6 +53,7 @@ export function schemaOf<E extends AnyEndpoint>(endpoint: E): SchemaOf<E> & { co
   const schema: Record<string, unknown> = { tags: [...endpoint.tags], summary: endpoint.summary };
   if (endpoint.responses) schema.response = endpoint.responses;
   if (endpoint.query) schema.querystring = endpoint.query;
+  if (endpoint.params) schema.params = endpoint.params;
   if (endpoint.body) schema.body = endpoint.body;
   if (endpoint.consumes) schema.consumes = [...endpoint.consumes];
   return schema as SchemaOf<E> & { consumes?: string[] };
