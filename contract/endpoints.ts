@@ -8,6 +8,7 @@ import { countsEndpoints } from './endpoints/counts.ts';
 import { healthEndpoints } from './endpoints/health.ts';
 import { landersEndpoints } from './endpoints/landers.ts';
 import { likesEndpoints } from './endpoints/likes.ts';
+import { liveEndpoints } from './endpoints/live.ts';
 import { notificationsEndpoints } from './endpoints/notifications.ts';
 import { paymentsEndpoints } from './endpoints/payments.ts';
 import { photosEndpoints } from './endpoints/photos.ts';
@@ -126,7 +127,7 @@ export type Endpoints = typeof endpoints;
 
 /**
  * Every declared member and visitor call: the client's and the ones it never makes (mailed links
- * that redirect, the page-hidden beacon, the payment icons, the probes). contract/endpoints.test.ts proves each route under /api/
+ * that redirect, the page-hidden beacon, the payment icons, the probes, the live socket). contract/endpoints.test.ts proves each route under /api/
  * is registered from one of these.
  */
 export const declaredEndpoints: readonly AnyEndpoint[] = [
@@ -138,6 +139,7 @@ export const declaredEndpoints: readonly AnyEndpoint[] = [
   healthEndpoints,
   landersEndpoints,
   likesEndpoints,
+  liveEndpoints,
   notificationsEndpoints,
   paymentsEndpoints,
   photosEndpoints,

@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
+import { liveEndpoints } from '#contract/endpoints/live.ts';
 import { liveClientFrameSchema, liveCloseCodes } from '#contract/live.ts';
+import { schemaOf } from '#server/lib/endpoint-route.ts';
 import { AppError } from '#server/lib/errors.ts';
 import { memberChannel } from '#server/lib/member-events.ts';
 import { releaseUpgradeRequest, socketErrorListener } from '#server/lib/websocket-upgrade.ts';
@@ -30,13 +32,10 @@ export async function liveRoutes(app: FastifyInstance): Promise<void> {
       .catch((error: unknown) => app.deps.caught.reportCaught('presence.heartbeat', error));
   });
   app.addHook('onClose', async () => sweep.stop());
-  const schema = {
-    tags: ['live'],
-    summary:
-      'WebSocket of live events for the logged-in member (LiveEvent frames; the client may send LiveClientFrame)',
-  };
   const onSocketError = socketErrorListener(app.log);
-  app.get('/api/ws', { websocket: true, schema }, (socket: WebSocket, request) => {
+  // A socket's handler takes (socket, request), so the declaration gives the path and schema only.
+  const endpoint = liveEndpoints.getWs;
+  app.get(endpoint.path, { websocket: true, schema: schemaOf(endpoint) }, (socket: WebSocket, request) => {
     releaseUpgradeRequest(socket, request, onSocketError);
     const origin = request.headers.origin;
     if (origin !== undefined && (!URL.canParse(origin) || new URL(origin).host !== request.host)) {
