@@ -1157,7 +1157,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness: the database and Redis (when configured) answer and a site exists; 503 not_ready or setup_required otherwise */
+        /** Readiness: the database and Redis (when configured) answer (503 not_ready otherwise); setup_required is true while no site exists yet (the instance then serves the setup page and the back office) */
         get: operations["getHealthReady"];
         put?: never;
         post?: never;
@@ -5787,9 +5787,9 @@ export interface operations {
                             /** @enum {string} */
                             source: "webhook" | "checkout" | "recheck" | "refund" | "cancel" | "recurring";
                             /** @enum {string} */
-                            status_after: "pending" | "completed" | "failed" | "cancelled" | "refunded";
+                            status_after: "pending" | "completed" | "failed" | "cancelled" | "refunding" | "refunded";
                             /** @enum {string} */
-                            status_before: "pending" | "completed" | "failed" | "cancelled" | "refunded";
+                            status_before: "pending" | "completed" | "failed" | "cancelled" | "refunding" | "refunded";
                         }[];
                         order: {
                             amount: number;
@@ -5819,7 +5819,7 @@ export interface operations {
                                 name: string;
                             };
                             /** @enum {string} */
-                            status: "pending" | "completed" | "failed" | "cancelled" | "refunded";
+                            status: "pending" | "completed" | "failed" | "cancelled" | "refunding" | "refunded";
                         };
                         refundable: boolean;
                     };
@@ -5915,7 +5915,7 @@ export interface operations {
                 member?: number;
                 method?: "ideal" | "bancontact" | "card" | "paypal" | "applepay" | "directdebit" | "sofort" | "giropay" | "eps" | "blik" | "banktransfer" | "paysafecard";
                 site?: number;
-                status?: "pending" | "completed" | "failed" | "cancelled" | "refunded";
+                status?: "pending" | "completed" | "failed" | "cancelled" | "refunding" | "refunded";
                 to?: string;
             };
             header?: never;
@@ -6024,7 +6024,7 @@ export interface operations {
                 method?: "ideal" | "bancontact" | "card" | "paypal" | "applepay" | "directdebit" | "sofort" | "giropay" | "eps" | "blik" | "banktransfer" | "paysafecard";
                 page?: number;
                 site?: number;
-                status?: "pending" | "completed" | "failed" | "cancelled" | "refunded";
+                status?: "pending" | "completed" | "failed" | "cancelled" | "refunding" | "refunded";
                 to?: string;
             };
             header?: never;
@@ -6068,7 +6068,7 @@ export interface operations {
                                 name: string;
                             };
                             /** @enum {string} */
-                            status: "pending" | "completed" | "failed" | "cancelled" | "refunded";
+                            status: "pending" | "completed" | "failed" | "cancelled" | "refunding" | "refunded";
                         }[];
                         page: number;
                         pages: number;
@@ -12035,6 +12035,7 @@ export interface operations {
                         ok: true;
                         /** @enum {string} */
                         redis: "up" | "down" | "not_configured";
+                        setup_required: boolean;
                     };
                 };
             };
@@ -13295,7 +13296,7 @@ export interface operations {
                             paymentmethod: string;
                             settled_at: string | null;
                             /** @enum {string} */
-                            status: "pending" | "completed" | "failed" | "cancelled" | "refunded";
+                            status: "pending" | "completed" | "failed" | "cancelled" | "refunding" | "refunded";
                         };
                     };
                 };
@@ -13393,7 +13394,7 @@ export interface operations {
                             paymentmethod: string;
                             settled_at: string | null;
                             /** @enum {string} */
-                            status: "pending" | "completed" | "failed" | "cancelled" | "refunded";
+                            status: "pending" | "completed" | "failed" | "cancelled" | "refunding" | "refunded";
                         };
                     };
                 };
@@ -15049,7 +15050,7 @@ export interface operations {
                             paymentmethod: string;
                             settled_at: string | null;
                             /** @enum {string} */
-                            status: "pending" | "completed" | "failed" | "cancelled" | "refunded";
+                            status: "pending" | "completed" | "failed" | "cancelled" | "refunding" | "refunded";
                         };
                     };
                 };
@@ -16044,7 +16045,7 @@ export interface operations {
                             paymentmethod: string;
                             settled_at: string | null;
                             /** @enum {string} */
-                            status: "pending" | "completed" | "failed" | "cancelled" | "refunded";
+                            status: "pending" | "completed" | "failed" | "cancelled" | "refunding" | "refunded";
                         }[];
                     } | {
                         transaction: {
@@ -16067,7 +16068,7 @@ export interface operations {
                             refund_days: number;
                             settled_at: string | null;
                             /** @enum {string} */
-                            status: "pending" | "completed" | "failed" | "cancelled" | "refunded";
+                            status: "pending" | "completed" | "failed" | "cancelled" | "refunding" | "refunded";
                         };
                     };
                 };
