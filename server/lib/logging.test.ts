@@ -1,12 +1,14 @@
 import { IncomingMessage } from 'node:http';
-import { Socket } from 'node:net';
+import { type AddressInfo, connect, Socket } from 'node:net';
+import { Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { eq } from 'drizzle-orm';
 import Fastify from 'fastify';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mailJobs } from '#server/db/schema/mail.ts';
 import { apiCallerFor, registerPages } from '#server/web/ssr.ts';
-import { goodPassword, nextIp, signupMember, uniqueEmail } from '../../tests/setup/members.ts';
+import { activeMember, goodPassword, nextIp, signupMember, uniqueEmail } from '../../tests/setup/members.ts';
 import { createTestApp, type TestApp } from '../../tests/setup/test-app.ts';
 import { childLoggerFactory, isSensitiveKey, loggerOptions, redactUrl } from './logging.ts';
 import { trustProxyTrueWarning } from './trust-proxy.ts';
@@ -235,4 +237,100 @@ describe('TRUST_PROXY', () => {
       }
     });
   }
+});
+
+describe('requests the client gives up on', () => {
+  let t: TestApp;
+  let port: number;
+  let cookie: string;
+  const log = captureLog();
+  beforeAll(async () => {
+    t = await createTestApp({ LOG_LEVEL: 'info' }, { logStream: log.stream });
+    // A form post that streams its body somewhere, as a page action's upload does.
+    await t.app.register(async (scope) => {
+      scope.addContentTypeParser('application/octet-stream', (_request, payload, done) =>
+        done(null, payload),
+      );
+      scope.post('/test-body-sink', async (request) => {
+        await pipeline(
+          request.body as NodeJS.ReadableStream,
+          new Writable({ write: (_c, _e, next) => next() }),
+        );
+        return { ok: true };
+      });
+    });
+    // A page that streams its answer and has more to say.
+    await registerPages(t.app, async () => {
+      const more = new ReadableStream<Uint8Array>({
+        start: (controller) => controller.enqueue(new TextEncoder().encode(`<p>${'x'.repeat(200_000)}`)),
+      });
+      return new Response(more, { headers: { 'content-type': 'text/html' } });
+    });
+    cookie = (await activeMember(t.app)).cookie;
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    port = (t.app.server.address() as AddressInfo).port;
+  });
+  afterAll(() => t.close());
+
+  type Line = { level: number; msg: string; req?: { url: string }; res?: { statusCode: number } };
+  const lines = () => log.lines.map((line) => JSON.parse(line) as Line);
+  const linesOf = (url: string) => lines().filter((line) => line.req?.url === url);
+
+  /** Sends the head and part of the body over a real socket, waits a moment, and destroys it. */
+  async function cutOff(head: string, partOfBody: string | Buffer, url: string): Promise<Line[]> {
+    const socket = connect(port, '127.0.0.1');
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    socket.write(head);
+    socket.write(partOfBody);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    socket.destroy();
+    for (let waited = 0; waited < 5000 && linesOf(url).length === 0; waited += 50) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    // Anything more about the request (a second line, a late error) would come in this time.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    return linesOf(url);
+  }
+
+  const abortLine = { level: 30, msg: 'request aborted by the client', res: { statusCode: 499 } };
+
+  it('logs an upload cut off halfway once, at info with 499', async () => {
+    const boundary = 'cut-off-boundary';
+    const part = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.jpg"\r\nContent-Type: image/jpeg\r\n\r\n${'x'.repeat(5000)}`;
+    const found = await cutOff(
+      `POST /api/photos.php HTTP/1.1\r\nHost: localhost\r\nCookie: ${cookie}\r\nContent-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: 500000\r\n\r\n`,
+      part,
+      '/api/photos.php',
+    );
+    expect(found).toEqual([expect.objectContaining(abortLine)]);
+  });
+
+  it('logs a streamed body cut off halfway at info with 499, not as a failed request with 500', async () => {
+    const found = await cutOff(
+      'POST /test-body-sink HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/octet-stream\r\nContent-Length: 500000\r\n\r\n',
+      'x'.repeat(5000),
+      '/test-body-sink',
+    );
+    expect(found).toEqual([expect.objectContaining(abortLine)]);
+  });
+
+  it('logs a page the client stopped reading at info with 499, not the 200 it had begun', async () => {
+    const found = await cutOff(
+      'GET /streamed-page HTTP/1.1\r\nHost: localhost\r\n\r\n',
+      '',
+      '/streamed-page',
+    );
+    expect(found).toEqual([expect.objectContaining(abortLine)]);
+  });
+
+  it('writes no error or warning for any of them, and a whole request is just completed', async () => {
+    const answer = await fetch(`http://127.0.0.1:${port}/api/settings.php`);
+    expect(answer.status).toBe(200);
+    await answer.text();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(linesOf('/api/settings.php').map((line) => [line.msg, line.res?.statusCode])).toEqual([
+      ['request completed', 200],
+    ]);
+    expect(lines().filter((line) => line.level >= 40)).toEqual([]);
+  });
 });

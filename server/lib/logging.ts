@@ -142,12 +142,60 @@ function standardOutput(): DestinationStream {
   return destination({ dest: 1, sync: false });
 }
 
+/** The status of a request the client gave up on (nginx's "client closed request"): no answer went out. */
+export const clientClosedStatus = 499;
+
+/** Errors of a connection the client closed: a body or an answer cut off halfway. */
+const abortCodes = new Set(['ERR_STREAM_PREMATURE_CLOSE', 'ECONNRESET', 'EPIPE', 'ECONNABORTED']);
+
+/**
+ * Whether the client went away before the answer was out (a closed tab, a navigation away, a
+ * cancelled upload): its request was cut off or its connection is gone, and the error (if any) is
+ * one of a cut-off stream. Any other error stays the server's own, a 5xx, whoever is still there.
+ */
+export function clientGone(request: FastifyRequest, error?: unknown): boolean {
+  const raw = request.raw;
+  const cutOff = raw.aborted || (raw.destroyed && !raw.complete) || raw.socket?.destroyed === true;
+  if (!cutOff) return false;
+  if (error === undefined) return true;
+  const { code, message } = (typeof error === 'object' && error !== null ? error : {}) as {
+    code?: unknown;
+    message?: unknown;
+  };
+  return (
+    (typeof code === 'string' && abortCodes.has(code)) ||
+    (typeof message === 'string' && /^(aborted|premature close)$/i.test(message))
+  );
+}
+
+/** Requests whose abort has been logged: the abort hook, the error handler and the access log each see it. */
+const abortLogged = new WeakSet<FastifyRequest>();
+
+/** One info line for a request the client gave up on, with status 499; a second call writes none. */
+export function logClientClosed(request: FastifyRequest, reply?: FastifyReply, error?: unknown): void {
+  if (abortLogged.has(request) || isInProcessCall()) return;
+  abortLogged.add(request);
+  const code =
+    typeof error === 'object' && error !== null && typeof (error as { code?: unknown }).code === 'string'
+      ? (error as { code: string }).code
+      : undefined;
+  request.log.info(
+    {
+      req: request,
+      res: { statusCode: clientClosedStatus },
+      ...(reply ? { responseTime: reply.elapsedTime } : {}),
+      ...(code ? { cause: code } : {}),
+    },
+    'request aborted by the client',
+  );
+}
+
 /**
  * The access log: one line when an answer has gone out, with the request (its URL redacted), the
  * status and the time taken — what Fastify's "incoming request" and "request completed" lines said
  * in two (each line is serialized and redacted: the two cost ~5 % of a page's CPU). The API calls
  * a page makes in-process (web/ssr.ts) write none: the page's line stands for them. Errors are
- * logged as Fastify logs them.
+ * logged as Fastify logs them, but a request the client gave up on is one info line with 499.
  */
 export class AccessLog extends LogController {
   override incomingRequest(): void {}
@@ -158,7 +206,9 @@ export class AccessLog extends LogController {
     reply: FastifyReply,
   ): void {
     if (isInProcessCall()) return;
-    if (error) {
+    if (error && clientGone(request, error)) {
+      logClientClosed(request, reply, error);
+    } else if (error) {
       reply.log.error(
         { req: request, res: reply, err: error, responseTime: reply.elapsedTime },
         'request errored',
@@ -166,5 +216,14 @@ export class AccessLog extends LogController {
     } else {
       reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
     }
+  }
+
+  /** A streamed answer the client stopped reading: info with 499, not the 200 its headers said. */
+  override streamError(error: Error, request: FastifyRequest, reply: FastifyReply): void {
+    if (clientGone(request, error)) {
+      logClientClosed(request, reply, error);
+      return;
+    }
+    super.streamError(error, request, reply);
   }
 }
