@@ -287,8 +287,48 @@ const stringValue = (schema: JsonSchema): fc.Arbitrary<string> =>
     { weight: 2, arbitrary: fc.constantFrom(...evilStrings) },
   );
 
+/**
+ * A page past the end of a list (a link kept from yesterday, a hand-edited URL): every other query
+ * parameter plausible or left out, so the list's own filters apply or none do, with a session.
+ */
+function pastTheEnd(operation: Operation): fc.Arbitrary<FuzzRequest> | undefined {
+  const page = operation.query.find((parameter) => parameter.name === 'page');
+  if (!page || operation.method !== 'GET') return undefined;
+  const filters = operation.query.filter((parameter) => parameter !== page);
+  return fc
+    .record({
+      values: fc.tuple(
+        ...filters.map((parameter) => fc.option(plausible(parameter.schema), { nil: undefined })),
+      ),
+      withFilters: fc.boolean(),
+      page: fc.constantFrom('2', '3', '99', '10000'),
+    })
+    .map(({ values, withFilters, page: number }) => {
+      const pairs: [string, string][] = withFilters
+        ? filters.flatMap((parameter, index): [string, string][] =>
+            values[index] === undefined ? [] : [[parameter.name, asText(values[index])]],
+          )
+        : [];
+      pairs.push(['page', number]);
+      return {
+        method: operation.method,
+        url: `${operation.path}?${queryString(pairs)}`,
+        contentType: undefined,
+        payload: undefined,
+        host: undefined,
+        withSession: true,
+      };
+    });
+}
+
 /** One request to an operation: its query, path and body drawn from its schema, mostly a little wrong. */
 export function requestFor(operation: Operation): fc.Arbitrary<FuzzRequest> {
+  const main = anyRequestFor(operation);
+  const beyond = pastTheEnd(operation);
+  return beyond ? fc.oneof({ weight: 4, arbitrary: main }, { weight: 1, arbitrary: beyond }) : main;
+}
+
+function anyRequestFor(operation: Operation): fc.Arbitrary<FuzzRequest> {
   // One query parameter is wrong, the others plausible; sometimes a parameter is missing or repeated.
   const params = fc.integer({ min: -1, max: Math.max(operation.query.length - 1, 0) }).chain((wrong) =>
     fc.tuple(

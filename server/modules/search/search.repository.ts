@@ -266,10 +266,20 @@ const countingShape = (counting: SearchCounting) =>
 
 const pageStatements = statementsByShape<ReturnType<ReturnType<typeof searchPageQuery>['prepare']>>();
 
+/**
+ * A column of a statement without a table of its own. Drizzle writes the columns of a selected SQL
+ * bare (`"id"`) when the statement has no join, and a bare id is ambiguous within the subqueries'
+ * joins of profiles and users (SQLSTATE 42702): wrapped once more, the columns keep their tables.
+ */
+const ownColumn = <T>(value: SQL<T>): SQL<T> => sql<T>`(${value})`;
+
 /** The count's parts alone: for a page past the end, which has no row to carry them. */
 function countsQuery(db: Executor, filter: SearchFilter, knownGeneral: number | undefined) {
   return db
-    .select({ general: generalColumn(db, filter, knownGeneral), deductions: deductionsCount(filter) })
+    .select({
+      general: ownColumn(generalColumn(db, filter, knownGeneral)),
+      deductions: ownColumn(deductionsCount(filter)),
+    })
     .from(sql`(select 1) as one`);
 }
 const countsStatements = statementsByShape<ReturnType<ReturnType<typeof countsQuery>['prepare']>>();

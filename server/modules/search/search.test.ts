@@ -62,6 +62,18 @@ describe('member search', () => {
     expect(lastActive).toEqual([...lastActive].sort().reverse());
   });
 
+  it('answers a page past the last with no profiles and the real count, with and without filters', async () => {
+    for (const filters of ['', 'min_age=20&max_age=30&', 'gender=female&country=DE&']) {
+      const first = await search(filters);
+      const beyond = await search(`${filters}page=${first.pages + 1}`);
+      expect(beyond.profiles, filters).toEqual([]);
+      expect(beyond.total, filters).toBe(first.total);
+      const far = await search(`${filters}page=99`);
+      expect(far.profiles, filters).toEqual([]);
+      expect(far.total, filters).toBe(first.total);
+    }
+  });
+
   it('adds similar results when few members match', async () => {
     const german = await search('country=DE');
     const region = german.profiles[0]!.countryregion!;
