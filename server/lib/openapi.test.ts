@@ -187,7 +187,7 @@ describe('the OpenAPI document', () => {
             ? { payload: sample.body as object }
             : {}),
         });
-        const error = response.headers['content-type']?.includes('json')
+        const error = String(response.headers['content-type'] ?? '').includes('json')
           ? String((response.json() as { error?: unknown }).error ?? '')
           : '';
         answer = { status: response.statusCode, error };
