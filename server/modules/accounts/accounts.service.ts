@@ -373,13 +373,17 @@ export class AccountsService {
     }
   }
 
-  /** The activation link: the member becomes active and the profile visible. */
+  /**
+   * The activation link: the member becomes active and the profile visible. The link is a GET, often
+   * opened from the mail app without the session: the cached sessions are dropped here, not by the
+   * write hook of the member's own calls.
+   */
   async activate(token: string): Promise<boolean> {
-    return this.db.transaction(async (tx) => {
+    const activated = await this.db.transaction(async (tx) => {
       const used = await repo.consumeEmailToken(tx, 'activation', hashToken(token), this.clock.now());
-      if (!used) return false;
+      if (!used) return null;
       const user = await repo.lockUser(tx, used.userId);
-      if (!user || user.status === 'deleted') return false;
+      if (!user || user.status === 'deleted') return null;
       const now = this.clock.now();
       await repo.updateUser(tx, user.id, {
         emailConfirmedAt: user.emailConfirmedAt ?? now,
@@ -387,8 +391,11 @@ export class AccountsService {
       });
       await repo.updateProfileOfUser(tx, user.id, { status: 'active' });
       await recordActivation(tx, user.id, now);
-      return true;
+      return user.id;
     });
+    if (activated === null) return false;
+    await this.memberChanged(activated);
+    return true;
   }
 
   async resendActivation(ctx: RequestContext, user: UserRow): Promise<void> {

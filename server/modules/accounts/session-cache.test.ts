@@ -1,8 +1,16 @@
 import type { AddressInfo } from 'node:net';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { mailJobs } from '#server/db/schema/mail.ts';
 import type { ProfileRow, UserRow } from '#server/db/schema/members.ts';
 import { createLocalBus } from '#server/lib/event-bus.ts';
-import { activeMember, goodPassword, grantCredits, nextIp } from '../../../tests/setup/members.ts';
+import {
+  activeMember,
+  goodPassword,
+  grantCredits,
+  nextIp,
+  signupMember,
+} from '../../../tests/setup/members.ts';
 import { signedInStaff } from '../../../tests/setup/staff.ts';
 import { injectCounted, installStatementCounter } from '../../../tests/setup/statement-count.ts';
 import { createTestApp, type TestApp } from '../../../tests/setup/test-app.ts';
@@ -139,6 +147,23 @@ describe('session cache in the app', () => {
     });
     expect(liked.statusCode, liked.body).toBeLessThan(300);
     expect((await whoAmI(member.cookie)).statements.length).toBe(first.statements.length);
+  });
+
+  it('shows the activation at once, however the link is opened', async () => {
+    for (const withCookie of [false, true]) {
+      const { email, cookie, userId } = await signupMember(t.app);
+      expect((await whoAmI(cookie)).response.json().user.status).toBe('not_confirmed');
+      const mails = await t.database.db.select().from(mailJobs).where(eq(mailJobs.to, email));
+      const link = mails
+        .find((mail) => mail.kind === 'activation')
+        ?.text.match(/\/api\/activate\.php\?token=[^\s&]+/)?.[0];
+      expect(link).toBeDefined();
+      // From the mail app (no session) or in the browser the member is signed in with.
+      const opened = await t.app.inject({ url: link!, headers: withCookie ? { cookie } : {} });
+      expect(opened.statusCode).toBe(302);
+      const after = (await whoAmI(cookie)).response.json().user;
+      expect([after.id, after.status]).toEqual([userId, 'active']);
+    }
   });
 
   it('refuses a cached session at once after logout, a password change elsewhere, and a ban', async () => {

@@ -30,8 +30,8 @@ type Entry = { user: UserRow; own: SessionProfile };
 /**
  * Session → member for a few seconds per process (docs/decisions/014), so the hot calls skip the session
  * lookup. Dropped for a member over the event bus (Redis pub/sub across instances, in-process
- * otherwise) on logout, ban, deletion, password and e-mail change and after any of the member's
- * own writes; what changes without an announcement (e.g. a staff edit of a profile) shows within
+ * otherwise) on logout, activation, ban, deletion, password and e-mail change and after any of the
+ * member's own writes; what changes without an announcement (e.g. a staff edit of a profile) shows within
  * the TTL. Money and limits never trust it: they lock the member's row. See decision 014.
  */
 export class SessionCache {
