@@ -41,4 +41,11 @@ describe('a grid of members', () => {
       'auto',
     ]);
   });
+
+  it("names each card's link by the name and age it shows, so the visible text is its name", async () => {
+    renderShell(<ProfileGrid profiles={[profileNumbered(7)]} />);
+    const link = await screen.findByRole('link', { name: 'Member 7, 30' });
+    expect(link.getAttribute('aria-label')).toBeNull();
+    expect(link.getAttribute('href')).toBe('/members/7');
+  });
 });

@@ -48,11 +48,8 @@ export function ProfileCard({
         {badge && <div className="profile-card-badge">{badge}</div>}
         <div className="profile-card-caption">
           <Heading className="profile-card-name">
-            <Link
-              to={href}
-              className="stretched-link"
-              aria-label={t('profile:card.view', { name: profile.name })}
-            >
+            {/* Named by what it shows (name and age): a label of its own would hide it from voice control. */}
+            <Link to={href} className="stretched-link">
               {t('profile:card.age', { name: profile.name, age: profile.age })}
             </Link>
             {profile.fictional && (
