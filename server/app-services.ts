@@ -65,12 +65,13 @@ export async function createServices(
     translator,
     secrets,
     config,
+    jobs,
     options.pushSender,
     presence,
   );
   notifications.onPushFailure = (failure) => {
+    // The job runner counts the push.send attempts (job_failures_total); this counts why.
     metrics.pushFailures.inc({ reason: failure.reason });
-    metrics.jobFailures.inc({ queue: 'push' });
     app.log[failure.reason === 'gone' ? 'info' : 'warn'](failure, 'push delivery failed');
   };
   const smsSender = options.smsSender ?? createSmsSender(config);

@@ -6,6 +6,7 @@ import type { ReportCaught } from '#server/lib/best-effort.ts';
 import type { Clock } from '#server/lib/clock.ts';
 import {
   claimDueJobs,
+  claimJobsByKey,
   countJobs,
   finishAttempt,
   insertJob,
@@ -192,6 +193,24 @@ export class JobRunner {
         await this.attempt(row);
       }
     }
+  }
+
+  /**
+   * Runs these jobs of one kind now, on this instance (work the caller just enqueued and waits for:
+   * a push after a message). One that fails is retried later by the worker like any job.
+   */
+  async runNow<P>(type: JobType<P>, keys: string[]): Promise<void> {
+    const queue = this.queues.get(type.name);
+    if (!queue) throw new Error(`Jobs ${type.name} have no handler`);
+    const now = this.clock.now();
+    const claimed = await claimJobsByKey(this.db, {
+      queue: type.name,
+      keys,
+      now,
+      leaseUntil: new Date(now.getTime() + queue.leaseMs),
+      instance: this.instance,
+    });
+    for (const row of claimed) await this.attempt(row);
   }
 
   private async attempt(row: JobRow): Promise<void> {

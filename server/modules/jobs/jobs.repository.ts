@@ -60,6 +60,36 @@ export async function claimDueJobs(
     .returning();
 }
 
+/** Takes these queued jobs of one queue for this instance (the work enqueued just now, run at once). */
+export async function claimJobsByKey(
+  db: Executor,
+  claim: { queue: string; keys: string[]; now: Date; leaseUntil: Date; instance: string },
+): Promise<JobRow[]> {
+  if (claim.keys.length === 0) return [];
+  const due = db
+    .select({ id: jobs.id })
+    .from(jobs)
+    .where(
+      and(
+        eq(jobs.queue, claim.queue),
+        inArray(jobs.key, claim.keys),
+        eq(jobs.status, 'queued'),
+        lte(jobs.runAt, claim.now),
+      ),
+    )
+    .for('update', { skipLocked: true });
+  return db
+    .update(jobs)
+    .set({
+      status: 'running',
+      attempts: sql`${jobs.attempts} + 1`,
+      lockedBy: claim.instance,
+      lockedUntil: claim.leaseUntil,
+    })
+    .where(inArray(jobs.id, due))
+    .returning();
+}
+
 /** The end of an attempt, written only while this instance still holds the job's lease. */
 export async function finishAttempt(
   db: Executor,

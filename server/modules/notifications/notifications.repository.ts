@@ -83,6 +83,11 @@ export async function pushSubscriptionsOf(db: Executor, userId: number) {
   return db.select().from(pushSubscriptions).where(eq(pushSubscriptions.userId, userId));
 }
 
+export async function findPushSubscription(db: Executor, id: number) {
+  const [row] = await db.select().from(pushSubscriptions).where(eq(pushSubscriptions.id, id));
+  return row;
+}
+
 export async function deletePushSubscription(db: Executor, id: number): Promise<void> {
   await db.delete(pushSubscriptions).where(eq(pushSubscriptions.id, id));
 }

@@ -1,5 +1,6 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import https from 'node:https';
+import { z } from 'zod';
 import { isLocale, type Locale } from '#contract/locales.ts';
 import type { Config } from '#server/config.ts';
 import type { Database } from '#server/db/client.ts';
@@ -12,6 +13,7 @@ import type { Translator } from '#server/lib/i18n.ts';
 import { outgoingUrlProblem, publicOnlyLookup } from '#server/lib/public-address.ts';
 import type { Secrets } from '#server/lib/secrets.ts';
 import { findUserById } from '#server/modules/accounts/accounts.service.ts';
+import { defineJob, type JobRunner } from '#server/modules/jobs/job-runner.ts';
 import type { MailQueue } from '#server/modules/mail/mail.service.ts';
 import { mailSiteOf, renderMail } from '#server/modules/mail/mail-templates.ts';
 import { siteOrigin } from '#server/modules/sites/site-origin.ts';
@@ -20,6 +22,18 @@ import { localPresenceStore, Presence } from './presence.ts';
 
 export type NotificationType = 'messages' | 'likes' | 'matches' | 'news';
 export type PushPayload = { title: string; body: string; url: string; tag: string };
+
+/** One push to one device: the member, the subscription, what it shows, and the VAPID subject (the site's contact). */
+const pushSend = defineJob(
+  'push.send',
+  z.object({
+    user: z.number().int(),
+    subscription: z.number().int(),
+    payload: z.object({ title: z.string(), body: z.string(), url: z.string(), tag: z.string() }),
+    subject: z.string(),
+  }),
+);
+type PushJob = z.infer<typeof pushSend.payload>;
 export type PushSender = (
   subscription: { endpoint: string; keys: { p256dh: string; auth: string } },
   payload: string,
@@ -64,10 +78,22 @@ export class NotificationsService {
     private readonly secrets: Secrets,
     /** Where mails link to (see siteOrigin); outside production push endpoints may be on loopback. */
     private readonly originConfig: Pick<Config, 'PUBLIC_URL' | 'PORT' | 'NODE_ENV'>,
+    /** Runs each push as a job (`push.send`): sent at once, retried when the push service fails. */
+    private readonly jobs: JobRunner,
     private readonly sendPushMessage: PushSender = sendWithWebPush,
     /** Who is online (no notifications for them): Redis or this process; see presence.ts. */
     readonly presence: Presence = new Presence(db, clock, localPresenceStore(clock)),
-  ) {}
+  ) {
+    jobs.handle(pushSend, {
+      maxAttempts: 3,
+      retryDelayMs: (failed) => failed * 30_000,
+      leaseMs: 60_000,
+      run: (push, attempt) => this.deliverPush(push, attempt.key),
+    });
+  }
+
+  /** The keys of the push jobs this instance delivered, until the push() that made them counts them. */
+  private readonly delivered = new Set<string>();
 
   // ---- presence
 
@@ -311,7 +337,11 @@ export class NotificationsService {
     });
   }
 
-  /** Sends to every device of the member; a subscription the push service says is gone is removed. */
+  /**
+   * Sends to every device of the member, each as a `push.send` job run at once on this instance: a
+   * push service that fails is tried again later (twice), one that says the subscription is gone has
+   * it removed. Returns how many devices got it now.
+   */
   async push(
     userId: number,
     site: SiteRow,
@@ -319,7 +349,8 @@ export class NotificationsService {
     known?: repo.PushSubscriptionTarget[],
   ): Promise<number> {
     const subscriptions = known ?? (await repo.pushSubscriptionsOf(this.db, userId));
-    let delivered = 0;
+    const keys: string[] = [];
+    const now = this.clock.now();
     for (const subscription of subscriptions) {
       const problem = this.pushEndpointProblem(subscription.endpoint);
       if (problem) {
@@ -334,34 +365,53 @@ export class NotificationsService {
         });
         continue;
       }
-      try {
-        await this.sendPushMessage(
-          { endpoint: subscription.endpoint, keys: { p256dh: subscription.p256dh, auth: subscription.auth } },
-          JSON.stringify(payload),
-          {
-            TTL: 3600,
-            vapidDetails: {
-              subject: `mailto:${site.supportEmail}`,
-              publicKey: this.secrets.vapid.publicKey,
-              privateKey: this.secrets.vapid.privateKey,
-            },
-          },
-        );
-        delivered++;
-      } catch (error) {
-        const status = (error as { statusCode?: number }).statusCode;
-        const gone = status === 404 || status === 410;
-        if (gone) await repo.deletePushSubscription(this.db, subscription.id);
-        // Never silent: the member's other devices and the mail still go; the failure is logged and counted.
-        this.onPushFailure?.({
-          userId,
-          subscriptionId: subscription.id,
-          reason: gone ? 'gone' : 'error',
-          status: status ?? null,
-          error: error instanceof Error ? error.message : String(error),
-        });
-      }
+      const key = `${subscription.id}:${randomUUID()}`;
+      await pushSend.enqueue(
+        this.db,
+        key,
+        { user: userId, subscription: subscription.id, payload, subject: `mailto:${site.supportEmail}` },
+        { at: now },
+      );
+      keys.push(key);
     }
+    await this.jobs.runNow(pushSend, keys);
+    const delivered = keys.filter((key) => this.delivered.has(key)).length;
+    for (const key of keys) this.delivered.delete(key);
     return delivered;
+  }
+
+  /** One push to one device (a job's attempt); a failure other than "gone" is thrown, to be retried. */
+  private async deliverPush(push: PushJob, key: string): Promise<void> {
+    const subscription = await repo.findPushSubscription(this.db, push.subscription);
+    // Removed meanwhile (the member turned push off, or the service said gone): nothing to send.
+    if (!subscription) return;
+    try {
+      await this.sendPushMessage(
+        { endpoint: subscription.endpoint, keys: { p256dh: subscription.p256dh, auth: subscription.auth } },
+        JSON.stringify(push.payload),
+        {
+          TTL: 3600,
+          vapidDetails: {
+            subject: push.subject,
+            publicKey: this.secrets.vapid.publicKey,
+            privateKey: this.secrets.vapid.privateKey,
+          },
+        },
+      );
+      this.delivered.add(key);
+    } catch (error) {
+      const status = (error as { statusCode?: number }).statusCode;
+      const gone = status === 404 || status === 410;
+      if (gone) await repo.deletePushSubscription(this.db, subscription.id);
+      // Never silent: the member's other devices and the mail still go; the failure is logged and counted.
+      this.onPushFailure?.({
+        userId: push.user,
+        subscriptionId: subscription.id,
+        reason: gone ? 'gone' : 'error',
+        status: status ?? null,
+        error: error instanceof Error ? error.message : String(error),
+      });
+      if (!gone) throw error;
+    }
   }
 }

@@ -1,26 +1,33 @@
 import { createECDH, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import ece from 'http_ece';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import webpush from 'web-push';
+import { jobs } from '#server/db/schema/jobs.ts';
 import { mailJobs } from '#server/db/schema/mail.ts';
 import { users } from '#server/db/schema/members.ts';
 import { pushSubscriptions } from '#server/db/schema/notifications.ts';
+import { JobRunner } from '#server/modules/jobs/job-runner.ts';
 import { activeMember } from '../../../tests/setup/members.ts';
 import { createTestApp, type TestApp } from '../../../tests/setup/test-app.ts';
 import { NotificationsService, type PushSender } from './notifications.service.ts';
 
-/** A push service on loopback that keeps what it receives; a path ending in /gone answers 410. */
+/**
+ * A push service on loopback that keeps what it receives; a path ending in /gone answers 410, and a
+ * path with /flaky answers 503 the first time.
+ */
 async function startPushService() {
   const received: { path: string; body: Buffer; headers: Record<string, unknown> }[] = [];
   const server: Server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk) => chunks.push(chunk));
     request.on('end', () => {
-      received.push({ path: request.url ?? '', body: Buffer.concat(chunks), headers: request.headers });
-      response.statusCode = request.url?.endsWith('/gone') ? 410 : 201;
+      const path = request.url ?? '';
+      const firstTry = !received.some((earlier) => earlier.path === path);
+      received.push({ path, body: Buffer.concat(chunks), headers: request.headers });
+      response.statusCode = path.endsWith('/gone') ? 410 : path.includes('/flaky') && firstTry ? 503 : 201;
       response.end();
     });
   });
@@ -201,6 +208,39 @@ describe('notifications', () => {
     expect(row?.notificationsDisabled).toEqual(['bounce']);
   });
 
+  it('sends each push as a job: one the push service fails is tried again when its time comes, and delivered once', async () => {
+    const sender = await activeMember(t.app);
+    const receiver = await activeMember(t.app);
+    const path = `/push/flaky-${receiver.userId}`;
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/user.php?push=1',
+      headers: { cookie: receiver.cookie },
+      payload: { endpoint: `${push.url}${path}`, keys: deviceKeys().keys },
+    });
+    expect((await send(sender.cookie, receiver.profileId, 'are you there?')).statusCode).toBe(201);
+    const tries = () => push.received.filter((request) => request.path === path);
+    expect(tries()).toHaveLength(1);
+    const pushJob = async () =>
+      (
+        await t.database.db
+          .select()
+          .from(jobs)
+          .where(and(eq(jobs.queue, 'push.send'), sql`(${jobs.payload}->>'user')::int = ${receiver.userId}`))
+      )[0]!;
+    const failed = await pushJob();
+    expect(failed).toMatchObject({ status: 'queued', attempts: 1, lastError: 'push failed' });
+    expect(failed.runAt.getTime()).toBeGreaterThan(Date.now());
+    // Not before its time; then once, and done.
+    await t.app.deps.jobs.runDue(['push.send']);
+    expect(tries()).toHaveLength(1);
+    await t.database.db.update(jobs).set({ runAt: new Date() }).where(eq(jobs.id, failed.id));
+    await t.app.deps.jobs.runDue(['push.send']);
+    await t.app.deps.jobs.runDue(['push.send']);
+    expect(tries()).toHaveLength(2);
+    expect(await pushJob()).toMatchObject({ status: 'done', attempts: 2 });
+  });
+
   it('removes a push subscription the push service says is gone, and honours the settings', async () => {
     const sender = await activeMember(t.app);
     const receiver = await activeMember(t.app);
@@ -239,6 +279,7 @@ describe('notifications', () => {
       t.app.deps.translator,
       t.app.deps.secrets,
       { PUBLIC_URL: undefined, PORT: 3000, NODE_ENV: 'production' },
+      new JobRunner(t.app.deps.db, t.app.deps.clock, { reportCaught: t.app.deps.caught.reportCaught }),
       async (subscription) => {
         sent.push(subscription.endpoint);
       },
