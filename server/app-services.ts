@@ -146,6 +146,10 @@ export async function createServices(
   metrics.queue('mail', () => mail.pending());
   metrics.queue('payments', () => payments.pendingCount());
   metrics.queue('postbacks', () => deps.postbacks.pending());
+  // Every job waiting in the runner's table, whatever its queue (a backlog shows here first).
+  metrics.queue('jobs', async () =>
+    (await jobs.counts()).reduce((sum, row) => sum + (row.status === 'queued' ? row.count : 0), 0),
+  );
   registerBackgroundJobs(deps, app.log);
   deps.staffStart = await ensureStaffAtStart(config, staff);
   return {

@@ -79,6 +79,7 @@ describe('/metrics', () => {
     expect(body).toMatch(/event_bus_published_total\{type="credits"\} 1/);
     expect(body).toMatch(/job_queue_depth\{queue="mail"\} [1-9]/);
     expect(body).toMatch(/job_queue_depth\{queue="payments"\} \d+/);
+    expect(body).toMatch(/job_queue_depth\{queue="jobs"\} [1-9]/);
     expect(body).toMatch(/mail_failures_total\{outcome="retry"\} [1-9]/);
     expect(body).toMatch(/job_failures_total\{queue="mail.send"\} [1-9]/);
     expect(body).toMatch(/job_runs_total\{queue="mail.send",outcome="retry"\} [1-9]/);
