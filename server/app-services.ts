@@ -3,7 +3,7 @@ import type { Infrastructure } from './app-infrastructure.ts';
 import type { AppDeps, BuildOptions } from './app-types.ts';
 import { registerBackgroundJobs } from './background-jobs.ts';
 import type { Config } from './config.ts';
-import { loggableError } from './lib/error-handler.ts';
+import { loggableError } from './lib/loggable-error.ts';
 import type { Metrics } from './lib/metrics.ts';
 import { createSmsSender } from './lib/sms.ts';
 import { AccountsService } from './modules/accounts/accounts.service.ts';

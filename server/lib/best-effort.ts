@@ -1,4 +1,4 @@
-import { loggableError } from './error-handler.ts';
+import { loggableError } from './loggable-error.ts';
 
 /**
  * Errors that a catch goes on from are never silent: each one is logged with the place it happened

@@ -4,6 +4,7 @@ import { defaultLocale } from '#contract/locales.ts';
 import { renderSetupPage, setupLocale } from '#server/modules/setup/setup-page.ts';
 import { NoSiteConfiguredError } from '#server/modules/sites/sites.service.ts';
 import { AppError, NotFoundError, RateLimitedError } from './errors.ts';
+import { loggableError } from './loggable-error.ts';
 import { clientClosedStatus, clientGone, logClientClosed } from './logging.ts';
 
 /** One failed check as fastify-type-provider-zod reports it. */
@@ -43,57 +44,6 @@ const fastifyClientErrors: Record<string, [number, string]> = {
   FST_FILES_LIMIT: [413, 'payload_too_large'],
   FST_INVALID_MULTIPART_CONTENT_TYPE: [415, 'unsupported_media_type'],
 };
-
-/** A PostgreSQL error (pg or PGlite) carries its SQLSTATE as a five-character `code`. */
-const sqlState = /^[0-9A-Z]{5}$/;
-
-type ErrorLike = {
-  name?: unknown;
-  message?: unknown;
-  code?: unknown;
-  stack?: unknown;
-  cause?: unknown;
-  query?: unknown;
-  params?: unknown;
-  table?: unknown;
-  column?: unknown;
-  constraint?: unknown;
-  routine?: unknown;
-};
-
-const asErrorLike = (value: unknown): ErrorLike | undefined =>
-  typeof value === 'object' && value !== null ? (value as ErrorLike) : undefined;
-
-/**
- * What the log may say about a failed request: the error's type, codes, schema names and stack
- * frames. A failed query's text, parameters and the database's message (which quotes the values,
- * e.g. `value "99999999999" is out of range`) are user input and never reach the log.
- */
-export function loggableError(error: unknown): Record<string, unknown> {
-  const chain: ErrorLike[] = [];
-  for (let current = asErrorLike(error); current && chain.length < 5; current = asErrorLike(current.cause)) {
-    chain.push(current);
-  }
-  const database = chain.find((item) => typeof item.code === 'string' && sqlState.test(item.code));
-  const isQuery = database !== undefined || chain.some((item) => 'query' in item || 'params' in item);
-  const top = chain[0];
-  const stack =
-    typeof top?.stack === 'string' ? top.stack.split('\n').filter((line) => /^\s+at /.test(line)) : [];
-  const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
-  return {
-    type: text(top?.name) ?? typeof error,
-    ...(isQuery
-      ? {
-          sqlState: text(database?.code),
-          table: text(database?.table),
-          column: text(database?.column),
-          constraint: text(database?.constraint),
-          routine: text(database?.routine),
-        }
-      : { message: text(top?.message), code: text(top?.code) }),
-    stack: stack.join('\n'),
-  };
-}
 
 /** One place maps every error to the contract's body; a 5xx never carries the internal message. */
 export function registerErrorHandler(app: FastifyInstance): void {
