@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { useLocation } from 'react-router';
+import { reportCaught } from '#app/lib/report-caught.ts';
 import { titleWithCount } from '#app/lib/shell-rules.ts';
 
 type BadgeNavigator = Navigator & {
@@ -15,13 +16,15 @@ export function useTitleAndAppBadge(total: number) {
     document.title = titleWithCount(document.title, total);
     const appBadge = navigator as BadgeNavigator;
     // The badge of an installed app only: elsewhere the browser refuses it, which changes nothing.
-    if (total > 0)
-      void appBadge.setAppBadge?.(total).catch(() => {
-        // expected: not installed, or badges not allowed.
-      });
-    else
-      void appBadge.clearAppBadge?.().catch(() => {
-        // expected: not installed, or badges not allowed.
-      });
+    const badge = total > 0 ? appBadge.setAppBadge?.(total) : appBadge.clearAppBadge?.();
+    void badge?.catch(reportUnlessRefused);
   }, [total, location.key]);
+}
+
+/** The browser's refusal (not installed, badges not allowed) is the answer; anything else is reported. */
+function reportUnlessRefused(error: unknown): void {
+  const refused =
+    error instanceof DOMException &&
+    ['NotAllowedError', 'NotSupportedError', 'InvalidStateError'].includes(error.name);
+  if (!refused) reportCaught('setting the app badge', error);
 }

@@ -1,7 +1,8 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { productSourceFiles } from '../../tests/setup/source-files.ts';
 import { projectRoot } from './project-root.ts';
 
 /**
@@ -33,19 +34,7 @@ const expectedMarker = /(\/\/|\/\*)\s*expected:\s*\S/;
 const allowList = new Map<string, string>([]);
 
 function productFiles(): string[] {
-  const found: string[] = [];
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(path.join(projectRoot, dir), { withFileTypes: true })) {
-      const relative = `${dir}/${entry.name}`;
-      if (entry.isDirectory()) {
-        if (!skippedFolders.has(entry.name)) walk(relative);
-      } else if (sourceFile.test(entry.name) && !notProduct.test(entry.name)) {
-        found.push(relative);
-      }
-    }
-  };
-  for (const root of roots) walk(root);
-  return found.sort();
+  return productSourceFiles(roots, { sourceFile, notProduct, skippedFolders });
 }
 
 /** The names a binding (an identifier or a destructuring pattern) introduces. */

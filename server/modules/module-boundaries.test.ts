@@ -1,8 +1,9 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '#server/lib/project-root.ts';
+import { productSourceFiles } from '../../tests/setup/source-files.ts';
 
 /**
  * A module reads another area through that area's service, never its repository: only the files of
@@ -21,19 +22,7 @@ const notProduct = /\.test\.ts$|\.d\.ts$/;
 const repositoryFile = /^server\/modules\/([^/]+)\/[^/]+\.repository(\.ts)?$/;
 
 function productFiles(): string[] {
-  const found: string[] = [];
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(path.join(projectRoot, dir), { withFileTypes: true })) {
-      const relative = `${dir}/${entry.name}`;
-      if (entry.isDirectory()) {
-        if (!skippedFolders.has(entry.name)) walk(relative);
-      } else if (sourceFile.test(entry.name) && !notProduct.test(entry.name)) {
-        found.push(relative);
-      }
-    }
-  };
-  walk(root);
-  return found.sort();
+  return productSourceFiles([root], { sourceFile, notProduct, skippedFolders });
 }
 
 /** The module folder a file belongs to (`server/modules/<area>/…`), or null outside the modules. */

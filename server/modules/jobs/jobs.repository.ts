@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, lt, lte, or, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, lt, lte, or, type SQLWrapper, sql } from 'drizzle-orm';
 import type { Executor } from '#server/db/client.ts';
 import { type JobStatus, jobs } from '#server/db/schema/jobs.ts';
 
@@ -21,6 +21,24 @@ export async function insertJob(
     .onConflictDoNothing({ target: [jobs.queue, jobs.key] })
     .returning({ id: jobs.id });
   return inserted.length > 0;
+}
+
+/** Marks the selected jobs running for this instance until `leaseUntil`, one more attempt each. */
+function take(
+  db: Executor,
+  due: SQLWrapper,
+  claim: { instance: string; leaseUntil: Date },
+): Promise<JobRow[]> {
+  return db
+    .update(jobs)
+    .set({
+      status: 'running',
+      attempts: sql`${jobs.attempts} + 1`,
+      lockedBy: claim.instance,
+      lockedUntil: claim.leaseUntil,
+    })
+    .where(inArray(jobs.id, due))
+    .returning();
 }
 
 /**
@@ -48,16 +66,7 @@ export async function claimDueJobs(
     .orderBy(asc(jobs.runAt), asc(jobs.id))
     .limit(claim.limit)
     .for('update', { skipLocked: true });
-  return db
-    .update(jobs)
-    .set({
-      status: 'running',
-      attempts: sql`${jobs.attempts} + 1`,
-      lockedBy: claim.instance,
-      lockedUntil: claim.leaseUntil,
-    })
-    .where(inArray(jobs.id, due))
-    .returning();
+  return take(db, due, claim);
 }
 
 /** Takes these queued jobs of one queue for this instance (the work enqueued just now, run at once). */
@@ -78,16 +87,7 @@ export async function claimJobsByKey(
       ),
     )
     .for('update', { skipLocked: true });
-  return db
-    .update(jobs)
-    .set({
-      status: 'running',
-      attempts: sql`${jobs.attempts} + 1`,
-      lockedBy: claim.instance,
-      lockedUntil: claim.leaseUntil,
-    })
-    .where(inArray(jobs.id, due))
-    .returning();
+  return take(db, due, claim);
 }
 
 /** The end of an attempt, written only while this instance still holds the job's lease. */
