@@ -2,6 +2,7 @@ import { StrictMode, startTransition } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { HydratedRouter } from 'react-router/dom';
 import { CatalogsContext, fetchCatalogs } from '#app/lib/i18n.ts';
+import { measureModalScrollbarsTruly } from '#app/lib/modal-scrollbar.ts';
 import { defaultLocale, isLocale } from '#contract/locales.ts';
 
 /**
@@ -28,4 +29,5 @@ async function hydrate() {
   });
 }
 
+measureModalScrollbarsTruly();
 hydrate().catch((error: unknown) => console.error(error));

@@ -1,4 +1,13 @@
-import { createContext, type ReactNode, useContext, useEffect, useMemo, useState } from 'react';
+import {
+  createContext,
+  type ReactNode,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import { MatchModal } from '#app/components/match-modal.tsx';
 import type { Profile } from '#contract/profiles.ts';
 import { useLiveConnection } from './live-connection.tsx';
@@ -20,14 +29,22 @@ export function useMatchMoment(): MatchMoment {
 export function MatchMomentProvider({ children }: { children: ReactNode }) {
   const { socket } = useLiveConnection();
   const [match, setMatch] = useState<Profile | null>(null);
+  // A match comes twice, as the like's answer and as the live event, in either order: the second
+  // never opens the modal again after the member closed it.
+  const shown = useRef(new Set<number>());
+  const showMatch = useCallback((profile: Profile) => {
+    if (shown.current.has(profile.id)) return;
+    shown.current.add(profile.id);
+    setMatch(profile);
+  }, []);
   useEffect(
     () =>
       socket?.subscribe((event) => {
-        if (event.type === 'match') setMatch(event.profile);
+        if (event.type === 'match') showMatch(event.profile);
       }),
-    [socket],
+    [socket, showMatch],
   );
-  const value = useMemo<MatchMoment>(() => ({ showMatch: setMatch }), []);
+  const value = useMemo<MatchMoment>(() => ({ showMatch }), [showMatch]);
   return (
     <MatchMomentContext.Provider value={value}>
       {children}

@@ -50,17 +50,28 @@ export function pageIsland(skipCookie: string, skipSeconds: number): void {
 
 /**
  * The swipe lander's card stack: drag a card (pointer: finger or mouse) or use the buttons; a like,
- * or the third swipe, opens the signup step.
+ * or the third swipe, opens the signup step. A swiped card flies off and then leaves the page: left
+ * behind off to the side, it would widen a phone's page (sideways scrolling, taps landing beside
+ * their target), and the page's frame clips it while it flies.
  */
 export function swipeIsland(): void {
   const stack = document.querySelector<HTMLElement>('[data-swipe-stack]');
   const sheet = document.querySelector<HTMLElement>('[data-swipe-signup]');
   if (!stack || !sheet) return;
   const status = document.querySelector<HTMLElement>('[data-swipe-status]');
+  const still = matchMedia('(prefers-reduced-motion: reduce)').matches;
   let swipes = 0;
+  const waiting = () => Array.from(stack.querySelectorAll<HTMLElement>('[data-swipe-card]:not([data-gone])'));
   const top = () => {
-    const cards = stack.querySelectorAll<HTMLElement>('[data-swipe-card]:not([data-gone])');
+    const cards = waiting();
     return cards[cards.length - 1] ?? null;
+  };
+  // The cards behind the top one step forward as it goes (CSS scales them by their depth).
+  const restack = () => {
+    const cards = waiting().reverse();
+    cards.forEach((card, depth) => {
+      card.dataset.depth = String(Math.min(depth, 2));
+    });
   };
   const openSignup = (card: HTMLElement | null) => {
     const title = sheet.querySelector<HTMLElement>('[data-match-title]');
@@ -68,20 +79,34 @@ export function swipeIsland(): void {
     sheet.hidden = false;
     sheet.classList.add('is-open');
     sheet.querySelector<HTMLInputElement>('input[type=radio]')?.focus({ preventScroll: true });
-    sheet.scrollIntoView({ block: 'start', behavior: 'smooth' });
+    sheet.scrollIntoView({ block: 'start', behavior: still ? 'auto' : 'smooth' });
   };
   const fling = (card: HTMLElement, direction: 1 | -1) => {
     card.dataset.gone = direction > 0 ? 'like' : 'pass';
-    card.style.transition = 'transform .35s ease-out, opacity .35s';
-    card.style.transform = `translateX(${direction * 140}%) rotate(${direction * 24}deg)`;
-    card.style.opacity = '0';
     card.setAttribute('aria-hidden', 'true');
+    let removed = false;
+    const remove = () => {
+      if (removed) return;
+      removed = true;
+      card.remove();
+      if (!top()) stack.dataset.empty = '1';
+    };
+    if (still) remove();
+    else {
+      card.style.transition = 'transform .35s ease-in, opacity .35s ease-in';
+      card.style.transform = `translateX(${direction * 130}%) rotate(${direction * 22}deg)`;
+      card.style.opacity = '0';
+      card.addEventListener('transitionend', remove, { once: true });
+      // Should the transition never end (a tab in the background), the card goes all the same.
+      setTimeout(remove, 600);
+    }
     swipes += 1;
+    restack();
     const next = top();
     if (status && next) status.textContent = next.dataset.label ?? '';
     if (direction > 0 || swipes >= 3 || !next) openSignup(card);
   };
-  for (const button of document.querySelectorAll<HTMLButtonElement>('[data-swipe]')) {
+  for (const button of document.querySelectorAll<HTMLElement>('[data-swipe]')) {
     button.addEventListener('click', (event) => {
       event.preventDefault();
       const card = top();
@@ -111,7 +136,7 @@ export function swipeIsland(): void {
     dragging = null;
     const dx = event.clientX - startX;
     card.dataset.lean = '';
-    if (Math.abs(dx) > 90) fling(card, dx > 0 ? 1 : -1);
+    if (event.type === 'pointerup' && Math.abs(dx) > 90) fling(card, dx > 0 ? 1 : -1);
     else {
       card.style.transition = 'transform .2s';
       card.style.transform = '';
@@ -119,6 +144,7 @@ export function swipeIsland(): void {
   };
   stack.addEventListener('pointerup', release);
   stack.addEventListener('pointercancel', release);
+  restack();
   sheet.hidden = true;
 }
 
