@@ -6,6 +6,7 @@ import { api, serverApi } from '#app/lib/api.ts';
 import { pageMeta } from '#app/lib/meta.ts';
 import { useRootData } from '#app/lib/root-data.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
+import { useLiveLikes } from '#app/state/live-likes.ts';
 import { useMatchMoment } from '#app/state/match-moment.tsx';
 import type { Profile } from '#contract/profiles.ts';
 import type { Route } from './+types/likes';
@@ -100,6 +101,7 @@ function EmptyLikes({ type }: { type: LikesType }) {
 /** Likes (spec §2): new matches on top, who liked you (new first), whom you liked, matches. */
 export default function Likes({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
+  useLiveLikes();
   const type = (useParams().type as LikesType | undefined) ?? 'received';
   const isNew = new Map(loaderData.liked_by.map((entry) => [entry.id, entry.like_new]));
   const givenIds = new Set(loaderData.profiles.map((profile) => profile.id));

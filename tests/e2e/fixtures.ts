@@ -53,13 +53,17 @@ export async function gotoHydrated(page: import('@playwright/test').Page, url: s
   await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true');
 }
 
-/** A member who signed up in a browser context of their own and activated the account from the mail. */
+/**
+ * A member who signed up in a browser context of their own and activated the account from the mail;
+ * `device` sets that context up as a phone (viewport, isMobile, hasTouch) where a journey needs one.
+ */
 export async function activeMember(
   browser: import('@playwright/test').Browser,
   baseURL: string | undefined,
   name: string,
+  device: import('@playwright/test').BrowserContextOptions = {},
 ): Promise<{ page: import('@playwright/test').Page; profileId: number }> {
-  const context = await browser.newContext({ baseURL });
+  const context = await browser.newContext({ ...device, baseURL });
   await context.addCookies([{ name: 'skip_site_entry', value: '1', url: baseURL ?? 'http://localhost' }]);
   const page = await context.newPage();
   const email = e2eEmail();
@@ -112,4 +116,62 @@ export async function demoAdmin(
   if (enrolled.status() !== 200) throw new Error(`demo admin enrolment: ${enrolled.status()}`);
   await context.storageState({ path: statePath });
   return context;
+}
+
+/** A phone as the member walks with it: 390×844, touch, the mobile viewport rules. */
+export const touchPhone = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
+
+type Page = import('@playwright/test').Page;
+type Locator = import('@playwright/test').Locator;
+
+/**
+ * The finger of a page: one CDP session sends all its touch input (Chromium's own touch events, from
+ * which it makes the pointer events and clicks, as on a phone). Taps and drags of one page go through
+ * the same session: a drag from one session and a tap from another could leave Chromium's touch
+ * state between them unsure, and the tap made no click.
+ */
+const fingers = new WeakMap<Page, Promise<import('@playwright/test').CDPSession>>();
+function fingerOf(page: Page) {
+  let finger = fingers.get(page);
+  if (!finger) {
+    finger = page.context().newCDPSession(page);
+    fingers.set(page, finger);
+  }
+  return finger;
+}
+
+async function middleOf(target: Locator): Promise<{ x: number; y: number }> {
+  await target.scrollIntoViewIfNeeded();
+  const box = await target.boundingBox();
+  if (!box) throw new Error('touch: the element is not on screen');
+  return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+}
+
+/** A finger dragged sideways by `dx` from the middle of the element, then lifted. */
+export async function touchDrag(page: Page, target: Locator, dx: number): Promise<void> {
+  const { x, y } = await middleOf(target);
+  const finger = await fingerOf(page);
+  await finger.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x, y }] });
+  const steps = 8;
+  for (let step = 1; step <= steps; step++) {
+    await finger.send('Input.dispatchTouchEvent', {
+      type: 'touchMove',
+      touchPoints: [{ x: x + (dx * step) / steps, y }],
+    });
+  }
+  await finger.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+}
+
+/** A tap of the finger on the middle of the element, once it can take one. */
+export async function touchTap(page: Page, target: Locator): Promise<void> {
+  await expect(target).toBeEnabled();
+  const point = await middleOf(target);
+  const finger = await fingerOf(page);
+  await finger.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [point] });
+  await finger.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+}
+
+/** The page's scrollable width: wider than the viewport means it scrolls sideways. */
+export function scrollWidth(page: Page): Promise<number> {
+  return page.evaluate(() => document.documentElement.scrollWidth);
 }
