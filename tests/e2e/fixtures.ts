@@ -175,3 +175,14 @@ export async function touchTap(page: Page, target: Locator): Promise<void> {
 export function scrollWidth(page: Page): Promise<number> {
   return page.evaluate(() => document.documentElement.scrollWidth);
 }
+
+/**
+ * A tap, again while it changed nothing: Chromium's emulated touch now and then makes no click of a
+ * tap that comes right after a drag (the app's state shows at once whether one arrived).
+ */
+export async function tapUntil(target: Locator, changed: () => Promise<void>) {
+  await expect(async () => {
+    await target.tap();
+    await changed();
+  }).toPass({ timeout: 10_000 });
+}

@@ -1,7 +1,17 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import sharp from 'sharp';
-import { activeMember, e2eEmail, expect, gotoHydrated, test } from './fixtures.ts';
+import {
+  activeMember,
+  e2eEmail,
+  expect,
+  gotoHydrated,
+  scrollWidth,
+  tapUntil,
+  test,
+  touchDrag,
+  touchPhone,
+} from './fixtures.ts';
 
 const landers = [
   'tinderswipe',
@@ -39,21 +49,22 @@ const ownContent: Record<(typeof landers)[number], (page: Page) => Promise<void>
   async tinderswipe(page) {
     const cards = page.getByTestId('swipe-card');
     expect(await cards.count()).toBeGreaterThanOrEqual(3);
-    const top = cards.last();
+    const count = await cards.count();
+    const top = page.locator(`[data-label="${await cards.last().getAttribute('data-label')}"]`);
     const box = await top.boundingBox();
     if (!box) throw new Error('no card');
-    // A swipe to the left with the finger (pointer events): the card flies off as a pass.
+    // A swipe to the left with the finger (pointer events): the card flies off as a pass and goes.
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
     await page.mouse.down();
     await page.mouse.move(box.x + box.width / 2 - 80, box.y + box.height / 2, { steps: 5 });
     await page.mouse.move(box.x - 60, box.y + box.height / 2, { steps: 5 });
     await page.mouse.up();
-    await expect(top).toHaveAttribute('data-gone', 'pass');
-    expect(await top.evaluate((card) => getComputedStyle(card).transform)).not.toBe('none');
+    await expect(top).toHaveCount(0);
+    await expect(cards).toHaveCount(count - 1);
     // No signup yet after one pass; the first like opens it.
     await expect(page.locator('#signup')).toBeHidden();
     await page.getByRole('link', { name: 'Like' }).click();
-    await expect(cards.nth((await cards.count()) - 2)).toHaveAttribute('data-gone', 'like');
+    await expect(cards).toHaveCount(count - 2);
     await expect(page.locator('#signup')).toBeVisible();
     await expect(page.locator('#signup h2')).toContainText('could be your match');
   },
@@ -152,6 +163,42 @@ for (const name of landers) {
     expect(profile.profile ?? profile).toMatchObject({ name: suggestion, gender: 'male', seeking: 'female' });
   });
 }
+
+test.describe('the swipe lander on a phone', () => {
+  test.use(touchPhone);
+
+  test('ten swipes by finger and by button: the page never gets wider, each swiped card leaves', async ({
+    page,
+  }) => {
+    await page.goto('/landers/tinderswipe?network=fb&ref=x&sub1=a');
+    await expect(page.locator('html.js')).toHaveCount(1);
+    expect(await scrollWidth(page)).toBe(390);
+    const cards = page.locator('[data-swipe-card]');
+    const waiting = page.locator('[data-swipe-card]:not([data-gone])');
+    for (let swipe = 1; swipe <= 10; swipe++) {
+      const left = await waiting.count();
+      if (left > 0 && swipe % 2 === 1) {
+        const top = waiting.last();
+        await top.scrollIntoViewIfNeeded();
+        await touchDrag(page, top, swipe % 4 === 1 ? -150 : 150);
+      } else {
+        await tapUntil(page.getByRole('link', { name: swipe % 4 === 0 ? 'Like' : 'Pass' }), () =>
+          expect(waiting).toHaveCount(Math.max(0, left - 1), { timeout: 1000 }),
+        );
+      }
+      // While the card flies off and once it has gone: never wider than the phone.
+      expect(await scrollWidth(page), `swipe ${swipe}, in flight`).toBe(390);
+      if (left > 0) {
+        await expect(waiting).toHaveCount(left - 1);
+        await expect(cards).toHaveCount(left - 1);
+      }
+      expect(await scrollWidth(page), `swipe ${swipe}, landed`).toBe(390);
+    }
+    // The taps reached the stack and the first like opened the signup, nothing else.
+    await expect(page.locator('#signup')).toBeVisible();
+    await expect(page).toHaveURL(/\/landers\/tinderswipe/);
+  });
+});
 
 test('lander signup: errors inline in the visitor language, and the 18+ answer counts for the whole site', async ({
   browser,

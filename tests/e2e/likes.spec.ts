@@ -5,6 +5,7 @@ import {
   expect,
   gotoHydrated,
   scrollWidth,
+  tapUntil,
   test,
   touchDrag,
   touchPhone,
@@ -66,17 +67,6 @@ test('the swipe game allows four likes a day, then shows the limit', async ({ pa
   await expect(page.getByTestId('swipe-limit')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Like' })).toBeDisabled();
 });
-
-/**
- * A tap, again while it changed nothing: Chromium's emulated touch now and then makes no click of a
- * tap that comes right after a drag (the app's state shows at once whether one arrived).
- */
-async function tapUntil(target: import('@playwright/test').Locator, changed: () => Promise<void>) {
-  await expect(async () => {
-    await target.tap();
-    await changed();
-  }).toPass({ timeout: 10_000 });
-}
 
 /** What the page behind a modal is laid out as: its width and the swipe column's. */
 function layoutBehind(page: Page) {
