@@ -3,7 +3,8 @@
 // into docs/screens/, with Debian Chromium. Builds nothing: it starts the built server (npm run build
 // first) on a fresh temporary data folder, signs up and activates a member (the activation link comes
 // from the server's outbox folder), gives them a photo-less but lived-in account (likes, a chat), and
-// photographs home (as a visitor), search, a profile, likes, swipe, chats, a chat, credits, premium.
+// photographs home (as a visitor), search, a profile, likes, swipe, the swipe lander (as a visitor),
+// the match moment (a like back in the swipe game), chats, a chat, credits, premium.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -79,11 +80,13 @@ async function activationLink(email) {
 }
 
 async function settle(page) {
-  // A page that never hydrates or settles is still shot, with a warning naming it.
-  await page
-    .locator('html[data-hydrated="true"]')
-    .waitFor({ timeout: 15_000 })
-    .catch((error) => console.warn(`screens: ${page.url()} did not hydrate: ${error.message}`));
+  // A page that never hydrates or settles is still shot, with a warning naming it. A lander is
+  // plain HTML with an inline script: it never hydrates.
+  if (!new URL(page.url()).pathname.startsWith('/landers/'))
+    await page
+      .locator('html[data-hydrated="true"]')
+      .waitFor({ timeout: 15_000 })
+      .catch((error) => console.warn(`screens: ${page.url()} did not hydrate: ${error.message}`));
   await page
     .waitForLoadState('networkidle', { timeout: 5_000 })
     .catch((error) => console.warn(`screens: ${page.url()} did not settle: ${error.message}`));
@@ -91,6 +94,34 @@ async function settle(page) {
   await page.waitForTimeout(400);
 }
 
+/** Passes cards in the swipe game until the one who liked the member is on top, then likes it. */
+async function matchMoment(page) {
+  // The other size's shot made the match already: taken back, the card comes up again.
+  if (liker) {
+    await page.request.delete('/api/like.php', { data: { profile: liker.id } });
+    await page.reload();
+    await settle(page);
+  }
+  const card = page.getByTestId('swipe-card');
+  for (let i = 0; i < 30; i++) {
+    const heading = (await card.getByRole('heading').textContent()) ?? '';
+    const theOne = liker && heading.startsWith(`${liker.name},`);
+    await page.getByRole('button', { name: theOne ? 'Like' : 'Pass', exact: true }).click();
+    if (theOne) {
+      await page.getByTestId('match-modal').waitFor();
+      // The modal's fade and the photos.
+      await page.waitForTimeout(600);
+      return;
+    }
+    await page.waitForFunction((before) => {
+      const now = document.querySelector('[data-testid="swipe-card"] h2')?.textContent ?? '';
+      return now !== before;
+    }, heading);
+  }
+  console.warn('screens: no match came up in the swipe game');
+}
+
+let liker;
 let browser;
 try {
   await waitForServer();
@@ -129,6 +160,9 @@ try {
     return {};
   });
   const conversation = chats.chats?.[0]?.conversation?.id;
+  // A fictional profile that likes the member (the demo's auto-like): liked back in the swipe game,
+  // it is the match moment.
+  liker = (await (await api.get('/api/auto-like.php')).json()).profile;
   const state = await setup.storageState();
 
   const shots = [
@@ -137,6 +171,8 @@ try {
     { name: 'profile', path: partner ? `/members/${partner.id}` : '/members' },
     { name: 'likes', path: '/likes' },
     { name: 'swipe', path: '/swipe-game' },
+    { name: 'lander-swipe', path: '/landers/tinderswipe', visitor: true },
+    { name: 'match', path: '/swipe-game', act: matchMoment },
     { name: 'chats', path: '/chats' },
     { name: 'chat', path: conversation ? `/chats/${conversation}` : '/chats' },
     { name: 'credits', path: '/credits' },
@@ -156,6 +192,7 @@ try {
       const page = await context.newPage();
       await page.goto(shot.path);
       await settle(page);
+      if (shot.act) await shot.act(page);
       const file = path.join(outDir, `${shot.name}-${size.name}.png`);
       await page.screenshot({ path: file });
       console.log(`${path.relative(root, file)}  ${shot.path}`);

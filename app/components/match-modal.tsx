@@ -1,5 +1,5 @@
 import { Modal } from 'react-bootstrap';
-import { XLg } from 'react-bootstrap-icons';
+import { PersonFill, XLg } from 'react-bootstrap-icons';
 import { Link, useLocation } from 'react-router';
 import { useOptionalRootData } from '#app/lib/root-data.ts';
 import { useShownOnce } from '#app/lib/use-shown-once.ts';
@@ -43,12 +43,16 @@ export function MatchModal({ profile, onClose }: { profile: Profile | null; onCl
             {me?.main_image ? (
               <img src={me.main_image.match} alt="" width={112} height={112} />
             ) : (
-              <span className="match-photo-empty" />
+              <span className="match-photo-empty">
+                <PersonFill size={56} />
+              </span>
             )}
             {profile.main_image ? (
               <img src={profile.main_image.match} alt="" width={112} height={112} />
             ) : (
-              <span className="match-photo-empty" />
+              <span className="match-photo-empty">
+                <PersonFill size={56} />
+              </span>
             )}
           </div>
           <div className="d-grid gap-2">
