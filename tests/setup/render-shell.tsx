@@ -6,8 +6,10 @@ import { I18nextProvider } from 'react-i18next';
 import { createRoutesStub, Outlet } from 'react-router';
 import { createI18n } from '../../app/lib/i18n.ts';
 import { pageTitlesOf } from '../../app/lib/meta.ts';
+import type { RootData } from '../../app/lib/root-data.ts';
 import { LiveStateProvider } from '../../app/state/live-state.tsx';
 import type { LocaleResources } from '../../contract/i18n.ts';
+import type { DiscountCode } from '../../contract/payments.ts';
 import type { CompanyInfo, Settings } from '../../contract/sites.ts';
 import type { User } from '../../contract/users.ts';
 
@@ -92,12 +94,14 @@ type ShellOptions = {
   routeId?: string;
   /** The URL the stub router starts at, e.g. "/?t=3". */
   url?: string;
+  /** The welcome offer the root loader found running for the member. */
+  welcome?: DiscountCode | null;
 };
 
 /** Renders a piece of the shell inside a root route with the data the root loader would give. */
 export function renderShell(ui: ReactNode, options: ShellOptions = {}) {
   const resources = englishCatalogs();
-  const rootData = {
+  const rootData: RootData = {
     locale: 'en' as const,
     catalogs: '',
     titles: pageTitlesOf(resources),
@@ -106,6 +110,8 @@ export function renderShell(ui: ReactNode, options: ShellOptions = {}) {
     user: options.user ?? null,
     counts: { unreadMessages: options.unreadMessages ?? 0, newLikes: options.newLikes ?? 0 },
     hasTrafficSource: options.hasTrafficSource ?? false,
+    welcome: options.welcome ?? null,
+    renderedAt: Date.now(),
     siteEntrySkipped: options.siteEntrySkipped ?? false,
     origin: 'http://localhost',
     pathname: options.path ?? '/',
@@ -132,4 +138,21 @@ export function renderShell(ui: ReactNode, options: ShellOptions = {}) {
     },
   ]);
   return render(<Stub initialEntries={[options.url ?? '/']} />);
+}
+
+/** The welcome time bonus as GET /api/discountcode.php?welcome=true answers it, ending in `expiresInMs`. */
+export function testWelcome(expiresInMs: number): DiscountCode {
+  return {
+    code: 'TIMEBONUS25',
+    country: null,
+    user_id: null,
+    expires: new Date(Date.now() + expiresInMs).toISOString(),
+    value_percentage: 25,
+    currency: null,
+    minimum_order_value: 0,
+    status: 'active',
+    validity: 'once_per_user',
+    expired: false,
+    paymentmethods: [],
+  };
 }
