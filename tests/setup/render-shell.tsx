@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { render } from '@testing-library/react';
-import type { ReactNode } from 'react';
+import type { ComponentType, ReactNode } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { createRoutesStub, Outlet } from 'react-router';
 import { createI18n } from '../../app/lib/i18n.ts';
@@ -96,6 +96,11 @@ type ShellOptions = {
   url?: string;
   /** The welcome offer the root loader found running for the member. */
   welcome?: DiscountCode | null;
+  /**
+   * A route module's page below the root (named `routeId`, else "page"), with its loader: the
+   * piece under test (`ui`) then holds an <Outlet /> where the page goes.
+   */
+  page?: { Component: ComponentType<never>; loader?: () => unknown };
 };
 
 /** Renders a piece of the shell inside a root route with the data the root loader would give. */
@@ -133,8 +138,12 @@ export function renderShell(ui: ReactNode, options: ShellOptions = {}) {
       path: '/',
       loader: () => rootData,
       HydrateFallback: () => null,
-      Component: options.routeId ? () => <Outlet /> : content,
-      children: options.routeId ? [{ id: options.routeId, index: true, Component: content }] : [],
+      Component: options.routeId && !options.page ? () => <Outlet /> : content,
+      children: options.page
+        ? [{ id: options.routeId ?? 'page', index: true, ...options.page }]
+        : options.routeId
+          ? [{ id: options.routeId, index: true, Component: content }]
+          : [],
     },
   ]);
   return render(<Stub initialEntries={[options.url ?? '/']} />);
