@@ -100,7 +100,9 @@ describe('the welcome offer where the member spends', () => {
     const pill = screen.getByTestId('welcome-offer');
     expect(pill.getAttribute('href')).toBe('/credits');
     expect(pill.textContent).toMatch(/^−25%0:00:0[23]$/);
-    expect(pill.getAttribute('aria-label')).toMatch(/^Welcome offer: 25% off your first bundle, for 0:00:0[23] more$/);
+    expect(pill.getAttribute('aria-label')).toMatch(
+      /^Welcome offer: 25% off your first bundle, for 0:00:0[23] more$/,
+    );
     await act(async () => {
       await vi.advanceTimersByTimeAsync(1_000);
     });
@@ -114,7 +116,10 @@ describe('the welcome offer where the member spends', () => {
   });
 
   it('shows no countdown to a paid member, nor without a running offer', async () => {
-    const paid = renderShell(<TopBar />, { user: testUser({ paid_user: true }), welcome: testWelcome(3_600_000) });
+    const paid = renderShell(<TopBar />, {
+      user: testUser({ paid_user: true }),
+      welcome: testWelcome(3_600_000),
+    });
     await screen.findByTestId('balance');
     expect(screen.queryByTestId('welcome-offer')).toBeNull();
     paid.unmount();

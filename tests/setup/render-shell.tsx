@@ -2,8 +2,16 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { render } from '@testing-library/react';
 import type { ComponentType, ReactNode } from 'react';
+import { renderToString } from 'react-dom/server';
 import { I18nextProvider } from 'react-i18next';
-import { createRoutesStub, Outlet } from 'react-router';
+import {
+  createRoutesStub,
+  createStaticHandler,
+  createStaticRouter,
+  Outlet,
+  StaticRouterProvider,
+  UNSAFE_withComponentProps,
+} from 'react-router';
 import { createI18n } from '../../app/lib/i18n.ts';
 import { pageTitlesOf } from '../../app/lib/meta.ts';
 import type { RootData } from '../../app/lib/root-data.ts';
@@ -103,8 +111,8 @@ type ShellOptions = {
   page?: { Component: ComponentType<never>; loader?: () => unknown };
 };
 
-/** Renders a piece of the shell inside a root route with the data the root loader would give. */
-export function renderShell(ui: ReactNode, options: ShellOptions = {}) {
+/** The root loader's data and the providers the root puts around every screen. */
+function shellParts(ui: ReactNode, options: ShellOptions) {
   const resources = englishCatalogs();
   const rootData: RootData = {
     locale: 'en' as const,
@@ -131,6 +139,12 @@ export function renderShell(ui: ReactNode, options: ShellOptions = {}) {
       </LiveStateProvider>
     </I18nextProvider>
   );
+  return { rootData, content };
+}
+
+/** Renders a piece of the shell inside a root route with the data the root loader would give. */
+export function renderShell(ui: ReactNode, options: ShellOptions = {}) {
+  const { rootData, content } = shellParts(ui, options);
   // The piece under test sits in a child route, so rules that look at the route name (members area...) apply.
   const Stub = createRoutesStub([
     {
@@ -164,4 +178,36 @@ export function testWelcome(expiresInMs: number): DiscountCode {
     expired: false,
     paymentmethods: [],
   };
+}
+
+/**
+ * A page as the server renders it (landers are server HTML only, never rendered in the browser):
+ * the root's data and providers, the page's route module with its loader's data, at `url`.
+ */
+export async function renderPageToString(
+  url: string,
+  page: { id: string; path: string; Component: ComponentType<never>; loader: () => unknown },
+  options: ShellOptions = {},
+): Promise<string> {
+  const { rootData, content } = shellParts(<Outlet />, options);
+  const handler = createStaticHandler([
+    {
+      id: 'root',
+      path: '/',
+      loader: () => rootData,
+      Component: content,
+      children: [
+        {
+          id: page.id,
+          path: page.path,
+          loader: page.loader,
+          Component: UNSAFE_withComponentProps(page.Component),
+        },
+      ],
+    },
+  ]);
+  const context = await handler.query(new Request(`http://localhost${url}`));
+  if (context instanceof Response) throw new Error(`the page answered ${context.status}`);
+  const router = createStaticRouter(handler.dataRoutes, context);
+  return renderToString(<StaticRouterProvider router={router} context={context} />);
 }
