@@ -1,9 +1,9 @@
 // @vitest-environment happy-dom
 import { act, cleanup, screen } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { CreditsQuickPick } from '#app/components/chat/credits-quick-pick.tsx';
 import { loadContract } from '#app/lib/api.ts';
 import { renderShell, testUser, testWelcome } from '../../tests/setup/render-shell.tsx';
-import { CreditsQuickPick } from './chat/credits-quick-pick.tsx';
 import { TopBar } from './top-bar.tsx';
 
 beforeAll(() => loadContract());
