@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// npm run screens: screenshots of the main screens at phone (390×844) and desktop (1366×900) size
+// npm run screens (SCREENS=chat,credits for some): screenshots of the main screens at phone (390×844) and desktop (1366×900) size
 // into docs/screens/, with Debian Chromium. Builds nothing: it starts the built server (npm run build
 // first) on a fresh temporary data folder, signs up and activates a member (the activation link comes
 // from the server's outbox folder), gives them a photo-less but lived-in account (likes, a chat), and
@@ -142,8 +142,10 @@ try {
     { name: 'credits', path: '/credits' },
     { name: 'premium', path: '/premium' },
   ];
+  // SCREENS=chat,chats takes only those (default: all).
+  const only = process.env.SCREENS?.split(',').filter(Boolean);
   for (const size of sizes) {
-    for (const shot of shots) {
+    for (const shot of shots.filter((candidate) => !only?.length || only.includes(candidate.name))) {
       const context = await browser.newContext({
         baseURL: base,
         viewport: { width: size.width, height: size.height },
