@@ -26,8 +26,8 @@ import { reportCaught } from '#app/lib/report-caught.ts';
 import { type RootData, useOptionalRootData } from '#app/lib/root-data.ts';
 import { isChunkLoadError, shouldReloadForChunk, siteEntrySkipCookie } from '#app/lib/shell-rules.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
+import { welcomeCanRun } from '#app/lib/welcome.server.ts';
 import { LiveStateProvider } from '#app/state/live-state.tsx';
-import { welcomeCanRun } from '#app/state/welcome-offer.ts';
 // The shell's stylesheets as URLs, not side-effect imports: the root decides per page which are
 // render-blocking (public.css ≤ 15 KB gzip), which load late (members.css for visitors) and which a
 // bare page (a lander) skips altogether.

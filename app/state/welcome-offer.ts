@@ -1,14 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useOptionalRootData } from '#app/lib/root-data.ts';
-import { type DiscountCode, timeBonus } from '#contract/payments.ts';
-import type { User } from '#contract/users.ts';
+import type { DiscountCode } from '#contract/payments.ts';
 import { useOptionalSession } from './session.tsx';
-
-/** Whether the welcome time bonus can still run for this member (spec §4: never paid, first 4 hours). */
-export function welcomeCanRun(user: Pick<User, 'paid_user' | 'signup_date'>, now: number): boolean {
-  if (user.paid_user) return false;
-  return (now - new Date(user.signup_date).getTime()) / 1000 < timeBonus.windowSeconds;
-}
 
 /**
  * True once `expires` has passed: one timer to the end, not a tick a second. The first render is
