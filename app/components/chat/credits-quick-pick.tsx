@@ -23,7 +23,7 @@ export function CreditsQuickPick({ conversation, onLeave }: { conversation: numb
     <div className="quick-pick border rounded-4 p-2 mb-2" data-testid="credits-quick-pick">
       <p className="small fw-semibold mb-1">{t('chat:quickPick.title')}</p>
       <WelcomeCountdown className="small text-success fw-semibold mb-2" />
-      <div className="d-flex gap-2 flex-wrap">
+      <div className="quick-pick-bundles">
         {(bundles?.bundles ?? []).slice(0, 3).map((bundle) => (
           <Link
             key={bundle.id}
@@ -40,14 +40,10 @@ export function CreditsQuickPick({ conversation, onLeave }: { conversation: numb
             />
           </Link>
         ))}
-        <Link
-          to={withReturn('/credits', back)}
-          className="btn btn-link btn-sm align-self-center"
-          onClick={onLeave}
-        >
-          {t('chat:quickPick.more')}
-        </Link>
       </div>
+      <Link to={withReturn('/credits', back)} className="btn btn-link btn-sm px-0 mt-1" onClick={onLeave}>
+        {t('chat:quickPick.more')}
+      </Link>
     </div>
   );
 }
