@@ -12,7 +12,7 @@ export function ThreadHeader({ profile }: { profile: ChatResponse['profile'] }) 
       <Link to="/chats" className="btn btn-link text-body px-2 d-lg-none" aria-label={t('chat:back')}>
         <ArrowLeft aria-hidden="true" size={20} />
       </Link>
-      {profile.main_image && (
+      {profile.main_image ? (
         <img
           src={profile.main_image.thumb_filename}
           alt=""
@@ -20,6 +20,11 @@ export function ThreadHeader({ profile }: { profile: ChatResponse['profile'] }) 
           height={40}
           className="rounded-circle object-fit-cover"
         />
+      ) : (
+        // Without a photo the partner still has a face in the head: the initial, as chat apps do.
+        <span className="chat-avatar-initial" aria-hidden="true">
+          {profile.name.slice(0, 1).toUpperCase()}
+        </span>
       )}
       <div className="flex-grow-1 min-w-0">
         <h1 className="h6 mb-0">
