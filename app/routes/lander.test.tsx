@@ -21,7 +21,7 @@ const notice = 'data-testid="site-entry-warning"';
 function lander(country: string, user: ReturnType<typeof testUser> | null, skipped = false) {
   return renderPageToString(
     '/landers/gallery',
-    { id: 'landers-name-slug', path: 'landers/:name', Component: Lander, loader: () => landerData },
+    { id: 'landers-name-slug', path: 'landers/:name', Component: Lander as never, loader: () => landerData },
     { user, siteEntrySkipped: skipped, settings: { geoip_country: country } },
   );
 }
@@ -42,7 +42,7 @@ describe('the 18+ notice in the lander layout (spec §2: NL and DE only, skipped
       {
         id: 'members-id-landing',
         path: 'members/:id/landing',
-        Component: MemberLanding,
+        Component: MemberLanding as never,
         loader: () => ({ profile: profileFixture(5, { name: 'Lena' }), suggestion: 'Robin', nonce: 'n' }),
       },
       { user: testUser(), settings: { geoip_country: 'DE' } },

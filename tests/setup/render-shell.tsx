@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { render } from '@testing-library/react';
-import type { ComponentType, ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { I18nextProvider } from 'react-i18next';
 import {
@@ -20,6 +20,9 @@ import type { LocaleResources } from '../../contract/i18n.ts';
 import type { DiscountCode } from '../../contract/payments.ts';
 import type { CompanyInfo, Settings } from '../../contract/sites.ts';
 import type { User } from '../../contract/users.ts';
+
+/** A route module's default export, as React Router hands it its loader's data. */
+type PageComponent = Parameters<typeof UNSAFE_withComponentProps>[0];
 
 /** The English catalogs, read from the project folder (the browser-like test environment has no file URLs). */
 function englishCatalogs(): LocaleResources {
@@ -108,7 +111,7 @@ type ShellOptions = {
    * A route module's page below the root (named `routeId`, else "page"), with its loader: the
    * piece under test (`ui`) then holds an <Outlet /> where the page goes.
    */
-  page?: { Component: ComponentType<never>; loader?: () => unknown };
+  page?: { Component: PageComponent; loader?: () => unknown };
 };
 
 /** The root loader's data and the providers the root puts around every screen. */
@@ -186,7 +189,7 @@ export function testWelcome(expiresInMs: number): DiscountCode {
  */
 export async function renderPageToString(
   url: string,
-  page: { id: string; path: string; Component: ComponentType<never>; loader: () => unknown },
+  page: { id: string; path: string; Component: PageComponent; loader: () => unknown },
   options: ShellOptions = {},
 ): Promise<string> {
   const { rootData, content } = shellParts(<Outlet />, options);
