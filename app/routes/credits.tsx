@@ -112,7 +112,10 @@ export default function Credits({ loaderData }: Route.ComponentProps) {
                 <Link
                   to={withReturn(`/credits/${bundle.id}`, back)}
                   className={`btn mt-auto ${popular ? 'btn-cta' : 'btn-outline-primary'}`}
-                  aria-label={`${t('credits:bundle.choose')}: ${t('credits:bundle.credits', { count: bundle.credits })}`}
+                  aria-label={t('labelValue', {
+                    label: t('credits:bundle.choose'),
+                    value: t('credits:bundle.credits', { count: bundle.credits }),
+                  })}
                 >
                   {t('credits:bundle.choose')}
                 </Link>
