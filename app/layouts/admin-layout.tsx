@@ -1,7 +1,9 @@
 import { Form, NavLink, Outlet, redirect, useRouteLoaderData } from 'react-router';
 import type { LayoutHandle } from '#app/lib/layout-handle.ts';
+import { rootDataOf } from '#app/lib/meta.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import type { Staff } from '#contract/admin.ts';
+import type { Catalog } from '#contract/i18n.ts';
 import type { Route } from './+types/admin-layout';
 import '#app/styles/admin.scss';
 
@@ -26,7 +28,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   ) {
     throw redirect('/admin/enrol');
   }
-  return { staff };
+  return { staff, titles: titlesOf(context.resources.admin ?? {}) };
 }
 
 export function headers() {
@@ -38,8 +40,56 @@ export function headers() {
   };
 }
 
-export function meta() {
-  return [{ title: 'Back office' }, { name: 'robots', content: 'noindex, nofollow' }];
+/** The back-office catalog key that names each page in its `<title>` (its section for a detail page). */
+const pageTitleKeys: Record<string, string> = {
+  'admin-index': 'nav.brand',
+  'admin-login': 'login.heading',
+  'admin-logout': 'nav.signOut',
+  'admin-enrol': 'enrol.heading',
+  'admin-inbox': 'nav.inbox',
+  'admin-conversation': 'nav.inbox',
+  'admin-staff': 'nav.staff',
+  'admin-stats': 'nav.stats',
+  'admin-numbers': 'nav.numbers',
+  'admin-audit': 'nav.audit',
+  'admin-sites': 'nav.sites',
+  'admin-site-edit': 'nav.sites',
+  'admin-companies': 'nav.companies',
+  'admin-profiles': 'nav.profiles',
+  'admin-profile-edit': 'nav.profiles',
+  'admin-account': 'nav.account',
+  'admin-members': 'nav.members',
+  'admin-member': 'nav.members',
+  'admin-reports': 'nav.reports',
+  'admin-photos': 'nav.photos',
+  'admin-bundles': 'nav.bundles',
+  'admin-gifts': 'nav.gifts',
+  'admin-discount-codes': 'nav.discountcodes',
+  'admin-orders': 'nav.orders',
+  'admin-order': 'orders.detailHeading',
+};
+
+/** The page's name for its `<title>`, in the reader's language, from the back-office catalog. */
+function titlesOf(admin: Catalog): Record<string, string> {
+  return Object.fromEntries(
+    [...new Set(Object.values(pageTitleKeys))].map((key) => [key, admin[key] ?? key]),
+  );
+}
+
+export function meta({ matches, loaderData }: Route.MetaArgs) {
+  const page = matches.at(-1);
+  const titles = loaderData?.titles ?? {};
+  const key = pageTitleKeys[page?.id ?? ''] ?? 'nav.brand';
+  const name = (titles[key] ?? key).replace('{id}', String(page?.params.id ?? ''));
+  const brand = titles['nav.brand'] ?? 'Back office';
+  const root = rootDataOf(matches);
+  const title =
+    name === brand
+      ? brand
+      : (root?.titles['title.withSite'] ?? '{page} | {site}')
+          .replace('{page}', name)
+          .replace('{site}', brand);
+  return [{ title }, { name: 'robots', content: 'noindex, nofollow' }];
 }
 
 /** The signed-in staff member, for the pages inside this layout. */

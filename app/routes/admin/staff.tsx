@@ -7,6 +7,7 @@ import { type Staff, staffRoleOptions } from '#contract/admin.ts';
 import { locales } from '#contract/locales.ts';
 import type { Route } from './+types/staff';
 import { languageName } from './admin-socket.ts';
+import { TableScroll } from './table-scroll.tsx';
 
 export async function loader({ context }: Route.LoaderArgs) {
   const result = await context.api<{ staff: Staff[] }>('/api/admin/staff.php');
@@ -39,7 +40,7 @@ export default function StaffPage({ loaderData, actionData }: Route.ComponentPro
     <div className="row g-3">
       <div className="col-12 col-lg-7">
         <h1 className="h4">{t('admin:staff.heading')}</h1>
-        <div className="table-responsive">
+        <TableScroll label={t('admin:staff.heading')}>
           <table className="table table-sm">
             <thead>
               <tr>
@@ -60,7 +61,7 @@ export default function StaffPage({ loaderData, actionData }: Route.ComponentPro
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       </div>
       <div className="col-12 col-lg-5">
         <h2 className="h5">{t('admin:staff.add')}</h2>
