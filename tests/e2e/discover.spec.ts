@@ -142,7 +142,7 @@ for (const size of sizes) {
       await expect(card).toContainText(`Anna${size.name}`);
       await bert.page.screenshot({ path: `test-results/discover-likes-${size.name}.png` });
       expect(await seriousViolations(bert.page, 'likes')).toEqual([]);
-      await card.getByRole('button', { name: `Like Anna${size.name} back` }).click();
+      await card.getByRole('button', { name: `Like back: Anna${size.name}` }).click();
       const modal = bert.page.getByTestId('match-modal');
       await expect(modal).toContainText("It's a match!");
       await bert.page.screenshot({ path: `test-results/discover-match-${size.name}.png` });
