@@ -40,55 +40,54 @@ export function headers() {
   };
 }
 
-/** The back-office catalog key that names each page in its `<title>` (its section for a detail page). */
+/**
+ * The back-office catalog key that names each page in its `<title>`, by the address's section (a
+ * detail page is named by its section; an order by its number). By address: a layout's meta
+ * function sees the matches above its page only.
+ */
 const pageTitleKeys: Record<string, string> = {
-  'admin-index': 'nav.brand',
-  'admin-login': 'login.heading',
-  'admin-logout': 'nav.signOut',
-  'admin-enrol': 'enrol.heading',
-  'admin-inbox': 'nav.inbox',
-  'admin-conversation': 'nav.inbox',
-  'admin-staff': 'nav.staff',
-  'admin-stats': 'nav.stats',
-  'admin-numbers': 'nav.numbers',
-  'admin-audit': 'nav.audit',
-  'admin-sites': 'nav.sites',
-  'admin-site-edit': 'nav.sites',
-  'admin-companies': 'nav.companies',
-  'admin-profiles': 'nav.profiles',
-  'admin-profile-edit': 'nav.profiles',
-  'admin-account': 'nav.account',
-  'admin-members': 'nav.members',
-  'admin-member': 'nav.members',
-  'admin-reports': 'nav.reports',
-  'admin-photos': 'nav.photos',
-  'admin-bundles': 'nav.bundles',
-  'admin-gifts': 'nav.gifts',
-  'admin-discount-codes': 'nav.discountcodes',
-  'admin-orders': 'nav.orders',
-  'admin-order': 'orders.detailHeading',
+  '': 'nav.brand',
+  login: 'login.heading',
+  logout: 'nav.signOut',
+  enrol: 'enrol.heading',
+  inbox: 'nav.inbox',
+  conversations: 'nav.inbox',
+  staff: 'nav.staff',
+  stats: 'nav.stats',
+  numbers: 'nav.numbers',
+  audit: 'nav.audit',
+  sites: 'nav.sites',
+  companies: 'nav.companies',
+  profiles: 'nav.profiles',
+  account: 'nav.account',
+  members: 'nav.members',
+  reports: 'nav.reports',
+  photos: 'nav.photos',
+  bundles: 'nav.bundles',
+  gifts: 'nav.gifts',
+  discountcodes: 'nav.discountcodes',
+  orders: 'nav.orders',
 };
+const orderKey = 'orders.detailHeading';
 
-/** The page's name for its `<title>`, in the reader's language, from the back-office catalog. */
+/** The pages' names for their `<title>`, in the reader's language, from the back-office catalog. */
 function titlesOf(admin: Catalog): Record<string, string> {
   return Object.fromEntries(
-    [...new Set(Object.values(pageTitleKeys))].map((key) => [key, admin[key] ?? key]),
+    [...new Set([...Object.values(pageTitleKeys), orderKey])].map((key) => [key, admin[key] ?? key]),
   );
 }
 
-export function meta({ matches, loaderData }: Route.MetaArgs) {
-  const page = matches.at(-1);
+export function meta({ matches, loaderData, location }: Route.MetaArgs) {
+  const [section = '', id] = location.pathname.replace(/^\/admin\/?/, '').split('/');
   const titles = loaderData?.titles ?? {};
-  const key = pageTitleKeys[page?.id ?? ''] ?? 'nav.brand';
-  const name = (titles[key] ?? key).replace('{id}', String(page?.params.id ?? ''));
+  const key =
+    section === 'orders' && id
+      ? orderKey
+      : (Object.hasOwn(pageTitleKeys, section) && pageTitleKeys[section]) || 'nav.brand';
+  const name = (titles[key] ?? key).replace('{id}', id ?? '');
   const brand = titles['nav.brand'] ?? 'Back office';
-  const root = rootDataOf(matches);
-  const title =
-    name === brand
-      ? brand
-      : (root?.titles['title.withSite'] ?? '{page} | {site}')
-          .replace('{page}', name)
-          .replace('{site}', brand);
+  const pattern = rootDataOf(matches)?.titles['title.withSite'] ?? '{page} | {site}';
+  const title = name === brand ? brand : pattern.replace('{page}', name).replace('{site}', brand);
   return [{ title }, { name: 'robots', content: 'noindex, nofollow' }];
 }
 

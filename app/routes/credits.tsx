@@ -89,9 +89,10 @@ export default function Credits({ loaderData }: Route.ComponentProps) {
                     {t('credits:bundle.creditsWord', { count: bundle.credits })}
                   </span>
                 </h2>
-                <p className="fs-4 fw-bold mb-0 mt-2">
+                {/* A price, not a paragraph under the heading (nor a heading of its own). */}
+                <div className="fs-4 fw-bold mb-0 mt-2">
                   {formatMoney(price(bundle.price), bundle.currency, locale)}
-                </p>
+                </div>
                 {welcome && (
                   <p className="small text-body-secondary text-decoration-line-through mb-0">
                     {t('credits:bundle.was', { price: formatMoney(bundle.price, bundle.currency, locale) })}
