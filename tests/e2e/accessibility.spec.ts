@@ -65,7 +65,8 @@ async function firstLink(page: Page, pattern: RegExp): Promise<string> {
 
 test('axe runs its experimental rules too', async ({ page }) => {
   await page.goto('/');
-  const results = await axeOf(page).analyze();
+  // Every result type: the trimmed run of the pages lists only the rules that found something.
+  const results = await new AxeBuilder({ page }).withTags(tags).analyze();
   const ran = [...results.passes, ...results.inapplicable, ...results.incomplete, ...results.violations];
   expect(ran.map((rule) => rule.id)).toEqual(
     expect.arrayContaining(['p-as-heading', 'td-has-header', 'label-content-name-mismatch', 'target-size']),
