@@ -122,6 +122,11 @@ export class ChatsService {
     return repo.messagesByIds(this.db, ids);
   }
 
+  /** The gifts of these messages in one statement (none without gifts), to present many at once. */
+  giftsFor(rows: Pick<MessageRow, 'giftId'>[]): Promise<GiftRow[]> {
+    return repo.giftsByIds(this.db, [...new Set(rows.flatMap((row) => (row.giftId ? [row.giftId] : [])))]);
+  }
+
   /** The newest `limit` messages of a conversation, oldest first, as staff read it (nothing cleared). */
   history(conversationId: number, limit: number): Promise<MessageRow[]> {
     return repo.messagesPage(this.db, conversationId, { clearedMessageId: 0, limit, oldestAllowedId: 0 });
@@ -512,7 +517,7 @@ export class ChatsService {
       // wrote as one: it leaves it.
       ...(other.profile.fictional || from.kind === 'staff'
         ? [
-            publishToStaff(this.bus, { type: 'inbox', conversation, waiting: from.kind === 'member' }),
+            publishToStaff(this.bus, { type: 'queue', conversation, waiting: from.kind === 'member' }),
             publishToStaff(this.bus, {
               type: 'message',
               conversation,
