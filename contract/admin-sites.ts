@@ -141,6 +141,11 @@ export const siteFieldsSchema = z.object({
     .max(10_000, { error: 'out_of_range' }),
   free_conversations: count(100),
   free_messages: count(1000),
+  max_claims: z
+    .number({ error: 'invalid' })
+    .int({ error: 'invalid' })
+    .min(1, { error: 'out_of_range' })
+    .max(20, { error: 'out_of_range' }),
   minimum_message_costs: z.record(country, minimumMessageCostInputSchema, { error: 'invalid' }),
   min_age: z
     .number({ error: 'invalid' })
@@ -227,6 +232,10 @@ export const adminSiteSchema = z.object({
   message_length: z.number().int(),
   free_conversations: z.number().int(),
   free_messages: z.number().int(),
+  max_claims: z
+    .number()
+    .int()
+    .describe('conversations of this site an operator holds at once (unless their account says otherwise)'),
   minimum_message_costs: z.record(z.string(), z.object({ costs: z.number().int(), currency: z.string() })),
   min_age: z.number().int(),
   support_email: z.string(),

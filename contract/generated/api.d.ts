@@ -8817,6 +8817,7 @@ export interface operations {
                             logo_url: string | null;
                             mail_from_address: string | null;
                             mail_from_name: string | null;
+                            max_claims: number;
                             member_resell: boolean;
                             message_credits: number;
                             message_length: number;
@@ -8978,6 +8979,7 @@ export interface operations {
                             logo_url: string | null;
                             mail_from_address: string | null;
                             mail_from_name: string | null;
+                            max_claims: number;
                             member_resell: boolean;
                             message_credits: number;
                             message_length: number;
@@ -9133,6 +9135,7 @@ export interface operations {
                     logo_url?: string | null;
                     mail_from_address?: string | null;
                     mail_from_name?: string | null;
+                    max_claims?: number;
                     member_resell?: boolean;
                     message_credits?: number;
                     message_length?: number;
@@ -9202,6 +9205,7 @@ export interface operations {
                             logo_url: string | null;
                             mail_from_address: string | null;
                             mail_from_name: string | null;
+                            max_claims: number;
                             member_resell: boolean;
                             message_credits: number;
                             message_length: number;
@@ -9356,6 +9360,7 @@ export interface operations {
                     logo_url?: string | null;
                     mail_from_address?: string | null;
                     mail_from_name?: string | null;
+                    max_claims?: number;
                     member_resell?: boolean;
                     message_credits?: number;
                     message_length?: number;
@@ -9425,6 +9430,7 @@ export interface operations {
                             logo_url: string | null;
                             mail_from_address: string | null;
                             mail_from_name: string | null;
+                            max_claims: number;
                             member_resell: boolean;
                             message_credits: number;
                             message_length: number;

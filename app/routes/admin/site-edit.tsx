@@ -104,6 +104,7 @@ export async function action({ context, params, request }: Route.ActionArgs) {
     message_length: whole(form, 'message_length'),
     free_conversations: whole(form, 'free_conversations'),
     free_messages: whole(form, 'free_messages'),
+    max_claims: whole(form, 'max_claims'),
     minimum_message_costs: minimumCosts(text(form, 'minimum_message_costs')),
     min_age: whole(form, 'min_age'),
     refund_days: whole(form, 'refund_days'),
@@ -348,6 +349,7 @@ export default function SiteEdit({ loaderData, actionData }: Route.ComponentProp
           {number('message_length', t('admin:site.messageLength'), 1000)}
           {number('free_conversations', t('admin:site.freeConversations'), 2)}
           {number('free_messages', t('admin:site.freeMessages'), 3)}
+          {number('max_claims', t('admin:site.maxClaims'), 2)}
           <AdminField
             name="minimum_message_costs"
             label={t('admin:site.minimumMessageCosts')}

@@ -1,4 +1,5 @@
 ALTER TABLE "conversations" ADD COLUMN "waiting_since" timestamp with time zone;--> statement-breakpoint
+ALTER TABLE "sites" ADD COLUMN "max_claims" integer DEFAULT 2 NOT NULL;--> statement-breakpoint
 ALTER TABLE "staff" ADD COLUMN "sites" integer[] DEFAULT '{}'::integer[] NOT NULL;--> statement-breakpoint
 ALTER TABLE "staff" ADD COLUMN "languages" text[] DEFAULT '{}'::text[] NOT NULL;--> statement-breakpoint
 ALTER TABLE "staff" ADD COLUMN "max_claims" integer;--> statement-breakpoint

@@ -66,6 +66,8 @@ export const sites = pgTable(
     /** Conversations a member who never paid may start, and text messages such a member sends for free. */
     freeConversations: integer().notNull().default(2),
     freeMessages: integer().notNull().default(3),
+    /** How many of this site's conversations an operator holds at once, unless their account sets its own limit. */
+    maxClaims: integer().notNull().default(2),
     minimumMessageCosts: jsonb().$type<Record<string, MinimumMessageCost>>().notNull().default({}),
     minAge: integer().notNull().default(18),
     supportEmail: text().notNull(),

@@ -47,6 +47,7 @@ export function toAdminSite(row: SiteRow): AdminSite {
     message_length: row.messageLength,
     free_conversations: row.freeConversations,
     free_messages: row.freeMessages,
+    max_claims: row.maxClaims,
     minimum_message_costs: row.minimumMessageCosts,
     min_age: row.minAge,
     support_email: row.supportEmail,
@@ -103,6 +104,7 @@ function toColumns(input: Partial<SiteFields>): repo.SiteChanges {
   set('messageLength', input.message_length);
   set('freeConversations', input.free_conversations);
   set('freeMessages', input.free_messages);
+  set('maxClaims', input.max_claims);
   set('minimumMessageCosts', input.minimum_message_costs);
   set('minAge', input.min_age);
   set('supportEmail', input.support_email);

@@ -252,7 +252,7 @@ export async function lockBestWaiting(
   db: Executor,
   scope: QueueScope,
   now: Date,
-): Promise<{ id: number } | undefined> {
+): Promise<{ id: number; siteId: number } | undefined> {
   const { query, tier, minute, spend } = queueRows(db, now);
   const [row] = await query
     .where(
@@ -264,7 +264,7 @@ export async function lockBestWaiting(
     .orderBy(asc(tier), asc(minute), desc(spend.cents), asc(conversations.id))
     .limit(1)
     .for('update', { of: conversations, skipLocked: true });
-  return row ? { id: row.conversation.id } : undefined;
+  return row ? { id: row.conversation.id, siteId: row.member.siteId } : undefined;
 }
 
 /** Locks the staff member's row for this transaction: their claim-next calls pass here one at a time. */

@@ -243,15 +243,18 @@ export class OperatorService {
     };
   }
 
-  /** How many conversations the staff member may hold at once: their own limit, else the default. */
-  private claimLimit(actor: StaffRow): number {
-    return actor.maxClaims ?? defaultMaxClaims;
+  /**
+   * How many conversations the staff member may hold at once when claiming one of this site's: their
+   * account's limit, else the site's setting, else the default.
+   */
+  private async claimLimit(actor: StaffRow, siteId: number): Promise<number> {
+    return actor.maxClaims ?? (await this.sites.byId(siteId))?.maxClaims ?? defaultMaxClaims;
   }
 
   /**
    * The best waiting conversation the actor may answer, claimed for them. One transaction: the
    * actor's row lock (so their parallel calls pass one at a time), the count of their claims against
-   * the limit (409 claim_limit), the best free conversation locked with SKIP LOCKED (parallel calls
+   * the limit (409 claim_limit; the account's, else the candidate's site's), the best free conversation locked with SKIP LOCKED (parallel calls
    * of other operators take the next ones), and the claim. 404 queue_empty when nothing is left.
    */
   async next(
@@ -264,13 +267,15 @@ export class OperatorService {
     const expiresAt = addMinutes(now, claimMinutes);
     const claimed = await this.db.transaction(async (tx) => {
       await repo.lockStaff(tx, actor.id);
-      const limit = this.claimLimit(actor);
-      if ((await repo.liveClaimCount(tx, actor.id, now)) >= limit) throw new ClaimLimitError(limit);
+      const held = await repo.liveClaimCount(tx, actor.id, now);
+      if (actor.maxClaims !== null && held >= actor.maxClaims) throw new ClaimLimitError(actor.maxClaims);
       // A candidate an operator claimed by hand meanwhile (POST claim.php takes no row lock on the
       // conversation) is passed over for the next one.
       for (let attempt = 0; attempt < 3; attempt++) {
         const best = await repo.lockBestWaiting(tx, scope, now);
         if (!best) return undefined;
+        const limit = await this.claimLimit(actor, best.siteId);
+        if (held >= limit) throw new ClaimLimitError(limit);
         if (await repo.takeClaim(tx, best.id, actor.id, now, expiresAt)) {
           await this.staff.audit(tx, {
             staffId: actor.id,
@@ -310,7 +315,7 @@ export class OperatorService {
       await repo.lockStaff(tx, actor.id);
       const held = await repo.findClaim(tx, conversationId, now);
       if (held?.claim.staffId !== actor.id) {
-        const limit = this.claimLimit(actor);
+        const limit = await this.claimLimit(actor, found.member.siteId);
         if ((await repo.liveClaimCount(tx, actor.id, now)) >= limit) throw new ClaimLimitError(limit);
       }
       const taken = await repo.takeClaim(tx, conversationId, actor.id, now, addMinutes(now, claimMinutes));

@@ -329,6 +329,17 @@ describe('operator workbench', () => {
     );
     for (const id of [low.conversation, third.conversation])
       await call(operator, 'DELETE', '/api/admin/claim.php', { conversation: id });
+    // Without a limit of the account's own, the site's setting counts.
+    const [user] = await t.database.db.select().from(users).where(eq(users.id, low.userId));
+    const siteEdit = await call(admin, 'PUT', '/api/admin/sites.php', { id: user!.siteId, max_claims: 1 });
+    expect(siteEdit.statusCode, siteEdit.body).toBe(200);
+    expect((await call(operator, 'POST', '/api/admin/next.php', {})).statusCode).toBe(200);
+    const siteLimit = await call(operator, 'POST', '/api/admin/next.php', {});
+    expect([siteLimit.statusCode, siteLimit.json().error]).toEqual([409, 'claim_limit']);
+    await call(admin, 'PUT', '/api/admin/sites.php', { id: user!.siteId, max_claims: 2 });
+    const held = await inbox(operator, 'language=sv');
+    for (const row of held.claimed)
+      await call(operator, 'DELETE', '/api/admin/claim.php', { conversation: row.id });
   });
 
   it('holds the claim limit under parallel claim-next calls, and parallel operators get different conversations', async () => {

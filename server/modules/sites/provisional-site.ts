@@ -28,6 +28,7 @@ export function provisionalSite(domain: string): SiteRow {
     messageLength: 1000,
     freeConversations: 2,
     freeMessages: 3,
+    maxClaims: 2,
     minimumMessageCosts: {},
     minAge: 18,
     supportEmail: '',
