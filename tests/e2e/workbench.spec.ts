@@ -11,12 +11,14 @@ const sizes = [
     viewport: { width: 1366, height: 900 },
     language: 'fi',
     texts: ['Moi, oletko siellä?', 'Hei taas!'],
+    reply: 'Hei! Olen täällä 😊',
   },
   {
     name: 'phone',
     viewport: { width: 390, height: 844 },
     language: 'sv',
     texts: ['Hej, är du där?', 'Hallå igen!'],
+    reply: 'Hej! Här är jag 😊',
   },
 ] as const;
 
