@@ -144,3 +144,50 @@ for (const size of sizes) {
     await context.close();
   });
 }
+
+test('an admin assigns an operator to member languages and a claim limit on the staff page', async ({
+  browser,
+  baseURL,
+  playwright,
+}) => {
+  test.setTimeout(90_000);
+  const admin = await demoAdmin(playwright, baseURL);
+  const created = await admin.post('/api/admin/staff.php', {
+    data: {
+      email: e2eEmail(),
+      name: 'Assigned Aurora',
+      role: 'operator',
+      password: 'Maple-window-8812',
+      language: 'en',
+    },
+  });
+  expect(created.status()).toBe(201);
+  const operatorId = (await created.json()).staff.id as number;
+  const context = await browser.newContext({ baseURL, storageState: await admin.storageState() });
+  const page = await context.newPage();
+  await gotoHydrated(page, '/admin/staff');
+  const row = page.getByRole('row').filter({ hasText: 'Assigned Aurora' });
+  await row.getByText('All sites · All languages').click();
+  const form = page.getByRole('form', { name: 'Assignment of Assigned Aurora' });
+  await form.getByLabel('Danish').check();
+  await form.getByLabel('German').check();
+  await form.getByLabel('Conversations at once').fill('3');
+  expect(
+    (await new AxeBuilder({ page }).analyze()).violations.filter((v) =>
+      ['serious', 'critical'].includes(v.impact ?? ''),
+    ),
+  ).toEqual([]);
+  await form.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByRole('status')).toHaveText('Assigned Aurora has been updated.');
+  const listed = (await (await admin.get('/api/admin/staff.php')).json()).staff as {
+    id: number;
+    languages: string[];
+    max_claims: number | null;
+  }[];
+  expect(listed.find((entry) => entry.id === operatorId)).toMatchObject({
+    languages: ['da', 'de'],
+    max_claims: 3,
+  });
+  await admin.dispose();
+  await context.close();
+});
