@@ -59,6 +59,11 @@ export const profileSchema = z.object({
   interests: z.array(z.string()),
   about: z.string().nullable(),
   last_active: z.string().describe('ISO 8601'),
+  online: z
+    .boolean()
+    .describe(
+      "decided by the server: a member active in the last few minutes; a fictional profile only while its site's team is on shift and has just answered as it",
+    ),
 });
 export type Profile = z.infer<typeof profileSchema>;
 

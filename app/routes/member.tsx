@@ -162,7 +162,7 @@ export default function Member({ loaderData, actionData }: Route.ComponentProps)
           </h1>
           <p className="text-body-secondary mb-3">
             <Presence
-              lastActive={profile.last_active}
+              of={profile}
               region={[profile.region_label, countryName(profile.country, locale)].filter(Boolean).join(', ')}
             />
           </p>

@@ -34,7 +34,7 @@ export function ThreadHeader({ profile }: { profile: ChatResponse['profile'] }) 
           )}
         </h1>
         <Presence
-          lastActive={profile.last_active}
+          of={profile}
           region={profile.region_label}
           className="text-body-secondary mw-100"
         />

@@ -52,6 +52,11 @@ export type MessageSender =
       kind: 'staff';
       /** The fictional profile that writes. */
       profile: ProfileRow;
+      /**
+       * A message no one typed just now (an opener script, a mass message): it leaves the profile's
+       * presence alone, since "online" promises that someone can answer.
+       */
+      automated?: boolean;
       beforeWrite?: (tx: Transaction) => Promise<void>;
       afterWrite?: (tx: Transaction, message: MessageRow) => Promise<void>;
     };
@@ -437,6 +442,7 @@ export class ChatsService {
               at: now,
             })
           : null;
+      if (from.kind === 'staff' && !from.automated) await repo.markProfileActive(tx, me.id, now);
       if (from.kind === 'staff') await from.afterWrite?.(tx, inserted);
       return { row: inserted, credits: balance ?? sender?.credits ?? 0, repeated: false, other, gift };
     });

@@ -6,6 +6,7 @@ import type { SiteRow } from '#server/db/schema/sites.ts';
 import { ageOn } from '#server/lib/age.ts';
 import type { MediaStorage } from '#server/lib/storage.ts';
 import { regionName } from '#server/modules/regions/regions.data.ts';
+import { isOnline } from '#server/modules/sites/staffing.ts';
 
 /**
  * Whether visitors and ad pages (home, landers, member landings) may show this profile: a fictional
@@ -16,6 +17,7 @@ export function inPublicPool(profile: ProfileRow, owner: Pick<UserRow, 'status'>
   return profile.fictional || (profile.publicProfile && owner.status === 'active');
 }
 
+/** `today` is the moment of the answer: ages and presence are as of then. */
 export type ViewContext = { storage: MediaStorage; site: SiteRow; today: Date };
 
 /** The label in the default language; API answers carry it in the reader's (regions/region-labels.ts). */
@@ -53,6 +55,7 @@ export function toProfile(row: ProfileRow, mainPhoto: PhotoRow | undefined, ctx:
     interests: row.interests,
     about: row.about,
     last_active: row.lastActiveAt.toISOString(),
+    online: isOnline(row, ctx.site, ctx.today),
   };
 }
 
