@@ -29,6 +29,7 @@ import {
   sessionProfileOf,
 } from '#server/modules/profiles/profiles.service.ts';
 import { selectedCountry } from '#server/modules/sites/sites.service.ts';
+import { isStaffed } from '#server/modules/sites/staffing.ts';
 import { ChatListCache } from './chat-list-cache.ts';
 import type { GiftRow } from './chats.repository.ts';
 import * as repo from './chats.repository.ts';
@@ -632,6 +633,7 @@ export class ChatsService {
       ]);
     }
     const presented = await this.present(page.rows, me.id, site, page.gifts);
+    const now = this.clock.now();
     return {
       conversation: {
         id: view.conversation.id,
@@ -641,8 +643,10 @@ export class ChatsService {
       profile: toProfile(view.profile, view.mainPhoto ?? undefined, {
         storage: this.storage,
         site,
-        today: this.clock.now(),
+        today: now,
       }),
+      off_shift_reply_minutes:
+        view.profile.fictional && !isStaffed(site, now) ? site.typicalReplyMinutes : null,
       messages: presented,
       has_older: page.hasOlder,
       costs: this.costsAfter(member, site, geoipCountry, member.paidUser ? site.freeMessages : view.freeUsed),

@@ -81,7 +81,11 @@ describe('presence of fictional profiles', () => {
         headers: { cookie: member.cookie },
       });
       expect(chat.statusCode).toBe(200);
-      return chat.json().profile as { online: boolean; last_active: string };
+      const body = chat.json() as {
+        profile: { online: boolean; last_active: string };
+        off_shift_reply_minutes: number | null;
+      };
+      return { ...body.profile, offShift: body.off_shift_reply_minutes };
     };
     const reply = async (text: string) => {
       const answered = await t.app.inject({
@@ -131,8 +135,12 @@ describe('presence of fictional profiles', () => {
     const after = await partner();
     expect(after.last_active).toBe(clock.now().toISOString());
     expect(after.online).toBe(false);
+    // Off shift, the chat tells the member how fast the team usually answers (the site's setting).
+    expect(after.offShift).toBe(180);
     await setStaffing(null);
-    expect((await partner()).online).toBe(true);
+    const staffed = await partner();
+    expect(staffed.online).toBe(true);
+    expect(staffed.offShift).toBeNull();
   });
 
   it('refuses team hours that are not clock times', async () => {
