@@ -31,6 +31,7 @@ const profile: OwnProfile = {
   photos: [photo(1), photo(2), photo(3)],
   photo_limit: 25,
   public_profile: false,
+  browse_invisibly: false,
 };
 
 const json = (body: unknown) =>

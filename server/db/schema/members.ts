@@ -112,6 +112,10 @@ export const profiles = pgTable(
     fictional: boolean().notNull().default(false),
     /** The member agreed (in the settings) to be shown to visitors and on ad pages; off by default. */
     publicProfile: boolean().notNull().default(false),
+    /** A premium member's choice: their visits to profiles are not recorded for the visited ("who viewed me"). */
+    browseInvisibly: boolean().notNull().default(false),
+    /** When the member last opened their visitors: later visits are new. */
+    visitorsSeenAt: timestamp({ withTimezone: true }),
     lastActiveAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
