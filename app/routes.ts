@@ -35,6 +35,7 @@ export default [
     layout('layouts/require-member.tsx', { id: 'require-member' }, [
       route('likes', 'routes/likes.tsx', { id: 'likes' }),
       route('likes/m/:id', 'routes/member.tsx', { id: 'likes-m-id' }),
+      route('likes/visitors', 'routes/visitors.tsx', { id: 'likes-visitors' }),
       route('likes/:type', 'routes/likes.tsx', { id: 'likes-type' }),
       route('chats', 'routes/chats.tsx', { id: 'chats' }),
       route('premium', 'routes/premium.tsx', { id: 'premium' }),
