@@ -6,6 +6,7 @@ import type { SiteRow } from '#server/db/schema/sites.ts';
 import { ageOn } from '#server/lib/age.ts';
 import type { MediaStorage } from '#server/lib/storage.ts';
 import { regionName } from '#server/modules/regions/regions.data.ts';
+import { type AboutTranslations, aboutByLocale } from './localized-about.ts';
 
 /**
  * Whether visitors and ad pages (home, landers, member landings) may show this profile: a fictional
@@ -23,8 +24,15 @@ export function regionLabel(country: string, code: string | null): string | null
   return regionName(country, code, defaultLocale);
 }
 
-/** A profile as the API shows it. The main photo is never a premium photo, so it is always the original. */
-export function toProfile(row: ProfileRow, mainPhoto: PhotoRow | undefined, ctx: ViewContext): Profile {
+/**
+ * A profile as the API shows it. The main photo is never a premium photo, so it is always the original.
+ * Its about text in other languages rides along for the answer's reader (localized-about.ts).
+ */
+export function toProfile(
+  row: ProfileRow,
+  mainPhoto: PhotoRow | undefined,
+  ctx: ViewContext,
+): Profile & { [aboutByLocale]?: AboutTranslations } {
   const url = (key: string) => ctx.storage.url(key, ctx.site.cdnPrefix);
   return {
     id: row.id,
@@ -53,6 +61,9 @@ export function toProfile(row: ProfileRow, mainPhoto: PhotoRow | undefined, ctx:
     interests: row.interests,
     about: row.about,
     last_active: row.lastActiveAt.toISOString(),
+    ...(row.about && Object.keys(row.aboutTranslations).length > 0
+      ? { [aboutByLocale]: row.aboutTranslations }
+      : {}),
   };
 }
 
