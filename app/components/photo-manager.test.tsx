@@ -128,7 +128,7 @@ describe('PhotoManager: reorder by dragging', () => {
     expect(orderSaved()).toEqual([]);
   });
 
-  it('keeps reordering by keyboard in each photo\'s menu', async () => {
+  it("keeps reordering by keyboard in each photo's menu", async () => {
     renderShell(<PhotoManager profile={profile} />, { user: testUser() });
     const toggle = await screen.findByRole('button', { name: 'Options for photo 2 of 3' });
     await act(async () => {
@@ -144,7 +144,10 @@ describe('PhotoManager: reorder by dragging', () => {
 
 describe('PhotoManager: a tile stays uncluttered, the limit says what Premium gives', () => {
   beforeEach(() => {
-    vi.stubGlobal('fetch', vi.fn(async () => json({ ok: true })));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => json({ ok: true })),
+    );
   });
   afterEach(() => {
     cleanup();
@@ -178,7 +181,9 @@ describe('PhotoManager: a tile stays uncluttered, the limit says what Premium gi
   it('at the premium limit says it is the maximum, and below it offers to add', async () => {
     const many = Array.from({ length: 25 }, (_, index) => photo(index + 1));
     renderShell(<PhotoManager profile={{ ...profile, photos: many }} />, { user: testUser() });
-    expect((await screen.findByTestId('photo-limit-tile')).textContent).toBe('You have the maximum of 25 photos');
+    expect((await screen.findByTestId('photo-limit-tile')).textContent).toBe(
+      'You have the maximum of 25 photos',
+    );
     cleanup();
     renderShell(<PhotoManager profile={profile} />, { user: testUser() });
     expect(await screen.findByText('Add a photo')).toBeTruthy();

@@ -30,16 +30,23 @@ afterEach(() => {
 describe('subscribeToPush', () => {
   it('answers "unavailable" when the push service refuses with an AbortError, never rejecting', async () => {
     browserWith({
-      subscribe: () => Promise.reject(new DOMException('Registration failed - push service not available', 'AbortError')),
+      subscribe: () =>
+        Promise.reject(new DOMException('Registration failed - push service not available', 'AbortError')),
     });
-    await expect(subscribeToPush(publicKey)).resolves.toEqual({ state: 'not-subscribed', failure: 'unavailable' });
+    await expect(subscribeToPush(publicKey)).resolves.toEqual({
+      state: 'not-subscribed',
+      failure: 'unavailable',
+    });
   });
 
   it('tells a blocked permission from a dismissed question', async () => {
     browserWith({ permission: 'denied' });
     await expect(subscribeToPush(publicKey)).resolves.toEqual({ state: 'denied', failure: 'blocked' });
     browserWith({ permission: 'default' });
-    await expect(subscribeToPush(publicKey)).resolves.toEqual({ state: 'not-subscribed', failure: 'dismissed' });
+    await expect(subscribeToPush(publicKey)).resolves.toEqual({
+      state: 'not-subscribed',
+      failure: 'dismissed',
+    });
     browserWith({ subscribe: () => Promise.reject(new DOMException('denied', 'NotAllowedError')) });
     await expect(subscribeToPush(publicKey)).resolves.toEqual({ state: 'denied', failure: 'blocked' });
   });
@@ -57,6 +64,9 @@ describe('subscribeToPush', () => {
     const { subscribe, fetchMock } = browserWith({});
     await expect(subscribeToPush(publicKey)).resolves.toEqual({ state: 'subscribed', failure: null });
     expect(subscribe).toHaveBeenCalledWith(expect.objectContaining({ userVisibleOnly: true }));
-    expect(fetchMock).toHaveBeenCalledWith('/api/user.php?push=1', expect.objectContaining({ method: 'POST' }));
+    expect(fetchMock).toHaveBeenCalledWith(
+      '/api/user.php?push=1',
+      expect.objectContaining({ method: 'POST' }),
+    );
   });
 });

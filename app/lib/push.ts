@@ -40,7 +40,8 @@ function domErrorName(error: unknown): string | null {
 export function pushFailureOf(error: unknown): PushFailure {
   const name = domErrorName(error);
   if (name === 'NotAllowedError') return 'blocked';
-  if (name === 'AbortError' || name === 'InvalidStateError' || name === 'NotSupportedError') return 'unavailable';
+  if (name === 'AbortError' || name === 'InvalidStateError' || name === 'NotSupportedError')
+    return 'unavailable';
   return 'failed';
 }
 
@@ -68,7 +69,9 @@ export async function subscribeToPush(publicKey: string): Promise<PushOutcome> {
       credentials: 'same-origin',
       body: JSON.stringify(subscription.toJSON()),
     });
-    return response.ok ? { state: 'subscribed', failure: null } : { state: 'not-subscribed', failure: 'failed' };
+    return response.ok
+      ? { state: 'subscribed', failure: null }
+      : { state: 'not-subscribed', failure: 'failed' };
   } catch (error) {
     const failure = pushFailureOf(error);
     if (failure === 'failed') reportCaught('subscribing to push', error);

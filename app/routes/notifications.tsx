@@ -63,6 +63,9 @@ function SettingSwitch({
   disabled?: boolean;
   describedBy?: string;
 }) {
+  // Its own state (a fixed `checked` wins): aria-checked then always says what the box shows.
+  const [own, setOn] = useState(Boolean(defaultChecked));
+  const on = checked ?? own;
   return (
     <li className={`setting-row ${disabled ? 'is-disabled' : ''}`}>
       <label className="setting-text" htmlFor={id}>
@@ -78,7 +81,12 @@ function SettingSwitch({
           className="form-check-input"
           id={id}
           name={inputName}
-          {...(checked === undefined ? { defaultChecked } : { checked, readOnly: true })}
+          checked={on}
+          onChange={(event) => {
+            if (checked === undefined) setOn(event.target.checked);
+          }}
+          readOnly={checked !== undefined}
+          aria-checked={on}
           disabled={disabled}
           aria-label={name}
           aria-describedby={[`${id}-help`, describedBy].filter(Boolean).join(' ')}
@@ -172,7 +180,9 @@ export default function Notifications({ loaderData, actionData }: Route.Componen
             {push === 'unsupported' && <p className="mb-0">{t('notifications:push.unsupported')}</p>}
             {push === 'denied' && (
               <p className="mb-0" {...(failure ? { role: 'alert', 'data-testid': 'push-failure' } : {})}>
-                {failure === 'blocked' ? t('notifications:push.failure.blocked') : t('notifications:push.denied')}{' '}
+                {failure === 'blocked'
+                  ? t('notifications:push.failure.blocked')
+                  : t('notifications:push.denied')}{' '}
                 {t('notifications:push.howToAllow')}
               </p>
             )}

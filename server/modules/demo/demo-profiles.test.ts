@@ -52,7 +52,9 @@ describe('demo profiles that look like a product', () => {
     expect(bio.en).toBe(english);
     expect(bio.pl).toContain('Uwielbiam lampkę wina na tarasie i muzykę na żywo w małych klubach.');
     expect(bio.fr).toContain('J’adore un verre de vin en terrasse et les concerts dans les petites salles.');
-    expect(bio.fi).toContain('Rakastan lasillista viiniä terassilla ja livemusiikkia pienillä keikkapaikoilla.');
+    expect(bio.fi).toContain(
+      'Rakastan lasillista viiniä terassilla ja livemusiikkia pienillä keikkapaikoilla.',
+    );
   });
 
   it("shows a fictional member's bio in the reader's language, the stored one where none is written", async () => {

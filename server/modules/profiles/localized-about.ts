@@ -18,10 +18,12 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return proto === Object.prototype || proto === null;
 }
 
-function translationsOf(value: object): AboutTranslations | undefined {
+/** The text for this locale from the translations a profile carries, if it carries a string there. */
+function translationFor(value: object, locale: Locale): string | undefined {
   const found: unknown = Reflect.get(value, aboutByLocale);
   if (!isPlainObject(found)) return undefined;
-  return Object.values(found).every((text) => typeof text === 'string') ? found : undefined;
+  const text = found[locale];
+  return typeof text === 'string' ? text : undefined;
 }
 
 /**
@@ -41,7 +43,7 @@ export function withLocalizedAbout(value: unknown, locale: Locale, depth = 0): u
   }
   if (!isPlainObject(value)) return value;
   let copy: Record<string, unknown> | undefined;
-  const text = translationsOf(value)?.[locale];
+  const text = translationFor(value, locale);
   if ('about' in value && text && text !== value.about) copy = { ...value, about: text };
   for (const [key, item] of Object.entries(value)) {
     if (typeof item !== 'object' || item === null) continue;
