@@ -231,12 +231,6 @@ export function PhotoManager({ profile }: { profile: OwnProfile }) {
     <section className="card mb-4" id="photos">
       <div className="card-body">
         <h2 className="h5 card-title">{t('profile:photos.heading')}</h2>
-        <p className="small text-body-secondary">
-          {profile.photo_limit === photoLimits.free
-            ? t('profile:photos.limitFree', { count: photoLimits.free, premium: photoLimits.premium })
-            : t('profile:photos.limit', { count: profile.photo_limit })}{' '}
-          {t('profile:photos.formats')}
-        </p>
         {error && (
           <div className="alert alert-danger" role="alert">
             {error}
@@ -340,6 +334,12 @@ export function PhotoManager({ profile }: { profile: OwnProfile }) {
             <div className="progress-bar" style={{ width: `${progress}%` }} />
           </div>
         )}
+        <p className="small text-body-secondary mb-0">
+          {profile.photo_limit === photoLimits.free
+            ? t('profile:photos.limitFree', { count: photoLimits.free, premium: photoLimits.premium })
+            : t('profile:photos.limit', { count: profile.photo_limit })}{' '}
+          {t('profile:photos.formats')}
+        </p>
         <input
           ref={input}
           id="photo-upload"

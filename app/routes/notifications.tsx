@@ -1,4 +1,4 @@
-import { Fragment, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Form, redirect, useNavigation } from 'react-router';
 import { serverApi } from '#app/lib/api.ts';
 import { pageMeta } from '#app/lib/meta.ts';
@@ -51,6 +51,7 @@ function SettingSwitch({
   checked,
   disabled,
   describedBy,
+  keep,
 }: {
   id: string;
   label: string;
@@ -62,6 +63,8 @@ function SettingSwitch({
   checked?: boolean;
   disabled?: boolean;
   describedBy?: string;
+  /** A stored "on" this page cannot change (a fixed switch): sent back as it is, under this name. */
+  keep?: string;
 }) {
   // Its own state (a fixed `checked` wins): aria-checked then always says what the box shows.
   const [own, setOn] = useState(Boolean(defaultChecked));
@@ -93,6 +96,7 @@ function SettingSwitch({
           data-testid={id}
         />
       </span>
+      {keep && <input type="hidden" name={keep} value="on" />}
     </li>
   );
 }
@@ -224,18 +228,17 @@ export default function Notifications({ loaderData, actionData }: Route.Componen
               ) : (
                 // No push on this device: the switch shows off (that is what the member gets here)
                 // and the stored choice goes back unchanged.
-                <Fragment key={type}>
-                  <SettingSwitch
-                    id={`push-${type}`}
-                    label={t(`notifications:type.${type}`)}
-                    name={switchName(type, 'push')}
-                    help={t(`notifications:help.${type}`)}
-                    checked={false}
-                    disabled
-                    describedBy="push-off"
-                  />
-                  {loaderData.push[type] && <input type="hidden" name={`push-${type}`} value="on" />}
-                </Fragment>
+                <SettingSwitch
+                  key={type}
+                  id={`push-${type}`}
+                  label={t(`notifications:type.${type}`)}
+                  name={switchName(type, 'push')}
+                  help={t(`notifications:help.${type}`)}
+                  checked={false}
+                  disabled
+                  describedBy="push-off"
+                  {...(loaderData.push[type] ? { keep: `push-${type}` } : {})}
+                />
               ),
             )}
           </ul>
