@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 import sharp from 'sharp';
 import { activeMember, expect, gotoHydrated, phone, test } from './fixtures.ts';
@@ -149,7 +150,7 @@ test('the filter sheet has its title at the start and the close button at the fa
   const sheet = page.getByRole('dialog');
   // Measured once it has slid in.
   await expect(sheet).toHaveClass(/\bshow\b/);
-  await expect(sheet).not.toHaveClass(/showing/);
+  await expect.poll(async () => (await boxOf(sheet)).x).toBeLessThan(1);
   const title = await boxOf(sheet.getByRole('heading', { name: 'Filters' }));
   const close = await boxOf(sheet.getByRole('button', { name: 'Close' }));
   const panel = await boxOf(sheet);
@@ -207,5 +208,27 @@ test("a Dutch demo member's bio reads in the visitor's language", async ({ brows
   await page.context().addCookies([{ name: 'locale', value: 'fr', url: baseURL ?? '' }]);
   await gotoHydrated(page, `/members/${id}`);
   await expect(page.locator('.member-page').getByText(/J’adore/)).toBeVisible();
+  await page.context().close();
+});
+
+test('the profile, account settings and notifications pages have no serious accessibility violations', async ({
+  browser,
+  baseURL,
+}) => {
+  const { page } = await activeMember(browser, baseURL, 'Axeprofile', phone);
+  const id = await demoProfile(page, 'DE');
+  const violations: string[] = [];
+  for (const path of ['/profile', '/profile/account', '/notifications', `/members/${id}`]) {
+    await gotoHydrated(page, path);
+    const results = await new AxeBuilder({ page }).analyze();
+    violations.push(
+      ...results.violations
+        .filter((violation) => ['serious', 'critical'].includes(violation.impact ?? ''))
+        .map(
+          (violation) => `${path}: ${violation.id} ${violation.nodes.map((node) => node.target).join(', ')}`,
+        ),
+    );
+  }
+  expect(violations).toEqual([]);
   await page.context().close();
 });
