@@ -41,6 +41,7 @@ export default [
       route('premium', 'routes/premium.tsx', { id: 'premium' }),
       route('members/:id/chat', 'routes/member-chat.tsx', { id: 'members-id-chat' }),
       route('profile', 'routes/profile.tsx', { id: 'profile' }),
+      route('profile/account', 'routes/account-settings.tsx', { id: 'profile-account' }),
       route('notifications', 'routes/notifications.tsx', { id: 'notifications' }),
       route('credits', 'routes/credits.tsx', { id: 'credits' }),
       route('credits/repeat-order', 'routes/credits-repeat-order.tsx', { id: 'credits-repeat-order' }),

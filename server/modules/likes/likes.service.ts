@@ -306,23 +306,23 @@ function parseVisitCursor(cursor: string): { at: Date; id: number } {
  * A visitor as a free member sees them: who it is stays hidden (no id, name, texts or details),
  * the photo is the blurred copy; age, region and presence tease.
  */
-function veiled(
-  profile: Profile,
-  photo: PhotoRow | null,
-  ctx: { storage: MediaStorage; site: SiteRow },
-): Profile {
+function veiled(profile: Profile, photo: PhotoRow | null, ctx: { storage: MediaStorage; site: SiteRow }): Profile {
   const url = (key: string) => ctx.storage.url(key, ctx.site.cdnPrefix);
+  // Field by field, never a copy of the profile: nothing it carries besides (an about text in other
+  // languages, a field added later) can reach a member who may not know who visited.
   return {
-    ...profile,
     id: 0,
     name: '',
-    about: null,
-    interests: [],
-    body_type: null,
-    hair: null,
-    eye_colour: null,
-    relationship_status: null,
-    tattoos: null,
+    age: profile.age,
+    gender: profile.gender,
+    seeking: null,
+    sexuality: profile.sexuality,
+    country: profile.country,
+    countryregion: profile.countryregion,
+    region_label: profile.region_label,
+    status: profile.status,
+    // Fictional profiles are disclosed wherever they appear, veiled or not.
+    fictional: profile.fictional,
     main_image: photo
       ? {
           filename: url(photo.blurredKey),
@@ -330,5 +330,14 @@ function veiled(
           match: url(photo.blurredKey),
         }
       : null,
+    body_type: null,
+    hair: null,
+    eye_colour: null,
+    relationship_status: null,
+    tattoos: null,
+    interests: [],
+    about: null,
+    last_active: profile.last_active,
+    online: profile.online,
   };
 }

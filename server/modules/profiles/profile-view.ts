@@ -7,6 +7,7 @@ import { ageOn } from '#server/lib/age.ts';
 import type { MediaStorage } from '#server/lib/storage.ts';
 import { regionName } from '#server/modules/regions/regions.data.ts';
 import { isOnline } from '#server/modules/sites/staffing.ts';
+import { type AboutTranslations, aboutByLocale } from './localized-about.ts';
 
 /**
  * Whether visitors and ad pages (home, landers, member landings) may show this profile: a fictional
@@ -25,8 +26,15 @@ export function regionLabel(country: string, code: string | null): string | null
   return regionName(country, code, defaultLocale);
 }
 
-/** A profile as the API shows it. The main photo is never a premium photo, so it is always the original. */
-export function toProfile(row: ProfileRow, mainPhoto: PhotoRow | undefined, ctx: ViewContext): Profile {
+/**
+ * A profile as the API shows it. The main photo is never a premium photo, so it is always the original.
+ * Its about text in other languages rides along for the answer's reader (localized-about.ts).
+ */
+export function toProfile(
+  row: ProfileRow,
+  mainPhoto: PhotoRow | undefined,
+  ctx: ViewContext,
+): Profile & { [aboutByLocale]?: AboutTranslations } {
   const url = (key: string) => ctx.storage.url(key, ctx.site.cdnPrefix);
   return {
     id: row.id,
@@ -56,6 +64,9 @@ export function toProfile(row: ProfileRow, mainPhoto: PhotoRow | undefined, ctx:
     about: row.about,
     last_active: row.lastActiveAt.toISOString(),
     online: isOnline(row, ctx.site, ctx.today),
+    ...(row.about && Object.keys(row.aboutTranslations).length > 0
+      ? { [aboutByLocale]: row.aboutTranslations }
+      : {}),
   };
 }
 

@@ -180,7 +180,7 @@ export class ProfilesService {
       ...(patch.relationship_status !== undefined ? { relationshipStatus: patch.relationship_status } : {}),
       ...(patch.tattoos !== undefined ? { tattoos: patch.tattoos } : {}),
       ...(patch.interests !== undefined ? { interests: [...new Set(patch.interests)] } : {}),
-      ...(patch.about !== undefined ? { about: patch.about || null } : {}),
+      ...(patch.about !== undefined ? { about: patch.about || null, aboutTranslations: {} } : {}),
       ...(patch.public_profile !== undefined ? { publicProfile: patch.public_profile } : {}),
       ...(patch.browse_invisibly !== undefined ? { browseInvisibly: patch.browse_invisibly } : {}),
       country,
