@@ -27,6 +27,7 @@ import {
   text,
   whole,
 } from './backoffice-form.tsx';
+import { StaffingHours, staffingHoursOf } from './site-staffing.tsx';
 
 export async function loader({ context, params, request }: Route.LoaderArgs) {
   const [sites, companies] = await Promise.all([
@@ -126,6 +127,8 @@ export async function action({ context, params, request }: Route.ActionArgs) {
     mail_from_address: text(form, 'mail_from_address')?.trim() || null,
     cdn_prefix: text(form, 'cdn_prefix'),
     postbacks: postbacks(text(form, 'postbacks')),
+    staffing_hours: staffingHoursOf(form),
+    typical_reply_minutes: whole(form, 'typical_reply_minutes'),
     texts: Object.fromEntries(
       locales.map((code) => [
         code,
@@ -416,6 +419,7 @@ export default function SiteEdit({ loaderData, actionData }: Route.ComponentProp
             />
           </div>
         </Section>
+        <StaffingHours site={site} errors={errors} locale={locale} />
         <Section title={t('admin:site.sectionProfiles')}>
           {checks('visible_profile_fields', siteProfileFieldOptions, [...siteProfileFieldOptions])}
           {checks('visible_profile_notes', siteProfileNoteOptions, ['about'])}

@@ -75,6 +75,8 @@ export function toAdminSite(row: SiteRow): AdminSite {
       ]),
     ),
     postbacks: row.postbacks,
+    staffing_hours: row.staffingHours,
+    typical_reply_minutes: row.typicalReplyMinutes,
     updated_at: row.updatedAt.toISOString(),
   };
 }
@@ -126,6 +128,8 @@ function toColumns(input: Partial<SiteFields>): repo.SiteChanges {
   set('themeColor', input.theme_color?.toLowerCase());
   if (input.logo_url !== undefined) columns.logoUrl = input.logo_url || null;
   set('postbacks', input.postbacks);
+  set('staffingHours', input.staffing_hours);
+  set('typicalReplyMinutes', input.typical_reply_minutes);
   if (input.texts !== undefined) {
     // Empty texts are left out: the language then falls back to the site's own language.
     const texts: SiteTexts = {};

@@ -548,6 +548,11 @@ function prepareWriteMessage(tx: Executor) {
 }
 const writeMessageStatement = preparedPerConnection(prepareWriteMessage);
 
+/** A fictional profile's team answered as it: its "last active" moves, as a member's does on a visit. */
+export async function markProfileActive(tx: Executor, profileId: number, at: Date): Promise<void> {
+  await tx.update(profiles).set({ lastActiveAt: at }).where(eq(profiles.id, profileId));
+}
+
 /**
  * Writes a message in one statement: the message, the conversation's last activity (and whether a
  * member now waits for a fictional profile) and the sender's read mark. What it costs is booked by the caller through the credits module, in the same

@@ -29,6 +29,7 @@ import {
   sessionProfileOf,
 } from '#server/modules/profiles/profiles.service.ts';
 import { selectedCountry } from '#server/modules/sites/sites.service.ts';
+import { isStaffed } from '#server/modules/sites/staffing.ts';
 import { ChatListCache } from './chat-list-cache.ts';
 import type { GiftRow } from './chats.repository.ts';
 import * as repo from './chats.repository.ts';
@@ -52,6 +53,11 @@ export type MessageSender =
       kind: 'staff';
       /** The fictional profile that writes. */
       profile: ProfileRow;
+      /**
+       * A message no one typed just now (an opener script, a mass message): it leaves the profile's
+       * presence alone, since "online" promises that someone can answer.
+       */
+      automated?: boolean;
       beforeWrite?: (tx: Transaction) => Promise<void>;
       afterWrite?: (tx: Transaction, message: MessageRow) => Promise<void>;
     };
@@ -442,6 +448,7 @@ export class ChatsService {
               at: now,
             })
           : null;
+      if (from.kind === 'staff' && !from.automated) await repo.markProfileActive(tx, me.id, now);
       if (from.kind === 'staff') await from.afterWrite?.(tx, inserted);
       return { row: inserted, credits: balance ?? sender?.credits ?? 0, repeated: false, other, gift };
     });
@@ -631,6 +638,7 @@ export class ChatsService {
       ]);
     }
     const presented = await this.present(page.rows, me.id, site, page.gifts);
+    const now = this.clock.now();
     return {
       conversation: {
         id: view.conversation.id,
@@ -640,8 +648,10 @@ export class ChatsService {
       profile: toProfile(view.profile, view.mainPhoto ?? undefined, {
         storage: this.storage,
         site,
-        today: this.clock.now(),
+        today: now,
       }),
+      off_shift_reply_minutes:
+        view.profile.fictional && !isStaffed(site, now) ? site.typicalReplyMinutes : null,
       messages: presented,
       has_older: page.hasOlder,
       costs: this.costsAfter(member, site, geoipCountry, member.paidUser ? site.freeMessages : view.freeUsed),

@@ -49,6 +49,8 @@ export function provisionalSite(domain: string): SiteRow {
     themeColor: '#c2185b',
     logoUrl: null,
     texts: {},
+    staffingHours: [],
+    typicalReplyMinutes: 180,
     postbacks: [],
     companyId: 0,
     updatedAt: new Date(0),
