@@ -37,6 +37,9 @@ export default function AccountMenu({ photo, onLogout }: { photo: string | null;
         <Dropdown.Item as={Link} to="/notifications">
           {t('nav.notifications')}
         </Dropdown.Item>
+        <Dropdown.Item as={Link} to="/profile/account" data-testid="menu-account-settings">
+          {t('nav.accountSettings')}
+        </Dropdown.Item>
         <Dropdown.Item as={Link} to="/transactions">
           {t('nav.transactions')}
         </Dropdown.Item>

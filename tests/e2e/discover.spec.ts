@@ -203,6 +203,7 @@ for (const size of sizes) {
       // Two photos, then the second moved to the front with the keyboard alternative to dragging.
       await uploadPhotos(page, ['#3a7bd5', '#d53a7b']);
       const before = await ownPhotoIds(page);
+      await page.getByRole('button', { name: 'Options for photo 2 of 2' }).click();
       await page.getByRole('button', { name: 'Move photo 2 earlier' }).click();
       await expect.poll(() => ownPhotoIds(page)).toEqual([before[1], before[0]]);
       await page.getByLabel('About me').fill('Weekend hiker and amateur cook.');
