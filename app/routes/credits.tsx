@@ -92,9 +92,10 @@ export default function Credits({ loaderData }: Route.ComponentProps) {
                     {t('credits:bundle.creditsWord', { count: bundle.credits })}
                   </span>
                 </h2>
-                <p className="fs-4 fw-bold mb-0 mt-2" data-testid="bundle-price">
+                {/* A price, not a paragraph under the heading (nor a heading of its own). */}
+                <div className="fs-4 fw-bold mb-0 mt-2" data-testid="bundle-price">
                   {formatMoney(price.amount, bundle.currency, locale)}
-                </p>
+                </div>
                 {price.percentage !== null && (
                   <p className="small text-body-secondary mb-0">
                     <span className="text-decoration-line-through">
@@ -120,7 +121,10 @@ export default function Credits({ loaderData }: Route.ComponentProps) {
                 <Link
                   to={withReturn(`/credits/${bundle.id}`, back)}
                   className={`btn mt-auto ${popular ? 'btn-cta' : 'btn-outline-primary'}`}
-                  aria-label={`${t('credits:bundle.choose')}: ${t('credits:bundle.credits', { count: bundle.credits })}`}
+                  aria-label={t('labelValue', {
+                    label: t('credits:bundle.choose'),
+                    value: t('credits:bundle.credits', { count: bundle.credits }),
+                  })}
                 >
                   {t('credits:bundle.choose')}
                 </Link>

@@ -47,6 +47,9 @@ export function e2eEmail(): string {
   return `e2e.${Date.now().toString(36)}.${counter}@example.com`;
 }
 
+/** A phone as the member's walks are checked on: 390×844, touch. */
+export const phone = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true } as const;
+
 /** Opens a page and waits until React has hydrated it, so clicks and keys reach the handlers. */
 export async function gotoHydrated(page: import('@playwright/test').Page, url: string): Promise<void> {
   await page.goto(url);
@@ -58,8 +61,9 @@ export async function activeMember(
   browser: import('@playwright/test').Browser,
   baseURL: string | undefined,
   name: string,
+  options: import('@playwright/test').BrowserContextOptions = {},
 ): Promise<{ page: import('@playwright/test').Page; profileId: number }> {
-  const context = await browser.newContext({ baseURL });
+  const context = await browser.newContext({ ...options, baseURL });
   await context.addCookies([{ name: 'skip_site_entry', value: '1', url: baseURL ?? 'http://localhost' }]);
   const page = await context.newPage();
   const email = e2eEmail();

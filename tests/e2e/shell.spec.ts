@@ -42,28 +42,7 @@ test('the site-entry warning shows until accepted', async ({ browser, baseURL })
   await context.close();
 });
 
-for (const viewport of [
-  { name: 'phone', width: 390, height: 844 },
-  { name: 'desktop', width: 1280, height: 900 },
-]) {
-  test(`home, login and signup have no serious accessibility violations (${viewport.name})`, async ({
-    page,
-  }) => {
-    await page.setViewportSize(viewport);
-    for (const path of ['/', '/login', '/signup']) {
-      await page.goto(path);
-      const results = await new AxeBuilder({ page }).analyze();
-      const serious = results.violations.filter((violation) =>
-        ['serious', 'critical'].includes(violation.impact ?? ''),
-      );
-      expect(
-        serious.map(
-          (violation) => `${path}: ${violation.id} ${violation.nodes.map((node) => node.target).join(', ')}`,
-        ),
-      ).toEqual([]);
-    }
-  });
-}
+// Every page's accessibility, at both sizes: accessibility.spec.ts.
 
 // ---- The shell: tab bar, balance, errors inside the layout, first paint ----
 
@@ -183,30 +162,6 @@ for (const viewport of [
       await expect(page.getByTestId('site-footer'), path).toBeVisible();
     }
     expect(await seriousViolations(page, '404')).toEqual([]);
-    await page.context().close();
-  });
-
-  test(`the shell and money pages have no serious accessibility violations (${viewport.name})`, async ({
-    browser,
-    baseURL,
-  }) => {
-    const { page } = await activeMember(browser, baseURL, `Axe${viewport.name}`);
-    await page.setViewportSize(viewport);
-    const bundles = await (await page.request.get('/api/bundles.php')).json();
-    const violations: string[] = [];
-    for (const path of [
-      '/credits',
-      `/credits/${bundles.bundles[0].id}`,
-      '/credits/repeat-order',
-      '/premium',
-      '/pricing',
-      '/notifications',
-      '/transactions',
-    ]) {
-      await gotoHydrated(page, path);
-      violations.push(...(await seriousViolations(page, path)));
-    }
-    expect(violations).toEqual([]);
     await page.context().close();
   });
 }
