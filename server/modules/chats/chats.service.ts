@@ -683,6 +683,14 @@ export class ChatsService {
     }));
   }
 
+  /**
+   * An operator picked up one of a fictional profile's conversations: its team is there, so it
+   * shows online (while the site is staffed) as after a reply.
+   */
+  async markAnswering(profileId: number): Promise<void> {
+    await repo.markProfileActive(this.db, profileId, this.clock.now());
+  }
+
   /** Tells the other side of a conversation that the member is typing. */
   async typing(member: Pick<UserRow, 'id'>, conversationId: number): Promise<void> {
     const me = await this.own(member);

@@ -293,6 +293,7 @@ export class OperatorService {
     const row = await repo.queueRow(this.db, claimed, now);
     const [item] = row ? await this.present([row]) : [];
     if (!row || !item) throw new QueueEmptyError();
+    await this.chats.markAnswering(item.profile.id);
     await publishToStaff(this.bus, {
       type: 'claim',
       conversation: claimed,
@@ -333,6 +334,7 @@ export class OperatorService {
       const holder = await repo.findClaim(this.db, conversationId, now);
       throw new ClaimedError(holder?.name ?? '');
     }
+    await this.chats.markAnswering(found.fictionalProfile.id);
     const result = {
       conversation: conversationId,
       claimed_by: { id: actor.id, name: actor.name },

@@ -96,7 +96,16 @@ describe('presence of fictional profiles', () => {
       });
       expect(answered.statusCode).toBe(201);
     };
-    return { partner, reply };
+    const claim = async () => {
+      const claimed = await t.app.inject({
+        method: 'POST',
+        url: '/api/admin/claim.php',
+        headers: { cookie: operator.cookie },
+        payload: { conversation },
+      });
+      expect(claimed.statusCode, claimed.body).toBe(200);
+    };
+    return { partner, reply, claim };
   }
 
   async function setStaffing(staffingHours: { day: number; from: string; to: string }[] | null) {
@@ -125,6 +134,15 @@ describe('presence of fictional profiles', () => {
     expect(after.last_active).toBe(clock.now().toISOString());
     clock.advanceMinutes(6);
     expect((await partner()).online).toBe(false);
+  });
+
+  it('makes it online while an operator holds one of its conversations', async () => {
+    await setStaffing(null);
+    const { partner, claim } = await conversationWith();
+    clock.advanceMinutes(10);
+    expect((await partner()).online).toBe(false);
+    await claim();
+    expect((await partner()).online).toBe(true);
   });
 
   it('never shows it online outside its team hours, though its last activity still moves', async () => {
