@@ -26,6 +26,7 @@ import { reportCaught } from '#app/lib/report-caught.ts';
 import { type RootData, useOptionalRootData } from '#app/lib/root-data.ts';
 import { isChunkLoadError, shouldReloadForChunk, siteEntrySkipCookie } from '#app/lib/shell-rules.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
+import { welcomeCanRun } from '#app/lib/welcome.server.ts';
 import { LiveStateProvider } from '#app/state/live-state.tsx';
 // The shell's stylesheets as URLs, not side-effect imports: the root decides per page which are
 // render-blocking (public.css ≤ 15 KB gzip), which load late (members.css for visitors) and which a
@@ -50,7 +51,15 @@ export async function loader({ context, request }: Route.LoaderArgs): Promise<Ro
   const cookies = parseCookies(request.headers.get('cookie'));
   const user = me.ok ? me.data.user : null;
   // Badge counts in one call: the chats and likes lists load only on the pages that show them.
-  const counts = user ? await api('GET /api/counts.php') : null;
+  // The welcome offer is asked for only while it can run: members past their first hours (most)
+  // and paid members cost no call.
+  const renderedAt = Date.now();
+  const [counts, welcome] = await Promise.all([
+    user ? api('GET /api/counts.php') : null,
+    user && welcomeCanRun(user, renderedAt)
+      ? api('GET /api/discountcode.php', { query: { welcome: 'true' } })
+      : null,
+  ]);
   const url = new URL(request.url);
   return {
     locale: context.locale,
@@ -65,6 +74,9 @@ export async function loader({ context, request }: Route.LoaderArgs): Promise<Ro
       unreadMessages: counts?.ok ? counts.data.unread_messages : 0,
       newLikes: counts?.ok ? counts.data.new_likes : 0,
     },
+    // A failing welcome call is ignored (spec §8): the pages work without the offer.
+    welcome: welcome?.ok && !welcome.data.expired ? welcome.data : null,
+    renderedAt,
     hasTrafficSource:
       Boolean(user?.trafficsource) ||
       Boolean(cookies[trackingCookie]) ||

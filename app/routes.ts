@@ -35,11 +35,13 @@ export default [
     layout('layouts/require-member.tsx', { id: 'require-member' }, [
       route('likes', 'routes/likes.tsx', { id: 'likes' }),
       route('likes/m/:id', 'routes/member.tsx', { id: 'likes-m-id' }),
+      route('likes/visitors', 'routes/visitors.tsx', { id: 'likes-visitors' }),
       route('likes/:type', 'routes/likes.tsx', { id: 'likes-type' }),
       route('chats', 'routes/chats.tsx', { id: 'chats' }),
       route('premium', 'routes/premium.tsx', { id: 'premium' }),
       route('members/:id/chat', 'routes/member-chat.tsx', { id: 'members-id-chat' }),
       route('profile', 'routes/profile.tsx', { id: 'profile' }),
+      route('profile/account', 'routes/account-settings.tsx', { id: 'profile-account' }),
       route('notifications', 'routes/notifications.tsx', { id: 'notifications' }),
       route('credits', 'routes/credits.tsx', { id: 'credits' }),
       route('credits/repeat-order', 'routes/credits-repeat-order.tsx', { id: 'credits-repeat-order' }),

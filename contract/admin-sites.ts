@@ -103,6 +103,22 @@ export const postbackSchema = z.object({
 });
 export type PostbackInput = z.infer<typeof postbackSchema>;
 
+const clockTime = z.string({ error: 'invalid' }).regex(/^([01]\d|2[0-3]):[0-5]\d$/, { error: 'invalid' });
+
+/**
+ * A weekly shift of the site's team in the site's time zone (day 1–7, Monday = 1). An end not after
+ * the start runs past midnight into the next day.
+ */
+export const staffingShiftSchema = z
+  .object({
+    day: z.number({ error: 'invalid' }).int({ error: 'invalid' }).min(1, { error: 'out_of_range' }).max(7, {
+      error: 'out_of_range',
+    }),
+    from: clockTime,
+    to: clockTime,
+  })
+  .refine((shift) => shift.from !== shift.to, { error: 'invalid', path: ['to'] });
+
 /** Every field a site has (spec §3 Settings plus the white-label branding), as the editor sends them. */
 export const siteFieldsSchema = z.object({
   domain: z
@@ -141,6 +157,11 @@ export const siteFieldsSchema = z.object({
     .max(10_000, { error: 'out_of_range' }),
   free_conversations: count(100),
   free_messages: count(1000),
+  max_claims: z
+    .number({ error: 'invalid' })
+    .int({ error: 'invalid' })
+    .min(1, { error: 'out_of_range' })
+    .max(20, { error: 'out_of_range' }),
   minimum_message_costs: z.record(country, minimumMessageCostInputSchema, { error: 'invalid' }),
   min_age: z
     .number({ error: 'invalid' })
@@ -181,6 +202,17 @@ export const siteFieldsSchema = z.object({
       z.string({ error: 'invalid' }).trim().max(2000, { error: 'too_long' }),
     ),
   ),
+  staffing_hours: z
+    .array(staffingShiftSchema, { error: 'invalid' })
+    .max(70, { error: 'too_long' })
+    .nullable()
+    .describe('when the team answers: its fictional profiles show online only then; null: always, []: never'),
+  typical_reply_minutes: z
+    .number({ error: 'invalid' })
+    .int({ error: 'invalid' })
+    .min(1, { error: 'out_of_range' })
+    .max(7 * 24 * 60, { error: 'out_of_range' })
+    .describe("how fast the team usually answers off shift, shown under a fictional profile's name then"),
   postbacks: z
     .array(postbackSchema)
     .max(20, { error: 'too_long' })
@@ -227,6 +259,10 @@ export const adminSiteSchema = z.object({
   message_length: z.number().int(),
   free_conversations: z.number().int(),
   free_messages: z.number().int(),
+  max_claims: z
+    .number()
+    .int()
+    .describe('conversations of this site an operator holds at once (unless their account says otherwise)'),
   minimum_message_costs: z.record(z.string(), z.object({ costs: z.number().int(), currency: z.string() })),
   min_age: z.number().int(),
   support_email: z.string(),
@@ -251,6 +287,8 @@ export const adminSiteSchema = z.object({
   postbacks: z.array(
     z.object({ network: z.string(), url: z.string(), events: z.array(z.enum(postbackEventOptions)) }),
   ),
+  staffing_hours: z.array(z.object({ day: z.number().int(), from: z.string(), to: z.string() })).nullable(),
+  typical_reply_minutes: z.number().int(),
   updated_at: z.string(),
 });
 export type AdminSite = z.infer<typeof adminSiteSchema>;

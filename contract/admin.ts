@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { messageSchema } from './chats.ts';
 import { idField, idParam } from './common.ts';
+import { locales } from './locales.ts';
 import { photoSchema, profileSchema } from './profiles.ts';
 
 /** Back-office roles (api-contract.md, Staff calls). */
@@ -12,6 +13,11 @@ export const claimMinutes = 5;
 /** A staff sign-in lasts this long. */
 export const staffSessionHours = 12;
 
+/** How many conversations a staff member holds at once unless their account says otherwise. */
+export const defaultMaxClaims = 2;
+/** The most conversations anyone may hold at once. */
+export const maxClaimsLimit = 20;
+
 export const staffSchema = z.object({
   id: z.number().int(),
   email: z.string(),
@@ -19,6 +25,14 @@ export const staffSchema = z.object({
   role: z.enum(staffRoleOptions),
   totp_enabled: z.boolean(),
   language: z.string(),
+  active: z.boolean(),
+  sites: z.array(z.number().int()).describe('the sites whose members they answer; empty: all'),
+  languages: z.array(z.string()).describe('the member languages they answer; empty: all'),
+  max_claims: z
+    .number()
+    .int()
+    .nullable()
+    .describe(`conversations held at once; null: the default (${defaultMaxClaims})`),
 });
 export type Staff = z.infer<typeof staffSchema>;
 export const staffResponseSchema = z.object({ staff: staffSchema });
@@ -50,6 +64,20 @@ export const createStaffSchema = z.object({
   language: z.string().optional(),
 });
 
+/** An admin changes a staff member's role, assignment, claim limit or whether the account is active. */
+export const updateStaffSchema = z.object({
+  id: idField,
+  role: z.enum(staffRoleOptions, { error: 'invalid' }).optional(),
+  sites: z.array(idField).max(200, 'too_long').optional(),
+  languages: z
+    .array(z.enum(locales, { error: 'invalid' }))
+    .max(locales.length, 'too_long')
+    .optional(),
+  max_claims: z.number().int().min(1, 'invalid').max(maxClaimsLimit, 'invalid').nullable().optional(),
+  active: z.boolean().optional(),
+});
+export type UpdateStaff = z.infer<typeof updateStaffSchema>;
+
 export const staffSessionSchema = z.object({
   id: z.number().int(),
   created_at: z.string(),
@@ -63,11 +91,20 @@ export const endSessionSchema = z.object({ id: idField });
 
 export const claimHolderSchema = z.object({ id: z.number().int(), name: z.string() }).nullable();
 
+/** What answering the member may be worth: the queue's value order reads these. */
+export const memberValueSchema = z.object({
+  credits: z.number().int(),
+  paid_user: z.boolean(),
+  spent_cents_30d: z.number().int().describe('completed orders in the last 30 days, in cents'),
+});
+export type MemberValue = z.infer<typeof memberValueSchema>;
+
 export const inboxItemSchema = z.object({
   id: z.number().int(),
   site: z.object({ id: z.number().int(), name: z.string() }),
   member: profileSchema,
   member_language: z.string(),
+  member_value: memberValueSchema,
   profile: profileSchema,
   waiting_since: z.string(),
   last_message: messageSchema,
@@ -75,11 +112,69 @@ export const inboxItemSchema = z.object({
   claim_expires_at: z.string().nullable(),
 });
 export type InboxItem = z.infer<typeof inboxItemSchema>;
+
+export const inboxOrders = ['value', 'oldest'] as const;
+export type InboxOrder = (typeof inboxOrders)[number];
+/** A page of the queue; `next_cursor` fetches the following one. */
+export const inboxPageSize = 50;
+
 export const inboxQuerySchema = z.object({
   site: idParam.optional(),
-  language: z.string().max(5).optional(),
+  language: z.enum(locales).optional(),
+  order: z.enum(inboxOrders).default('value'),
+  cursor: z
+    .string()
+    .max(200)
+    .regex(/^[\w.:-]+$/)
+    .optional()
+    .describe('next_cursor of the previous page'),
 });
-export const inboxResponseSchema = z.object({ conversations: z.array(inboxItemSchema) });
+export const inboxResponseSchema = z.object({
+  conversations: z
+    .array(inboxItemSchema)
+    .describe('waiting and not claimed by anyone, in the asked order (a page at a time)'),
+  claimed: z.array(inboxItemSchema).describe('waiting and claimed by an operator now (all of them)'),
+  next_cursor: z.string().nullable(),
+});
+export type InboxPage = z.infer<typeof inboxResponseSchema>;
+
+export const claimNextSchema = z.object({
+  site: idField.optional(),
+  language: z.enum(locales, { error: 'invalid' }).optional(),
+});
+export const claimNextResponseSchema = z.object({ conversation: inboxItemSchema });
+
+/**
+ * The value order (api-contract.md, the workbench), shared by the server's query and a console that
+ * puts a conversation arriving live into its list: first members who paid and still have credits
+ * (tier 0, everyone else tier 1); then who waits longest, by the minute; within a minute the larger
+ * 30-day spend; then the conversation id.
+ */
+export function queueKey(item: Pick<InboxItem, 'id' | 'waiting_since' | 'member_value'>) {
+  const { paid_user, credits, spent_cents_30d } = item.member_value;
+  return [
+    paid_user && credits > 0 ? 0 : 1,
+    Math.floor(Date.parse(item.waiting_since) / 60_000),
+    -spent_cents_30d,
+    item.id,
+  ] as const;
+}
+
+/** Orders two queue rows as the server does for `order` (negative: a comes first). */
+export function compareQueue(
+  order: InboxOrder,
+  a: Pick<InboxItem, 'id' | 'waiting_since' | 'member_value'>,
+  b: Pick<InboxItem, 'id' | 'waiting_since' | 'member_value'>,
+): number {
+  if (order === 'oldest') return Date.parse(a.waiting_since) - Date.parse(b.waiting_since) || a.id - b.id;
+  const ka = queueKey(a);
+  const kb = queueKey(b);
+  for (let index = 0; index < ka.length; index++) {
+    const difference = ka[index]! - kb[index]!;
+    if (difference !== 0) return difference;
+  }
+  return 0;
+}
 
 export const conversationRefSchema = z.object({ conversation: idField });
 export const claimResponseSchema = z.object({
@@ -178,10 +273,15 @@ export const auditEntrySchema = z.object({
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
 export const auditResponseSchema = z.object({ entries: z.array(auditEntrySchema) });
 
-/** Live events on GET /api/admin/ws: `inbox` and `claim` to all staff, `message` only to the operator holding the conversation. */
+/**
+ * Live events on GET /api/admin/ws, to the staff who may see the conversation: `inbox` carries the
+ * queue's change (a row added or updated, or removed by id), `claim` who holds it now (null:
+ * released), `message` goes only to the operator holding the conversation.
+ */
 export type AdminEvent =
   | { type: 'ready' }
-  | { type: 'inbox'; conversation: number; waiting: boolean }
+  | { type: 'inbox'; op: 'add' | 'update'; conversation: InboxItem }
+  | { type: 'inbox'; op: 'remove'; conversation: { id: number } }
   | {
       type: 'claim';
       conversation: number;

@@ -84,6 +84,13 @@ export type Costs = z.infer<typeof costsSchema>;
 export const chatResponseSchema = z.object({
   conversation: conversationSchema,
   profile: profileSchema,
+  off_shift_reply_minutes: z
+    .number()
+    .int()
+    .nullable()
+    .describe(
+      "a fictional profile whose team is off shift: how fast it usually answers then (the site's setting); else null",
+    ),
   messages: z.array(messageSchema).describe('oldest first; at most one page'),
   has_older: z.boolean(),
   costs: costsSchema,

@@ -80,6 +80,7 @@ export const endpoints = {
   'POST /api/swipe.php': likesEndpoints.postSwipe,
   'POST /api/swipe-undo.php': likesEndpoints.postSwipeUndo,
   'GET /api/auto-like.php': likesEndpoints.getAutoLike,
+  'GET /api/visitors.php': likesEndpoints.getVisitors,
   'GET /api/profile.php': profilesEndpoints.getProfile,
   'PUT /api/profile.php': profilesEndpoints.putProfile,
   'GET /api/member.php': profilesEndpoints.getMember,

@@ -30,3 +30,33 @@ export const swipeUndoResponseSchema = z.object({
 export const autoLikeResponseSchema = z.object({ profile: profileSchema.nullable() });
 
 export const swipeLikesPerDay = 4;
+
+/** Visitors shown per page of "who viewed me". */
+export const visitorsPageSize = 24;
+
+export const visitorsQuerySchema = z.object({
+  cursor: z
+    .string()
+    .max(40)
+    .regex(/^\d{1,15}\.\d{1,10}$/)
+    .optional()
+    .describe('the next_cursor of the previous page'),
+});
+
+export const visitorSchema = z.object({
+  profile: profileSchema.describe(
+    'blurred: a veiled card (id 0, no name or texts, the photo a blurred copy), only age and region kept',
+  ),
+  visited_at: z.string().describe('ISO 8601: the latest visit of that day'),
+  new: z.boolean().describe('after the member last opened the list'),
+});
+export type Visitor = z.infer<typeof visitorSchema>;
+
+export const visitorsResponseSchema = z.object({
+  visitors: z.array(visitorSchema).describe('one per visitor per day, newest first'),
+  total: z.number().int().describe('all visits listed, over every page'),
+  new_count: z.number().int().describe('visits since the member last opened the list'),
+  blurred: z.boolean().describe('a free member: who visited stays veiled until they go premium'),
+  next_cursor: z.string().nullable(),
+});
+export type VisitorsResponse = z.infer<typeof visitorsResponseSchema>;

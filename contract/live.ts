@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { inboxItemSchema } from './admin.ts';
 import { messageSchema } from './chats.ts';
 import { idField } from './common.ts';
 import { profileSchema } from './profiles.ts';
@@ -45,7 +46,13 @@ export type LiveClientFrame = z.infer<typeof liveClientFrameSchema>;
 /** The frames the server sends on GET /api/admin/ws (contract/admin.ts AdminEvent). */
 export const adminEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }),
-  z.object({ type: z.literal('inbox'), conversation: idField, waiting: z.boolean() }),
+  z
+    .object({
+      type: z.literal('inbox'),
+      op: z.enum(['add', 'update', 'remove']),
+      conversation: z.union([inboxItemSchema, z.object({ id: idField })]),
+    })
+    .describe('The queue changed: a row to add or update, or the id of one to remove'),
   z.object({
     type: z.literal('claim'),
     conversation: idField,

@@ -59,6 +59,11 @@ export const profileSchema = z.object({
   interests: z.array(z.string()),
   about: z.string().nullable(),
   last_active: z.string().describe('ISO 8601'),
+  online: z
+    .boolean()
+    .describe(
+      "decided by the server: a member active in the last few minutes; a fictional profile only while its site's team is on shift and has just answered as it",
+    ),
 });
 export type Profile = z.infer<typeof profileSchema>;
 
@@ -77,6 +82,9 @@ export const ownProfileSchema = profileSchema.extend({
   photos: z.array(photoSchema),
   photo_limit: z.number().int(),
   public_profile: z.boolean().describe('shown to visitors and on ad pages (opt-in, off by default)'),
+  browse_invisibly: z
+    .boolean()
+    .describe('premium: the member\'s visits are not recorded in others\' "who viewed me"'),
 });
 export type OwnProfile = z.infer<typeof ownProfileSchema>;
 
@@ -97,6 +105,7 @@ export const profileUpdateSchema = z.object({
     .optional(),
   countryregion: z.string().max(10).nullable().optional(),
   public_profile: z.boolean().optional(),
+  browse_invisibly: z.boolean().optional().describe('premium only (403 premium_required)'),
 });
 export type ProfileUpdate = z.infer<typeof profileUpdateSchema>;
 

@@ -1,10 +1,11 @@
 #!/usr/bin/env node
-// npm run screens: screenshots of the main screens at phone (390×844) and desktop (1366×900) size
+// npm run screens (SCREENS=chat,credits for some): screenshots of the main screens at phone (390×844) and desktop (1366×900) size
 // into docs/screens/, with Debian Chromium. Builds nothing: it starts the built server (npm run build
 // first) on a fresh temporary data folder, signs up and activates a member (the activation link comes
 // from the server's outbox folder), gives them a photo-less but lived-in account (likes, a chat), and
 // photographs home (as a visitor), search, a profile, likes, swipe, the swipe lander (as a visitor),
-// the match moment (a like back in the swipe game), chats, a chat, credits, premium.
+// the match moment (a like back in the swipe game), chats, a chat, credits, premium; and, as a second
+// member with photos, their own profile, account settings and notifications.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -165,10 +166,57 @@ try {
   liker = (await (await api.get('/api/auto-like.php')).json()).profile;
   const state = await setup.storageState();
 
+  // A second member who built a profile: three photos (demo portraits), an about text and details,
+  // for the own-profile and settings screens.
+  const owner = await browser.newContext({ baseURL: base });
+  const ownerEmail = `screens-owner-${Date.now()}@example.com`;
+  const ownerSignup = await owner.request.post('/api/signup.php', {
+    data: {
+      email: ownerEmail,
+      name: 'Sam',
+      password: randomBytes(18).toString('base64url'),
+      date_of_birth: '1990-09-03',
+    },
+  });
+  if (!ownerSignup.ok()) throw new Error(`signup: ${ownerSignup.status()} ${await ownerSignup.text()}`);
+  const ownerLink = await activationLink(ownerEmail);
+  await owner.request
+    .get(ownerLink.pathname + ownerLink.search, { maxRedirects: 0 })
+    .catch((error) => console.warn(`screens: activating the owner failed: ${error.message}`));
+  await owner.request.put('/api/profile.php', {
+    data: {
+      gender: 'female',
+      seeking: 'male',
+      hair: 'brown',
+      body_type: 'slim',
+      interests: ['travelling', 'music', 'wine'],
+      about: 'Coffee first, then adventures. Weekend hiker, amateur cook and always up for live music.',
+    },
+  });
+  // The demo's portraits are drawn after the server starts: wait for three.
+  let portraits = [];
+  for (let i = 0; i < 120 && portraits.length < 3; i++) {
+    const women = await (await owner.request.get('/api/search.php?gender=female&country=any')).json();
+    portraits = (women.profiles ?? []).filter((profile) => profile.main_image);
+    if (portraits.length < 3) await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  for (const profile of portraits.slice(0, 3)) {
+    const image = await owner.request.get(profile.main_image.filename);
+    if (!image.ok()) continue;
+    await owner.request.post('/api/photos.php', {
+      multipart: { file: { name: 'me.webp', mimeType: 'image/webp', buffer: await image.body() } },
+    });
+  }
+  const ownerState = await owner.storageState();
+  await owner.close();
+
   const shots = [
     { name: 'home', path: '/', visitor: true },
     { name: 'search', path: '/members' },
     { name: 'profile', path: partner ? `/members/${partner.id}` : '/members' },
+    { name: 'my-profile', path: '/profile', owner: true },
+    { name: 'account-settings', path: '/profile/account', owner: true },
+    { name: 'notifications', path: '/notifications', owner: true },
     { name: 'likes', path: '/likes' },
     { name: 'swipe', path: '/swipe-game' },
     { name: 'lander-swipe', path: '/landers/tinderswipe', visitor: true },
@@ -178,15 +226,17 @@ try {
     { name: 'credits', path: '/credits' },
     { name: 'premium', path: '/premium' },
   ];
+  // SCREENS=chat,chats,profile shoots only those (default: all).
+  const only = process.env.SCREENS ? new Set(process.env.SCREENS.split(',')) : null;
   for (const size of sizes) {
-    for (const shot of shots) {
+    for (const shot of shots.filter((candidate) => !only || only.has(candidate.name))) {
       const context = await browser.newContext({
         baseURL: base,
         viewport: { width: size.width, height: size.height },
         deviceScaleFactor: 1,
         isMobile: size.mobile,
         hasTouch: size.mobile,
-        storageState: shot.visitor ? undefined : state,
+        storageState: shot.visitor ? undefined : shot.owner ? ownerState : state,
       });
       await context.addCookies([{ name: 'skip_site_entry', value: '1', url: base }]);
       const page = await context.newPage();

@@ -20,6 +20,7 @@ import { localMediaFolders, mediaRoutePrefix, publicKeyFolders } from './lib/sto
 import { registerSessions } from './modules/accounts/sessions.ts';
 import { closeSocketsGoingAway } from './modules/live/live.routes.ts';
 import { maxUploadBytes } from './modules/photos/photos.routes.ts';
+import { registerLocalizedAbout } from './modules/profiles/localized-about.ts';
 import { registerRegionLabels } from './modules/regions/region-labels.ts';
 import { registerStaffSessions } from './modules/staff/staff.sessions.ts';
 
@@ -48,6 +49,7 @@ export async function registerPlugins(app: FastifyInstance, config: Config): Pro
   });
   registerRequestContext(app);
   registerRegionLabels(app);
+  registerLocalizedAbout(app);
   registerSessions(app);
   registerStaffSessions(app);
   registerErrorHandler(app);

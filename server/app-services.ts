@@ -80,6 +80,11 @@ export async function createServices(
   // Finished conversation lists per member for a few seconds (chats/chat-list-cache.ts).
   const chatLists = new ChatListCache(config.CHAT_LIST_CACHE_MS);
   const profiles = new ProfilesService(db, clock, storage, (userId) => chats.listChanged(userId));
+  const likes = new LikesService(db, clock, storage, bus, caught.reportCaught, notifications);
+  // A visit that cannot be recorded is reported; the profile page opens all the same.
+  profiles.onVisit = async (viewer, visitor, visited) => {
+    await caught.bestEffort('visit.record', () => likes.recordVisit(viewer, visitor, visited));
+  };
   const chats = new ChatsService(db, clock, storage, bus, caught.reportCaught, notifications, chatLists);
   const staff = new StaffService(db, clock, logins);
   const payments = new PaymentsService(db, clock, bus, provider, directDebit);
@@ -124,7 +129,7 @@ export async function createServices(
     accounts: new AccountsService(db, clock, mail, translator, storage, logins),
     photos: new PhotosService(db, clock, storage),
     search: new SearchService(db, clock, storage, new SearchCounts(config.SEARCH_COUNT_CACHE_MS, clock)),
-    likes: new LikesService(db, clock, storage, bus, caught.reportCaught, notifications),
+    likes,
     operator: new OperatorService(db, clock, storage, bus, sites, chats, profiles, staff),
     tracking: new TrackingService(db, clock),
     postbacks: new PostbackQueue(db, clock, postbackSender, app.log, jobs),

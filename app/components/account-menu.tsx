@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Dropdown, Modal } from 'react-bootstrap';
 import { PersonFill, Translate } from 'react-bootstrap-icons';
 import { Link } from 'react-router';
+import { LabelValue } from '#app/components/label-value.tsx';
 import { useRootData } from '#app/lib/root-data.ts';
 import { useShownOnce } from '#app/lib/use-shown-once.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
@@ -36,6 +37,9 @@ export default function AccountMenu({ photo, onLogout }: { photo: string | null;
         <Dropdown.Item as={Link} to="/notifications">
           {t('nav.notifications')}
         </Dropdown.Item>
+        <Dropdown.Item as={Link} to="/profile/account" data-testid="menu-account-settings">
+          {t('nav.accountSettings')}
+        </Dropdown.Item>
         <Dropdown.Item as={Link} to="/transactions">
           {t('nav.transactions')}
         </Dropdown.Item>
@@ -59,7 +63,7 @@ export function LanguageMenuItem() {
     <>
       <Dropdown.Item as="button" onClick={() => setOpen(true)} data-testid="language-menu-item">
         <Translate aria-hidden="true" className="me-2" />
-        {t('footer.language')}: <span lang={locale}>{localeNames[locale]}</span>
+        <LabelValue label={t('footer.language')} value={<span lang={locale}>{localeNames[locale]}</span>} />
       </Dropdown.Item>
       {mounted && (
         <Modal show={open} onHide={() => setOpen(false)} centered size="sm">

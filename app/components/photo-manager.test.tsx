@@ -31,6 +31,7 @@ const profile: OwnProfile = {
   photos: [photo(1), photo(2), photo(3)],
   photo_limit: 25,
   public_profile: false,
+  browse_invisibly: false,
 };
 
 const json = (body: unknown) =>
@@ -128,12 +129,65 @@ describe('PhotoManager: reorder by dragging', () => {
     expect(orderSaved()).toEqual([]);
   });
 
-  it('keeps the arrow buttons as the keyboard alternative', async () => {
+  it("keeps reordering by keyboard in each photo's menu", async () => {
     renderShell(<PhotoManager profile={profile} />, { user: testUser() });
+    const toggle = await screen.findByRole('button', { name: 'Options for photo 2 of 3' });
+    await act(async () => {
+      fireEvent.click(toggle);
+    });
     const earlier = await screen.findByRole('button', { name: 'Move photo 2 earlier' });
     await act(async () => {
       fireEvent.click(earlier);
     });
     expect(orderSaved()).toEqual([{ photos: [2, 1, 3] }]);
+  });
+});
+
+describe('PhotoManager: a tile stays uncluttered, the limit says what Premium gives', () => {
+  beforeEach(() => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => json({ ok: true })),
+    );
+  });
+  afterEach(() => {
+    cleanup();
+    vi.unstubAllGlobals();
+  });
+
+  it('shows one menu button per photo and puts make-main, move and delete inside it', async () => {
+    renderShell(<PhotoManager profile={profile} />, { user: testUser() });
+    const tiles = await screen.findAllByTestId('own-photo');
+    for (const tile of tiles) expect(tile.querySelectorAll('button')).toHaveLength(1);
+    expect(screen.queryByRole('button', { name: /Delete photo|Make main photo|earlier|later/ })).toBeNull();
+    expect(tiles[0]?.querySelector('[data-testid="main-photo-badge"]')?.textContent).toBe('Main photo');
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Options for photo 3 of 3' }));
+    });
+    expect(
+      (await screen.findAllByRole('button', { name: /Make main photo|Move photo 3|Delete photo/ })).map(
+        (item) => item.textContent,
+      ),
+    ).toEqual(['Make main photo', 'Move photo 3 earlier', 'Delete photo']);
+  });
+
+  it('at the free limit shows "Premium: up to 25 photos" where the add tile was', async () => {
+    renderShell(<PhotoManager profile={{ ...profile, photo_limit: 3 }} />, { user: testUser() });
+    const limit = await screen.findByTestId('photo-limit-tile');
+    expect(limit.textContent).toBe('Premium: up to 25 photos');
+    expect(limit.querySelector('a')?.getAttribute('href')).toBe('/premium');
+    expect(screen.queryByText('Add a photo')).toBeNull();
+  });
+
+  it('at the premium limit says it is the maximum, and below it offers to add', async () => {
+    const many = Array.from({ length: 25 }, (_, index) => photo(index + 1));
+    renderShell(<PhotoManager profile={{ ...profile, photos: many }} />, { user: testUser() });
+    expect((await screen.findByTestId('photo-limit-tile')).textContent).toBe(
+      'You have the maximum of 25 photos',
+    );
+    cleanup();
+    renderShell(<PhotoManager profile={profile} />, { user: testUser() });
+    expect(await screen.findByText('Add a photo')).toBeTruthy();
+    expect(screen.queryByTestId('photo-limit-tile')).toBeNull();
   });
 });

@@ -1,6 +1,15 @@
 import { useRef, useState } from 'react';
-import { ChevronLeft, ChevronRight, GripVertical, PlusLg, StarFill, Trash3Fill } from 'react-bootstrap-icons';
-import { useRevalidator } from 'react-router';
+import { Dropdown } from 'react-bootstrap';
+import {
+  ChevronLeft,
+  ChevronRight,
+  GripVertical,
+  PlusLg,
+  StarFill,
+  ThreeDots,
+  Trash3Fill,
+} from 'react-bootstrap-icons';
+import { Link, useRevalidator } from 'react-router';
 import { api } from '#app/lib/api.ts';
 import { ApiError } from '#app/lib/api-client.ts';
 import { dropIndex, moveItem } from '#app/lib/photo-order.ts';
@@ -30,9 +39,72 @@ type Drag = {
 };
 
 /**
+ * A photo's actions in one menu, so a small tile carries only the main-photo badge, the drag grip and
+ * this button (a 40 px target); the menu is the keyboard's way to reorder, too.
+ */
+function PhotoMenu({
+  number,
+  total,
+  disabled,
+  onMakeMain,
+  onEarlier,
+  onLater,
+  onDelete,
+}: {
+  number: number;
+  total: number;
+  disabled: boolean;
+  onMakeMain?: () => void;
+  onEarlier?: () => void;
+  onLater?: () => void;
+  onDelete: () => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Dropdown align="end" drop="up">
+      <Dropdown.Toggle
+        variant="light"
+        className="photo-tile-menu"
+        disabled={disabled}
+        aria-label={t('profile:photos.menu', { number, total })}
+        data-testid="photo-menu"
+      >
+        <ThreeDots aria-hidden="true" size={18} />
+      </Dropdown.Toggle>
+      <Dropdown.Menu popperConfig={{ strategy: 'fixed' }} className="photo-tile-actions">
+        {onMakeMain && (
+          <Dropdown.Item as="button" type="button" onClick={onMakeMain}>
+            <StarFill aria-hidden="true" className="me-2" />
+            {t('profile:photos.makeMain')}
+          </Dropdown.Item>
+        )}
+        {onEarlier && (
+          <Dropdown.Item as="button" type="button" onClick={onEarlier}>
+            <ChevronLeft aria-hidden="true" className="me-2" />
+            {t('discover:photos.moveEarlier', { number })}
+          </Dropdown.Item>
+        )}
+        {onLater && (
+          <Dropdown.Item as="button" type="button" onClick={onLater}>
+            <ChevronRight aria-hidden="true" className="me-2" />
+            {t('discover:photos.moveLater', { number })}
+          </Dropdown.Item>
+        )}
+        {(onMakeMain || onEarlier || onLater) && <Dropdown.Divider />}
+        <Dropdown.Item as="button" type="button" className="text-danger" onClick={onDelete}>
+          <Trash3Fill aria-hidden="true" className="me-2" />
+          {t('profile:photos.delete')}
+        </Dropdown.Item>
+      </Dropdown.Menu>
+    </Dropdown>
+  );
+}
+
+/**
  * The member's photos: upload with progress (re-encoded and EXIF-free on the server), make main,
  * delete, and reorder by dragging with mouse, finger or pen (pointer events; on touch from the grip,
- * so the page still scrolls over the photos) or with the arrow buttons.
+ * so the page still scrolls over the photos) or from each photo's menu. At the limit the add tile
+ * says what Premium gives instead of vanishing.
  */
 export function PhotoManager({ profile }: { profile: OwnProfile }) {
   const { t } = useTranslation();
@@ -159,12 +231,6 @@ export function PhotoManager({ profile }: { profile: OwnProfile }) {
     <section className="card mb-4" id="photos">
       <div className="card-body">
         <h2 className="h5 card-title">{t('profile:photos.heading')}</h2>
-        <p className="small text-body-secondary">
-          {profile.photo_limit === photoLimits.free
-            ? t('profile:photos.limitFree', { count: photoLimits.free, premium: photoLimits.premium })
-            : t('profile:photos.limit', { count: profile.photo_limit })}{' '}
-          {t('profile:photos.formats')}
-        </p>
         {error && (
           <div className="alert alert-danger" role="alert">
             {error}
@@ -192,79 +258,61 @@ export function PhotoManager({ profile }: { profile: OwnProfile }) {
             >
               <img
                 src={photo.thumb_filename}
-                alt=""
+                alt={t('profile:photos.of', { number: index + 1, total: photos.length })}
                 width={240}
                 height={240}
                 loading="lazy"
                 draggable={false}
               />
               {index === 0 && (
-                <span className="badge text-bg-primary photo-tile-main">{t('profile:photos.main')}</span>
-              )}
-              {photos.length > 1 && (
-                <span className="photo-tile-grip" title={t('discover:photos.drag', { number: index + 1 })}>
-                  <GripVertical aria-hidden="true" size={18} />
+                <span className="badge photo-tile-main" data-testid="main-photo-badge">
+                  {t('profile:photos.main')}
                 </span>
               )}
-              <div className="photo-tile-tools">
-                {index === 0 ? (
-                  <span />
+              <div className="photo-tile-bar">
+                {photos.length > 1 ? (
+                  <span className="photo-tile-grip" title={t('discover:photos.drag', { number: index + 1 })}>
+                    <GripVertical aria-hidden="true" size={18} />
+                  </span>
                 ) : (
-                  <button
-                    type="button"
-                    className="btn btn-sm btn-light"
-                    disabled={busy}
-                    aria-label={`${t('profile:photos.makeMain')} (${t('profile:photos.of', { number: index + 1, total: photos.length })})`}
-                    title={t('profile:photos.makeMain')}
-                    onClick={() =>
-                      void run(() =>
-                        call(api('PUT /api/photos.php', { body: { photo: photo.id, main: true } })),
-                      )
-                    }
-                  >
-                    <StarFill aria-hidden="true" />
-                  </button>
+                  <span />
                 )}
-                {index > 0 && (
-                  <button
-                    type="button"
-                    className="btn btn-sm btn-light"
-                    disabled={busy}
-                    aria-label={t('discover:photos.moveEarlier', { number: index + 1 })}
-                    title={t('discover:photos.moveEarlier', { number: index + 1 })}
-                    onClick={() => move(index, index - 1)}
-                  >
-                    <ChevronLeft aria-hidden="true" />
-                  </button>
-                )}
-                {index < photos.length - 1 && (
-                  <button
-                    type="button"
-                    className="btn btn-sm btn-light"
-                    disabled={busy}
-                    aria-label={t('discover:photos.moveLater', { number: index + 1 })}
-                    title={t('discover:photos.moveLater', { number: index + 1 })}
-                    onClick={() => move(index, index + 1)}
-                  >
-                    <ChevronRight aria-hidden="true" />
-                  </button>
-                )}
-                <button
-                  type="button"
-                  className="btn btn-sm btn-light text-danger"
+                <PhotoMenu
+                  number={index + 1}
+                  total={photos.length}
                   disabled={busy}
-                  aria-label={`${t('profile:photos.delete')} (${t('profile:photos.of', { number: index + 1, total: photos.length })})`}
-                  title={t('profile:photos.delete')}
-                  onClick={() =>
+                  onMakeMain={
+                    index > 0
+                      ? () =>
+                          void run(() =>
+                            call(api('PUT /api/photos.php', { body: { photo: photo.id, main: true } })),
+                          )
+                      : undefined
+                  }
+                  onEarlier={index > 0 ? () => move(index, index - 1) : undefined}
+                  onLater={index < photos.length - 1 ? () => move(index, index + 1) : undefined}
+                  onDelete={() =>
                     void run(() => call(api('DELETE /api/photos.php', { body: { photo: photo.id } })))
                   }
-                >
-                  <Trash3Fill aria-hidden="true" />
-                </button>
+                />
               </div>
             </li>
           ))}
-          {!full && (
+          {full ? (
+            <li className="photo-tile" data-testid="photo-limit-tile">
+              {profile.photo_limit < photoLimits.premium ? (
+                // Where the add tile was: what Premium gives (spec §5: free 3, premium 25).
+                <Link to="/premium" className="photo-add photo-limit is-upsell">
+                  <StarFill aria-hidden="true" size={20} />
+                  {t('profile:photos.premiumUpTo', { count: photoLimits.premium })}
+                </Link>
+              ) : (
+                <p className="photo-add photo-limit mb-0">
+                  {t('profile:photos.full', { count: profile.photo_limit })}
+                </p>
+              )}
+            </li>
+          ) : (
             <li className="photo-tile">
               <label className={`photo-add ${busy ? 'disabled' : ''}`} htmlFor="photo-upload">
                 <PlusLg aria-hidden="true" size={22} />
@@ -286,6 +334,12 @@ export function PhotoManager({ profile }: { profile: OwnProfile }) {
             <div className="progress-bar" style={{ width: `${progress}%` }} />
           </div>
         )}
+        <p className="small text-body-secondary mb-0">
+          {profile.photo_limit === photoLimits.free
+            ? t('profile:photos.limitFree', { count: photoLimits.free, premium: photoLimits.premium })
+            : t('profile:photos.limit', { count: profile.photo_limit })}{' '}
+          {t('profile:photos.formats')}
+        </p>
         <input
           ref={input}
           id="photo-upload"

@@ -18,7 +18,7 @@ function translatorFor(locale: Locale) {
 }
 
 const now = Date.parse('2026-11-27T12:00:00Z');
-const ago = (ms: number) => new Date(now - ms).toISOString();
+const ago = (ms: number, online = false) => ({ last_active: new Date(now - ms).toISOString(), online });
 const minute = 60_000;
 const hour = 60 * minute;
 const day = 24 * hour;
@@ -26,9 +26,17 @@ const day = 24 * hour;
 describe('presence', () => {
   const en = translatorFor('en');
 
-  it('is online within five minutes, and says nothing of a bad date', () => {
-    expect(presenceOf(ago(4 * minute), en, now)).toEqual({ online: true, ago: null });
-    expect(presenceOf('not a date', en, now)).toEqual({ online: false, ago: null });
+  it('is online when the server says so, and says nothing of a bad date', () => {
+    expect(presenceOf(ago(4 * minute, true), en, now)).toEqual({ online: true, ago: null });
+    expect(presenceOf({ last_active: 'not a date', online: true }, en, now)).toEqual({
+      online: false,
+      ago: null,
+    });
+  });
+
+  it('tells how recent a fictional profile off shift was active, never "online"', () => {
+    expect(presenceOf(ago(2 * minute), en, now)).toEqual({ online: false, ago: '2 minutes ago' });
+    expect(presenceOf(ago(10_000), en, now).ago).toBe('1 minute ago');
   });
 
   it('says minutes, hours, yesterday and days in the plural forms of the language', () => {

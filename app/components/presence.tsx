@@ -1,21 +1,25 @@
 import type { TFunction } from 'i18next';
 import { useTranslation } from '#app/lib/use-translation.ts';
-
-/** Active within this long counts as online (the API's last_active is refreshed on every visit). */
-export const onlineWindowMs = 5 * 60 * 1000;
+import type { Profile } from '#contract/profiles.ts';
 
 export type PresenceState = { online: boolean; ago: string | null };
 
 /**
  * Online, or how long ago someone was active ("2 hours ago", "yesterday"), in the member's language.
- * From the catalogs' plural messages, not `Intl.RelativeTimeFormat`: a browser builds its first one
- * in one 20–40 ms step (×4 on Lighthouse's phone), in the middle of hydrating the first card.
+ * Whether someone is online is the server's word (`online`): a fictional profile is online only
+ * while its team is on shift and answering, however recent its last activity. From the catalogs'
+ * plural messages, not `Intl.RelativeTimeFormat`: a browser builds its first one in one 20–40 ms
+ * step (×4 on Lighthouse's phone), in the middle of hydrating the first card.
  */
-export function presenceOf(lastActive: string, t: TFunction, now = Date.now()): PresenceState {
-  const elapsed = now - new Date(lastActive).getTime();
+export function presenceOf(
+  of: Pick<Profile, 'last_active' | 'online'>,
+  t: TFunction,
+  now = Date.now(),
+): PresenceState {
+  const elapsed = now - new Date(of.last_active).getTime();
   if (!Number.isFinite(elapsed)) return { online: false, ago: null };
-  if (elapsed < onlineWindowMs) return { online: true, ago: null };
-  const minutes = Math.floor(elapsed / 60_000);
+  if (of.online) return { online: true, ago: null };
+  const minutes = Math.max(1, Math.floor(elapsed / 60_000));
   if (minutes < 60) return { online: false, ago: t('discover:presence.minutesAgo', { count: minutes }) };
   const hours = Math.floor(minutes / 60);
   if (hours < 24) return { online: false, ago: t('discover:presence.hoursAgo', { count: hours }) };
@@ -30,18 +34,18 @@ export function presenceOf(lastActive: string, t: TFunction, now = Date.now()): 
  * chat header. Long absences show nothing. `compact` leaves out the word "Online" next to the dot.
  */
 export function Presence({
-  lastActive,
+  of,
   region,
   compact = false,
   className = '',
 }: {
-  lastActive: string;
+  of: Pick<Profile, 'last_active' | 'online'>;
   region?: string | null | undefined;
   compact?: boolean;
   className?: string;
 }) {
   const { t } = useTranslation();
-  const state = presenceOf(lastActive, t);
+  const state = presenceOf(of, t);
   const status = state.online
     ? t('discover:presence.online')
     : state.ago

@@ -59,7 +59,7 @@ export function ProfileCard({
               </span>
             )}
           </Heading>
-          <Presence lastActive={profile.last_active} compact className="profile-card-line" />
+          <Presence of={profile} compact className="profile-card-line" />
           {profile.region_label && <p className="profile-card-line mb-0">{profile.region_label}</p>}
         </div>
       </div>

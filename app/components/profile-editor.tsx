@@ -53,7 +53,7 @@ function OptionSelect({
   );
 }
 
-/** The profile form: details, interests, about, country and region (with "use my location"). */
+/** The profile form: about and interests first, then the details, country and region (with "use my location"). */
 export function ProfileEditor({
   profile,
   regions: initialRegions,
@@ -112,7 +112,41 @@ export function ProfileEditor({
         <FormAlert errors={errors} />
         <Form method="post" noValidate>
           <input type="hidden" name="intent" value="profile" />
-          <h3 className="h6 text-uppercase text-body-secondary mt-2 mb-3">{t('discover:editor.you')}</h3>
+          <h3 className="h6 text-uppercase text-body-secondary mt-2 mb-3">{t('discover:editor.story')}</h3>
+          <div className="mb-3">
+            <label htmlFor="profile-about" className="form-label">
+              {t('profile:field.about')}
+            </label>
+            <textarea
+              id="profile-about"
+              name="about"
+              className="form-control"
+              rows={4}
+              maxLength={2000}
+              defaultValue={profile.about ?? ''}
+            />
+          </div>
+          <fieldset className="mb-3">
+            <legend className="form-label fs-6">{t('profile:field.interests')}</legend>
+            <div className="d-flex flex-wrap gap-2">
+              {interestOptions.map((interest) => (
+                <div key={interest}>
+                  <input
+                    type="checkbox"
+                    className="btn-check"
+                    id={`interest-${interest}`}
+                    name="interests"
+                    value={interest}
+                    defaultChecked={profile.interests.includes(interest)}
+                  />
+                  <label className="btn btn-sm btn-outline-primary" htmlFor={`interest-${interest}`}>
+                    {t(`profile:interest.${interest}`)}
+                  </label>
+                </div>
+              ))}
+            </div>
+          </fieldset>
+          <h3 className="h6 text-uppercase text-body-secondary mt-3 mb-3">{t('discover:editor.you')}</h3>
           <FormField
             name="name"
             label={t('profile:field.name')}
@@ -179,40 +213,6 @@ export function ProfileEditor({
               label={t('profile:field.tattoos')}
               options={tattooOptions}
               value={profile.tattoos}
-            />
-          </div>
-          <h3 className="h6 text-uppercase text-body-secondary mt-3 mb-3">{t('discover:editor.story')}</h3>
-          <fieldset className="mb-3">
-            <legend className="form-label fs-6">{t('profile:field.interests')}</legend>
-            <div className="d-flex flex-wrap gap-2">
-              {interestOptions.map((interest) => (
-                <div key={interest}>
-                  <input
-                    type="checkbox"
-                    className="btn-check"
-                    id={`interest-${interest}`}
-                    name="interests"
-                    value={interest}
-                    defaultChecked={profile.interests.includes(interest)}
-                  />
-                  <label className="btn btn-sm btn-outline-primary" htmlFor={`interest-${interest}`}>
-                    {t(`profile:interest.${interest}`)}
-                  </label>
-                </div>
-              ))}
-            </div>
-          </fieldset>
-          <div className="mb-3">
-            <label htmlFor="profile-about" className="form-label">
-              {t('profile:field.about')}
-            </label>
-            <textarea
-              id="profile-about"
-              name="about"
-              className="form-control"
-              rows={4}
-              maxLength={2000}
-              defaultValue={profile.about ?? ''}
             />
           </div>
           <h3 className="h6 text-uppercase text-body-secondary mt-3 mb-3">{t('discover:editor.where')}</h3>

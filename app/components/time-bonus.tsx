@@ -2,11 +2,14 @@ import { useEffect, useState } from 'react';
 import { Modal } from 'react-bootstrap';
 import { Link, useMatches } from 'react-router';
 import { api } from '#app/lib/api.ts';
+import { formatPercentOff } from '#app/lib/format.ts';
+import { useRootData } from '#app/lib/root-data.ts';
 import { membersAreaRoutes } from '#app/lib/shell-rules.ts';
 import { readDismissal, storeDismissal } from '#app/lib/use-dismissal.ts';
 import { useShownOnce } from '#app/lib/use-shown-once.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import { useSession } from '#app/state/session.tsx';
+import { useWelcomeOffer } from '#app/state/welcome-offer.ts';
 import type { DiscountCode } from '#contract/payments.ts';
 
 /** The time-bonus modal appears this long after entering the members area (spec §4, §9). */
@@ -51,6 +54,52 @@ export function TimeBonusBanner({ code, renderedAt }: { code: DiscountCode; rend
     <div className="alert alert-success" role="status" data-testid="time-bonus">
       {t('credits:timeBonus.banner', { percentage: code.value_percentage, time: formatCountdown(seconds) })}
     </div>
+  );
+}
+
+/**
+ * The welcome offer where the member is (spec §4): in the top bar, "−25%" and the time left,
+ * linking to the bundles. Gone at zero, once paid, after logging out.
+ */
+export function WelcomeOfferPill() {
+  const { t } = useTranslation();
+  const { locale, renderedAt } = useRootData();
+  const welcome = useWelcomeOffer();
+  const seconds = useSecondsLeft(welcome?.expires ?? null, renderedAt);
+  if (!welcome || seconds <= 0) return null;
+  const time = formatCountdown(seconds);
+  return (
+    <Link
+      to="/credits"
+      className="offer-pill"
+      data-testid="welcome-offer"
+      aria-label={t('credits:timeBonus.banner', { percentage: welcome.value_percentage, time })}
+      prefetch="intent"
+    >
+      <span className="offer-pill-off" aria-hidden="true">
+        {formatPercentOff(welcome.value_percentage, locale)}
+      </span>
+      <time className="offer-pill-time" aria-hidden="true" data-testid="welcome-offer-time">
+        {time}
+      </time>
+    </Link>
+  );
+}
+
+/** The welcome offer as a line of text with its countdown, where a price is chosen (the chat's top-up). */
+export function WelcomeCountdown({ className }: { className?: string }) {
+  const { t } = useTranslation();
+  const { renderedAt } = useRootData();
+  const welcome = useWelcomeOffer();
+  const seconds = useSecondsLeft(welcome?.expires ?? null, renderedAt);
+  if (!welcome || seconds <= 0) return null;
+  return (
+    <p className={className} data-testid="welcome-countdown">
+      {t('credits:timeBonus.banner', {
+        percentage: welcome.value_percentage,
+        time: formatCountdown(seconds),
+      })}
+    </p>
   );
 }
 

@@ -51,10 +51,15 @@ describe('top bar', () => {
     expect(zero.textContent).toContain('0');
   });
 
-  it('offers Get Premium next to the balance to a member who never paid', async () => {
-    renderShell(<TopBar />, { user: testUser({ paid_user: false, credits: 3 }) });
-    expect(await screen.findByRole('link', { name: 'Get Premium' })).toBeTruthy();
-    expect(screen.getByTestId('balance-amount').textContent).toBe('3');
+  it('shows Get Premium instead of the balance to a member who never paid (spec: credits or Get Premium)', async () => {
+    const free = renderShell(<TopBar />, { user: testUser({ paid_user: false, credits: 3 }) });
+    expect((await screen.findByRole('link', { name: 'Get Premium' })).getAttribute('href')).toBe('/premium');
+    expect(screen.queryByTestId('balance')).toBeNull();
+    free.unmount();
+
+    renderShell(<TopBar />, { user: testUser({ paid_user: true, credits: 3 }) });
+    expect((await screen.findByTestId('balance-amount')).textContent).toBe('3');
+    expect(screen.queryByRole('link', { name: 'Get Premium' })).toBeNull();
   });
 
   it('gives members a tab bar with Search, Swipe, Likes, Chats and Profile, with badges', async () => {

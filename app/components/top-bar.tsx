@@ -11,6 +11,7 @@ import { useCounts } from '#app/state/counts.tsx';
 import { useSession } from '#app/state/session.tsx';
 import { CreditsIcon } from './credits-icon.tsx';
 import { useSignupModal } from './signup-modal.tsx';
+import { WelcomeOfferPill } from './time-bonus.tsx';
 
 // Members only: the menu's dropdown code stays out of the visitors' pages.
 const AccountMenu = lazy(() => import('./account-menu.tsx'));
@@ -103,8 +104,9 @@ function BalanceChip({ credits }: { credits: number }) {
 }
 
 /**
- * Top bar (spec §2): brand, the members' sections on desktop, the credit balance as a number and
- * the account menu (language switcher included); on a phone the sections move to the tab bar.
+ * Top bar (spec §2): brand, the members' sections on desktop, the credit balance as a number (Get
+ * Premium instead, with the welcome offer's countdown while it runs, for a member who never paid)
+ * and the account menu (language switcher included); on a phone the sections move to the tab bar.
  */
 export function TopBar() {
   const { t } = useTranslation();
@@ -163,12 +165,17 @@ export function TopBar() {
         )}
         {user ? (
           <div className="top-bar-actions">
-            {!user.paid_user && (
-              <Link to="/premium" className="btn btn-sm btn-cta">
-                {t('nav.getPremium')}
-              </Link>
+            {/* Spec §2: credits, or Get Premium for a member who never paid. */}
+            {user.paid_user ? (
+              <BalanceChip credits={user.credits} />
+            ) : (
+              <>
+                <WelcomeOfferPill />
+                <Link to="/premium" className="btn btn-sm btn-cta text-nowrap" data-testid="get-premium">
+                  {t('nav.getPremium')}
+                </Link>
+              </>
             )}
-            <BalanceChip credits={user.credits} />
             <Suspense fallback={<AccountMenuPlaceholder />}>
               <AccountMenu
                 photo={user.profile.main_image?.thumb_filename ?? null}

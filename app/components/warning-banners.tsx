@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
-import { currentPushState, type PushState, subscribeToPush } from '#app/lib/push.ts';
+import { currentPushState, type PushFailure, type PushState, subscribeToPush } from '#app/lib/push.ts';
 import { useRootData } from '#app/lib/root-data.ts';
 import { useDismissal } from '#app/lib/use-dismissal.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
@@ -46,6 +46,7 @@ export function WarningBanners() {
   const pushAlert = useDismissal('hide-push-notification-alert');
   const { settings } = useRootData();
   const [push, setPush] = useState<PushState>('unknown');
+  const [pushFailure, setPushFailure] = useState<PushFailure | null>(null);
   useEffect(() => {
     if (user) void currentPushState().then(setPush);
   }, [user]);
@@ -88,17 +89,32 @@ export function WarningBanners() {
       </Banner>,
     );
   }
-  if (push === 'not-subscribed' && !pushAlert.dismissed) {
+  // After a failed try the banner stays, saying why and how to allow push, until dismissed.
+  if ((push === 'not-subscribed' || pushFailure) && !pushAlert.dismissed) {
     banners.push(
       <Banner key="push" variant="info" onDismiss={pushAlert.dismiss} testId="push-alert">
-        {t('alert.enablePush')}{' '}
-        <button
-          type="button"
-          className="btn btn-link alert-link p-0 align-baseline"
-          onClick={() => void subscribeToPush(settings.push_public_key).then(setPush)}
-        >
-          {t('alert.enablePushAction')}
-        </button>
+        {pushFailure ? (
+          <span role="alert" data-testid="push-failure">
+            {t(`notifications:push.failure.${pushFailure}`)}
+            {(pushFailure === 'blocked' || push === 'denied') && <> {t('notifications:push.howToAllow')}</>}
+          </span>
+        ) : (
+          t('alert.enablePush')
+        )}{' '}
+        {push === 'not-subscribed' && (
+          <button
+            type="button"
+            className="btn btn-link alert-link p-0 align-baseline"
+            onClick={() =>
+              void subscribeToPush(settings.push_public_key).then((outcome) => {
+                setPush(outcome.state);
+                setPushFailure(outcome.failure);
+              })
+            }
+          >
+            {t('alert.enablePushAction')}
+          </button>
+        )}
       </Banner>,
     );
   }

@@ -1,7 +1,9 @@
 import { Form, NavLink, Outlet, redirect, useRouteLoaderData } from 'react-router';
 import type { LayoutHandle } from '#app/lib/layout-handle.ts';
+import { rootDataOf } from '#app/lib/meta.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import type { Staff } from '#contract/admin.ts';
+import type { Catalog } from '#contract/i18n.ts';
 import type { Route } from './+types/admin-layout';
 import '#app/styles/admin.scss';
 
@@ -26,7 +28,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   ) {
     throw redirect('/admin/enrol');
   }
-  return { staff };
+  return { staff, titles: titlesOf(context.resources.admin ?? {}) };
 }
 
 export function headers() {
@@ -38,8 +40,55 @@ export function headers() {
   };
 }
 
-export function meta() {
-  return [{ title: 'Back office' }, { name: 'robots', content: 'noindex, nofollow' }];
+/**
+ * The back-office catalog key that names each page in its `<title>`, by the address's section (a
+ * detail page is named by its section; an order by its number). By address: a layout's meta
+ * function sees the matches above its page only.
+ */
+const pageTitleKeys: Record<string, string> = {
+  '': 'nav.brand',
+  login: 'login.heading',
+  logout: 'nav.signOut',
+  enrol: 'enrol.heading',
+  inbox: 'nav.inbox',
+  conversations: 'nav.inbox',
+  staff: 'nav.staff',
+  stats: 'nav.stats',
+  numbers: 'nav.numbers',
+  audit: 'nav.audit',
+  sites: 'nav.sites',
+  companies: 'nav.companies',
+  profiles: 'nav.profiles',
+  account: 'nav.account',
+  members: 'nav.members',
+  reports: 'nav.reports',
+  photos: 'nav.photos',
+  bundles: 'nav.bundles',
+  gifts: 'nav.gifts',
+  discountcodes: 'nav.discountcodes',
+  orders: 'nav.orders',
+};
+const orderKey = 'orders.detailHeading';
+
+/** The pages' names for their `<title>`, in the reader's language, from the back-office catalog. */
+function titlesOf(admin: Catalog): Record<string, string> {
+  return Object.fromEntries(
+    [...new Set([...Object.values(pageTitleKeys), orderKey])].map((key) => [key, admin[key] ?? key]),
+  );
+}
+
+export function meta({ matches, loaderData, location }: Route.MetaArgs) {
+  const [section = '', id] = location.pathname.replace(/^\/admin\/?/, '').split('/');
+  const titles = loaderData?.titles ?? {};
+  const key =
+    section === 'orders' && id
+      ? orderKey
+      : (Object.hasOwn(pageTitleKeys, section) && pageTitleKeys[section]) || 'nav.brand';
+  const name = (titles[key] ?? key).replace('{id}', id ?? '');
+  const brand = titles['nav.brand'] ?? 'Back office';
+  const pattern = rootDataOf(matches)?.titles['title.withSite'] ?? '{page} | {site}';
+  const title = name === brand ? brand : pattern.replace('{page}', name).replace('{site}', brand);
+  return [{ title }, { name: 'robots', content: 'noindex, nofollow' }];
 }
 
 /** The signed-in staff member, for the pages inside this layout. */

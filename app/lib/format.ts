@@ -116,3 +116,13 @@ export function formatMoney(cents: number, currency: string, locale: Locale): st
 export function formatNumber(value: number, locale: Locale): string {
   return numberFormat(numberLocale(locale)).format(value);
 }
+
+/**
+ * A discount as the language writes it: "−25%" in English, "−25 %" in German; with the minus sign
+ * (U+2212), which some languages' Intl data write as a hyphen.
+ */
+export function formatPercentOff(percentage: number, locale: Locale): string {
+  return numberFormat(numberLocale(locale), { style: 'percent', signDisplay: 'exceptZero' })
+    .format(-percentage / 100)
+    .replace('-', '\u2212');
+}

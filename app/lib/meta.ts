@@ -5,7 +5,7 @@ import type { RootData } from './root-data.ts';
 
 type MatchLike = { id: string; data?: unknown; loaderData?: unknown } | undefined;
 
-function rootDataOf(matches: readonly MatchLike[]): RootData | undefined {
+export function rootDataOf(matches: readonly MatchLike[]): RootData | undefined {
   const root = matches.find((match) => match?.id === 'root');
   return (root?.loaderData ?? root?.data) as RootData | undefined;
 }

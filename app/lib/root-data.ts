@@ -1,6 +1,7 @@
 import { useRouteLoaderData } from 'react-router';
 import type { Catalog } from '#contract/i18n.ts';
 import type { Locale } from '#contract/locales.ts';
+import type { DiscountCode } from '#contract/payments.ts';
 import type { CompanyInfo, Settings } from '#contract/sites.ts';
 import type { User } from '#contract/users.ts';
 
@@ -22,6 +23,12 @@ export type RootData = {
   /** Badge counts as the server knew them when it rendered the page. */
   counts: { unreadMessages: number; newLikes: number };
   hasTrafficSource: boolean;
+  /**
+   * The welcome time bonus while it runs for this member (spec §4: logged in, never paid, first 4
+   * hours), else null; `renderedAt` is the loader's clock, from which its countdown's first render counts.
+   */
+  welcome: DiscountCode | null;
+  renderedAt: number;
   siteEntrySkipped: boolean;
   /** The site's own origin, for canonical and hreflang links. */
   origin: string;

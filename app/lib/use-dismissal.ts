@@ -6,6 +6,7 @@ export const dismissalKeys = [
   'hide-push-notification-alert',
   'hide-disabled-notifications-alert',
   'hide-time-bonus-modal',
+  'seen-free-messages-used-up',
 ] as const;
 export type DismissalKey = (typeof dismissalKeys)[number];
 

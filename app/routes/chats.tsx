@@ -73,27 +73,50 @@ export default function Chats({ loaderData }: Route.ComponentProps) {
     [socket],
   );
 
+  const mounted = useRef(true);
+  /**
+   * The list as the server has it now: its first page again (older pages load anew). Should that
+   * fail too, the conversation that stayed comes back in place, as the server kept it.
+   */
+  const reloadList = async (kept: ChatListItem) => {
+    const answer = await api('GET /api/chats.php');
+    if (!mounted.current) return;
+    if (!answer.ok) {
+      reportCaught('reloading the chats after a failed deletion', answer.error);
+      setChats((current) =>
+        current.some((item) => item.conversation.id === kept.conversation.id)
+          ? current
+          : [...current, kept].sort((a, b) =>
+              b.conversation.last_activity.localeCompare(a.conversation.last_activity),
+            ),
+      );
+      return;
+    }
+    setChats(answer.data.chats);
+    setNext(answer.data.next);
+  };
   const commit = async (chat: ChatListItem) => {
     const answer = await api('DELETE /api/chat.php', { body: { conversation: chat.conversation.id } });
     if (answer.ok) {
       void reloadCounts().catch((error: unknown) => reportCaught('reloading the chats', error));
       return;
     }
-    setFailed(t('chat:list.deleteFailed', { error: answer.error.message }));
-    setChats((current) =>
-      current.some((item) => item.conversation.id === chat.conversation.id) ? current : [chat, ...current],
-    );
+    // Spec §4, §8: a deletion that failed for good says so in the browser's alert at once (also
+    // after leaving the page), and the list is loaded again, so it shows what the server kept.
+    window.alert(t('chat:list.deleteFailed', { error: answer.error.message }));
+    if (mounted.current) await reloadList(chat);
   };
   const pending = useRef<ChatListItem | null>(null);
   // Leaving the page deletes what is waiting at once.
   // biome-ignore lint/correctness/useExhaustiveDependencies: only on leaving the page.
-  useEffect(
-    () => () => {
+  useEffect(() => {
+    mounted.current = true;
+    return () => {
+      mounted.current = false;
       clearTimeout(timer.current);
       if (pending.current) void commit(pending.current);
-    },
-    [],
-  );
+    };
+  }, []);
 
   /** Removed at once with an undo for a few seconds, then deleted on the server (spec §4). */
   const remove = (chat: ChatListItem) => {

@@ -5,7 +5,7 @@ import { PaymentLogo } from '#app/components/payment-logo.tsx';
 import { formError, formText } from '#app/lib/actions.server.ts';
 import { afterPaymentCookie, returnPathOf, returnPathOfRequest } from '#app/lib/after-payment.ts';
 import { serverApi } from '#app/lib/api.ts';
-import { formatMoney } from '#app/lib/format.ts';
+import { formatMoney, formatPercentOff } from '#app/lib/format.ts';
 import { pageMeta } from '#app/lib/meta.ts';
 import { useRootData } from '#app/lib/root-data.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
@@ -116,6 +116,14 @@ export default function CreditsCheckout({ loaderData, actionData }: Route.Compon
           price: formatMoney(price, bundle.currency, locale),
         })}
       </h1>
+      {quote && quote.amount < quote.list_price && quote.discount && (
+        <p className="text-body-secondary" data-testid="checkout-list-price">
+          <span className="text-decoration-line-through">
+            {t('credits:bundle.was', { price: formatMoney(quote.list_price, quote.currency, locale) })}
+          </span>{' '}
+          <span className="offer-off">{formatPercentOff(quote.discount.value_percentage, locale)}</span>
+        </p>
+      )}
       <FormAlert errors={actionData?.errors} />
       <Form method="post">
         <fieldset className="mb-3">

@@ -6,8 +6,8 @@ import { TimeBonusBanner } from '#app/components/time-bonus.tsx';
 import { returnPathOfRequest, withReturn } from '#app/lib/after-payment.ts';
 import { serverApi } from '#app/lib/api.ts';
 import { anchorBundleId, pricePerMessage } from '#app/lib/bundles.ts';
-import { discounted } from '#app/lib/discounts.ts';
-import { formatMoney } from '#app/lib/format.ts';
+import { priceToPay } from '#app/lib/discounts.ts';
+import { formatMoney, formatPercentOff } from '#app/lib/format.ts';
 import { pageMeta } from '#app/lib/meta.ts';
 import { useRootData } from '#app/lib/root-data.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
@@ -43,7 +43,9 @@ export default function Credits({ loaderData }: Route.ComponentProps) {
   const { user } = useSession();
   const { bundles, welcome, renderedAt, back } = loaderData;
   const anchor = anchorBundleId(bundles.bundles);
-  const price = (cents: number) => (welcome ? discounted(cents, welcome.value_percentage) : cents);
+  // The price the checkout opens with: the one rule of every price the member sees.
+  const priceOf = (bundle: (typeof bundles.bundles)[number]) =>
+    priceToPay(welcome, { ...bundle, country: bundles.country }, bundles.paymentmethods[0]);
   return (
     <div className="container py-4" style={{ maxWidth: 1040 }}>
       <div className="d-flex flex-wrap align-items-center justify-content-between gap-3 mb-3">
@@ -75,6 +77,7 @@ export default function Credits({ loaderData }: Route.ComponentProps) {
       <ul className="row row-cols-2 row-cols-lg-4 g-3 list-unstyled pt-3" data-testid="bundles">
         {bundles.bundles.map((bundle) => {
           const popular = bundle.id === anchor;
+          const price = priceOf(bundle);
           const ribbon = popular ? 'most_popular' : bundle.badge;
           return (
             <li key={bundle.id} className="col">
@@ -89,19 +92,25 @@ export default function Credits({ loaderData }: Route.ComponentProps) {
                     {t('credits:bundle.creditsWord', { count: bundle.credits })}
                   </span>
                 </h2>
-                <p className="fs-4 fw-bold mb-0 mt-2">
-                  {formatMoney(price(bundle.price), bundle.currency, locale)}
-                </p>
-                {welcome && (
-                  <p className="small text-body-secondary text-decoration-line-through mb-0">
-                    {t('credits:bundle.was', { price: formatMoney(bundle.price, bundle.currency, locale) })}
+                {/* A price, not a paragraph under the heading (nor a heading of its own). */}
+                <div className="fs-4 fw-bold mb-0 mt-2" data-testid="bundle-price">
+                  {formatMoney(price.amount, bundle.currency, locale)}
+                </div>
+                {price.percentage !== null && (
+                  <p className="small text-body-secondary mb-0">
+                    <span className="text-decoration-line-through">
+                      {t('credits:bundle.was', {
+                        price: formatMoney(price.listPrice, bundle.currency, locale),
+                      })}
+                    </span>{' '}
+                    <span className="offer-off">{formatPercentOff(price.percentage, locale)}</span>
                   </p>
                 )}
                 <p className="small text-body-secondary mb-3" data-testid="per-message">
                   {t('credits:bundle.perMessage', {
                     price: formatMoney(
                       pricePerMessage(
-                        { price: price(bundle.price), credits: bundle.credits },
+                        { price: price.amount, credits: bundle.credits },
                         settings.message_credits,
                       ),
                       bundle.currency,
@@ -112,7 +121,10 @@ export default function Credits({ loaderData }: Route.ComponentProps) {
                 <Link
                   to={withReturn(`/credits/${bundle.id}`, back)}
                   className={`btn mt-auto ${popular ? 'btn-cta' : 'btn-outline-primary'}`}
-                  aria-label={`${t('credits:bundle.choose')}: ${t('credits:bundle.credits', { count: bundle.credits })}`}
+                  aria-label={t('labelValue', {
+                    label: t('credits:bundle.choose'),
+                    value: t('credits:bundle.credits', { count: bundle.credits }),
+                  })}
                 >
                   {t('credits:bundle.choose')}
                 </Link>

@@ -86,9 +86,10 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 
 /** The nine ad landing pages of spec §2: each its own design, fictional profiles, a two-step signup. */
 export default function Lander({ loaderData, actionData }: Route.ComponentProps) {
-  const { settings, siteEntrySkipped, user } = useRootData();
+  const { settings, siteEntrySkipped } = useRootData();
   const { name, nonce } = loaderData;
   const { tone, Design } = landerDesigns[name];
+  // Spec §2: in the lander layout the notice applies to NL and DE, to members as to visitors.
   const entryGate = siteEntryWarningVisible({
     enabled: settings.enable_site_entry_popup,
     skipped: siteEntrySkipped,
@@ -101,7 +102,7 @@ export default function Lander({ loaderData, actionData }: Route.ComponentProps)
       name={name}
       tone={tone}
       nonce={nonce}
-      entryGate={entryGate && !user}
+      entryGate={entryGate}
       {...(name === 'tinderswipe' ? { extraScript: inlineCall(swipeIsland) } : {})}
     >
       <Design

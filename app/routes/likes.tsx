@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { ChatHeartFill, HeartFill } from 'react-bootstrap-icons';
-import { data, Link, NavLink, redirect, useParams } from 'react-router';
+import { data, Link, redirect, useParams } from 'react-router';
+import { LikesNav } from '#app/components/likes-nav.tsx';
 import { ProfileCard } from '#app/components/profile-card.tsx';
 import { api, serverApi } from '#app/lib/api.ts';
 import { pageMeta } from '#app/lib/meta.ts';
@@ -139,23 +140,7 @@ export default function Likes({ loaderData }: Route.ComponentProps) {
           </ul>
         </section>
       )}
-      <nav className="nav nav-pills mb-3" aria-label={t('page.likes')}>
-        {types.map((tab) => (
-          <NavLink
-            key={tab}
-            to={tab === 'received' ? '/likes' : `/likes/${tab}`}
-            end
-            className={({ isActive }) =>
-              `nav-link${isActive || (tab === 'received' && type === 'received') ? ' active' : ''}`
-            }
-          >
-            {t(`likes:tab.${tab}`)}
-            {tab !== 'given' && lists[tab].length > 0 && (
-              <span className="badge rounded-pill text-bg-light ms-1">{lists[tab].length}</span>
-            )}
-          </NavLink>
-        ))}
-      </nav>
+      <LikesNav active={type} counts={{ received: lists.received.length, matches: lists.matches.length }} />
       {shown.length === 0 ? (
         <EmptyLikes type={type} />
       ) : (

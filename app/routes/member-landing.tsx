@@ -56,7 +56,7 @@ type Variant = 'members-id-landing' | 'members-id-landing2' | 'members-id-landin
 export default function MemberLanding({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const age = useAgeLabel();
-  const { settings, siteEntrySkipped, user } = useRootData();
+  const { settings, siteEntrySkipped } = useRootData();
   const { profile, suggestion, nonce } = loaderData;
   const variant = variantOf(useMatches().at(-1)?.id);
   const signup = (
@@ -68,15 +68,14 @@ export default function MemberLanding({ loaderData, actionData }: Route.Componen
       contact={{ name: profile.name }}
     />
   );
-  const entryGate =
-    !user &&
-    siteEntryWarningVisible({
-      enabled: settings.enable_site_entry_popup,
-      skipped: siteEntrySkipped,
-      routeExcluded: false,
-      layout: 'lander',
-      country: settings.geoip_country,
-    });
+  // Spec §2: in the lander layout the notice applies to NL and DE, to members as to visitors.
+  const entryGate = siteEntryWarningVisible({
+    enabled: settings.enable_site_entry_popup,
+    skipped: siteEntrySkipped,
+    routeExcluded: false,
+    layout: 'lander',
+    country: settings.geoip_country,
+  });
   const interests = profile.interests.slice(0, 5);
   const tags = interests.length > 0 && (
     <ul className="ml-tags" aria-label={t('landers:gallery.interests')}>

@@ -58,15 +58,31 @@ export async function action({ context, params, request }: Route.ActionArgs) {
   return result.ok ? { blockedNow: intent !== 'unblock' } : formError(result);
 }
 
-function Gallery({ profile, photos }: { profile: Profile; photos: Photo[] }) {
+function Gallery({
+  profile,
+  photos,
+  overlay,
+}: {
+  profile: Profile;
+  photos: Photo[];
+  /** Name, age and presence, over the bottom of the photo on a scrim, as dating apps show them. */
+  overlay: React.ReactNode;
+}) {
   const { t } = useTranslation();
   const [current, setCurrent] = useState(0);
   const [open, setOpen] = useState(false);
   const shown = photos[current];
-  if (!shown) return <div className="profile-card-empty ratio ratio-1x1 rounded-4" aria-hidden="true" />;
+  if (!shown) {
+    return (
+      <div className="member-photo-frame is-empty">
+        <div className="profile-card-empty" aria-hidden="true" />
+        <div className="member-photo-overlay">{overlay}</div>
+      </div>
+    );
+  }
   return (
     <div>
-      <div className="position-relative">
+      <div className="member-photo-frame">
         <button
           type="button"
           className="member-photo-button"
@@ -82,6 +98,7 @@ function Gallery({ profile, photos }: { profile: Profile; photos: Photo[] }) {
             data-testid="member-photo"
           />
         </button>
+        <div className="member-photo-overlay">{overlay}</div>
         {shown.locked && (
           <div className="photo-locked">
             <LockFill aria-hidden="true" size={28} />
@@ -148,24 +165,32 @@ export default function Member({ loaderData, actionData }: Route.ComponentProps)
     <div className="container py-4 member-page">
       <div className="row g-4">
         <div className="col-md-5">
-          <Gallery profile={profile} photos={photos} />
+          <Gallery
+            profile={profile}
+            photos={photos}
+            overlay={
+              <>
+                {profile.fictional && (
+                  <span className="badge text-bg-warning member-fictional" data-testid="fictional-marker">
+                    <StarFill aria-hidden="true" className="me-1" />
+                    {settings.fictional_singular || t('profile:member.fictional')}
+                  </span>
+                )}
+                <h1 className="member-name" data-testid="member-name">
+                  {t('profile:card.age', { name: profile.name, age: profile.age })}
+                </h1>
+                <Presence
+                  of={profile}
+                  region={[profile.region_label, countryName(profile.country, locale)]
+                    .filter(Boolean)
+                    .join(', ')}
+                  className="member-presence"
+                />
+              </>
+            }
+          />
         </div>
         <div className="col-md-7">
-          <h1 className="h3 mb-1">
-            {profile.name}, {profile.age}
-            {profile.fictional && (
-              <span className="badge text-bg-warning ms-2 align-middle fs-6" data-testid="fictional-marker">
-                <StarFill aria-hidden="true" className="me-1" />
-                {settings.fictional_singular || t('profile:member.fictional')}
-              </span>
-            )}
-          </h1>
-          <p className="text-body-secondary mb-3">
-            <Presence
-              lastActive={profile.last_active}
-              region={[profile.region_label, countryName(profile.country, locale)].filter(Boolean).join(', ')}
-            />
-          </p>
           {profile.fictional && settings.fictional_warning && (
             <p className="small">{settings.fictional_warning}</p>
           )}

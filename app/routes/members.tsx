@@ -396,13 +396,13 @@ export default function Members({ loaderData }: Route.ComponentProps) {
           className="search-sheet"
           aria-labelledby="search-sheet-title"
         >
-          <Offcanvas.Header>
-            <Offcanvas.Title as="h2" id="search-sheet-title" className="h5">
+          <Offcanvas.Header className="search-sheet-header">
+            <Offcanvas.Title as="h2" id="search-sheet-title" className="h5 mb-0">
               {t('profile:search.filters')}
             </Offcanvas.Title>
             <button
               type="button"
-              className="btn btn-light rounded-circle p-2 lh-1"
+              className="btn btn-light rounded-circle search-sheet-close"
               onClick={() => setSheetOpen(false)}
               aria-label={t('discover:close')}
             >

@@ -34,7 +34,9 @@ export default function TestCheckout({ loaderData }: Route.ComponentProps) {
     <div className="container py-5" style={{ maxWidth: 480 }}>
       <h1 className="h3">{t('credits:testCheckout.heading')}</h1>
       <p>{loaderData.description}</p>
-      <p className="fs-4 fw-semibold">{formatMoney(loaderData.amount, loaderData.currency, locale)}</p>
+      <div className="fs-4 fw-semibold mb-3">
+        {formatMoney(loaderData.amount, loaderData.currency, locale)}
+      </div>
       <p className="text-body-secondary">{t('credits:testCheckout.lead')}</p>
       <Form method="post" className="d-grid gap-2">
         <button type="submit" name="status" value="paid" className="btn btn-success">

@@ -1,8 +1,9 @@
 import { CheckCircleFill, Dash, StarFill } from 'react-bootstrap-icons';
 import { Link } from 'react-router';
 import { CreditsIcon } from '#app/components/credits-icon.tsx';
+import { usePriceToPay } from '#app/components/offer-price.tsx';
 import { serverApi } from '#app/lib/api.ts';
-import { formatMoney, formatNumber } from '#app/lib/format.ts';
+import { formatMoney, formatNumber, formatPercentOff } from '#app/lib/format.ts';
 import { pageMeta } from '#app/lib/meta.ts';
 import { useRootData } from '#app/lib/root-data.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
@@ -20,7 +21,11 @@ export function meta({ matches }: Route.MetaArgs) {
 
 export async function loader({ context }: Route.LoaderArgs) {
   const bundles = await serverApi(context.api)('GET /api/bundles.php');
-  return { bundles: bundles.ok ? bundles.data.bundles : [] };
+  return {
+    bundles: bundles.ok ? bundles.data.bundles : [],
+    country: bundles.ok ? bundles.data.country : undefined,
+    method: bundles.ok ? bundles.data.paymentmethods[0] : undefined,
+  };
 }
 
 function Yes({ label }: { label: string }) {
@@ -47,6 +52,8 @@ export default function Premium({ loaderData }: Route.ComponentProps) {
   const { user } = useSession();
   const { settings, locale } = useRootData();
   const cheapest = [...loaderData.bundles].sort((a, b) => a.price - b.price)[0];
+  const priceOf = usePriceToPay();
+  const from = cheapest ? priceOf({ ...cheapest, country: loaderData.country }, loaderData.method) : null;
   const yes = t('credits:premium.yes');
   const no = t('credits:premium.no');
   const rows = [
@@ -70,9 +77,17 @@ export default function Premium({ loaderData }: Route.ComponentProps) {
         <StarFill aria-hidden="true" size={36} className="mb-3" />
         <h1 className="h2 mb-2">{t('credits:premium.title')}</h1>
         <p className="lead mb-3">{t('credits:premium.lead')}</p>
-        {cheapest && (
+        {cheapest && from && (
           <p className="fs-5 fw-bold mb-0" data-testid="premium-from">
-            {t('credits:premium.from', { price: formatMoney(cheapest.price, cheapest.currency, locale) })}
+            {t('credits:premium.from', { price: formatMoney(from.amount, cheapest.currency, locale) })}
+            {from.percentage !== null && (
+              <span className="d-block fs-6 fw-normal">
+                <span className="text-decoration-line-through">
+                  {t('credits:bundle.was', { price: formatMoney(from.listPrice, cheapest.currency, locale) })}
+                </span>{' '}
+                <span className="offer-off">{formatPercentOff(from.percentage, locale)}</span>
+              </span>
+            )}
           </p>
         )}
       </section>

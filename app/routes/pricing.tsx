@@ -1,4 +1,5 @@
 import { ChatHeartFill, Gift, Image } from 'react-bootstrap-icons';
+import { OfferPrice, usePriceToPay } from '#app/components/offer-price.tsx';
 import { serverApi } from '#app/lib/api.ts';
 import { anchorBundleId, pricePerMessage } from '#app/lib/bundles.ts';
 import { formatMoney } from '#app/lib/format.ts';
@@ -22,6 +23,9 @@ export default function Pricing({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const { settings, locale } = useRootData();
   const anchor = anchorBundleId(loaderData.bundles);
+  // A member in the welcome offer's hours sees the prices the checkout will charge.
+  const priceOf = usePriceToPay();
+  const method = loaderData.paymentmethods[0];
   const costs = [
     { key: 'message', count: settings.message_credits, icon: <ChatHeartFill size={22} /> },
     { key: 'photo', count: settings.photo_credits, icon: <Image size={22} /> },
@@ -60,11 +64,19 @@ export default function Pricing({ loaderData }: Route.ComponentProps) {
                   </span>
                 )}
                 <p className="fw-bold fs-5 mb-1">{t('credits:bundle.credits', { count: bundle.credits })}</p>
-                <p className="fs-5 mb-1">{formatMoney(bundle.price, bundle.currency, locale)}</p>
+                <p className="fs-5 mb-1">
+                  <OfferPrice bundle={{ ...bundle, country: loaderData.country }} method={method} />
+                </p>
                 <p className="small text-body-secondary mb-0">
                   {t('credits:bundle.perMessage', {
                     price: formatMoney(
-                      pricePerMessage(bundle, settings.message_credits),
+                      pricePerMessage(
+                        {
+                          credits: bundle.credits,
+                          price: priceOf({ ...bundle, country: loaderData.country }, method).amount,
+                        },
+                        settings.message_credits,
+                      ),
                       bundle.currency,
                       locale,
                     ),

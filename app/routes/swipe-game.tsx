@@ -290,7 +290,7 @@ export default function SwipeGame({ loaderData }: Route.ComponentProps) {
                       {t('profile:card.age', { name: card.name, age: card.age })}
                     </Link>
                   </h2>
-                  <Presence lastActive={card.last_active} region={card.region_label} />
+                  <Presence of={card} region={card.region_label} />
                 </div>
               </div>
             )}

@@ -9,6 +9,8 @@ import {
   swipeResultSchema,
   swipeStackSchema,
   swipeUndoResponseSchema,
+  visitorsQuerySchema,
+  visitorsResponseSchema,
 } from '../likes.ts';
 
 const errors = { 403: errorBodySchema, 404: errorBodySchema, 422: errorBodySchema, 429: errorBodySchema };
@@ -71,5 +73,14 @@ export const likesEndpoints = {
     tags: ['likes'],
     summary: 'A profile that likes the member, or null',
     responses: { 200: autoLikeResponseSchema, ...errors },
+  }),
+  getVisitors: defineEndpoint({
+    method: 'GET',
+    path: '/api/visitors.php',
+    tags: ['likes'],
+    summary:
+      "Who viewed the member's profile: newest first, veiled for free members, blocks hidden both ways",
+    query: visitorsQuerySchema,
+    responses: { 200: visitorsResponseSchema, ...errors },
   }),
 };

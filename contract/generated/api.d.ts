@@ -98,9 +98,9 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Claims a conversation for 5 minutes (renews the own claim). 409 claimed */
+        /** Claims a conversation for 5 minutes (renews the own claim). 409 claimed; 409 claim_limit */
         post: operations["postAdminClaim"];
-        /** Gives an own claim back to the queue */
+        /** Gives the caller’s own claim back to the queue */
         delete: operations["deleteAdminClaim"];
         options?: never;
         head?: never;
@@ -222,7 +222,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Conversations waiting for a fictional profile’s reply, longest waiting first */
+        /** The queue the caller may answer (their sites and languages). `order=value` (default): members who paid and have credits left first, then the longest waiting (by the minute), then the larger 30-day spend; `order=oldest`: longest waiting first. A page of unclaimed rows at a time (`next_cursor`), the claimed ones in `claimed` */
         get: operations["getAdminInbox"];
         put?: never;
         post?: never;
@@ -329,6 +329,23 @@ export interface paths {
         get: operations["getAdminMembers"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/next.php": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Claims the best waiting conversation the caller may answer (the value order) and answers it. 404 queue_empty; 409 claim_limit when the caller holds max_claims already */
+        post: operations["postAdminNext"];
         delete?: never;
         options?: never;
         head?: never;
@@ -676,7 +693,8 @@ export interface paths {
         };
         /** All staff (admin) */
         get: operations["getAdminStaff"];
-        put?: never;
+        /** Changes a staff member’s role, the sites and member languages they answer (empty: all), how many conversations they may hold at once (null: the default) or whether the account is active (admin) */
+        put: operations["putAdminStaff"];
         /** Creates a staff account (admin) */
         post: operations["postAdminStaff"];
         delete?: never;
@@ -1839,10 +1857,110 @@ export interface components {
             /** @constant */
             type: "ready";
         } | {
-            conversation: number;
+            conversation: {
+                claim_expires_at: string | null;
+                claimed_by: {
+                    id: number;
+                    name: string;
+                } | null;
+                id: number;
+                last_message: {
+                    client_id?: string | null;
+                    conversation: number;
+                    created_at: string;
+                    credits: number;
+                    gift: {
+                        id: number;
+                        image: string;
+                        names: {
+                            [key: string]: string;
+                        };
+                        slug: string;
+                    } | null;
+                    id: number;
+                    /** @enum {string} */
+                    kind: "text" | "photo" | "gift";
+                    mine: boolean;
+                    photo: {
+                        filename: string;
+                        thumb_filename: string;
+                    } | null;
+                    text: string | null;
+                };
+                member: {
+                    about: string | null;
+                    age: number;
+                    body_type: ("slim" | "athletic" | "average" | "curvy" | "full") | null;
+                    country: string;
+                    countryregion: string | null;
+                    eye_colour: ("blue" | "brown" | "green" | "grey" | "hazel") | null;
+                    fictional: boolean;
+                    gender: ("male" | "female") | null;
+                    hair: ("blonde" | "brown" | "black" | "red" | "grey" | "bald") | null;
+                    id: number;
+                    interests: string[];
+                    last_active: string;
+                    main_image: {
+                        filename: string;
+                        match: string;
+                        thumb_filename: string;
+                    } | null;
+                    name: string;
+                    region_label: string | null;
+                    relationship_status: ("single" | "divorced" | "widowed" | "separated" | "open_relationship") | null;
+                    seeking: ("male" | "female" | "both") | null;
+                    /** @enum {string} */
+                    sexuality: "hetero" | "gay" | "lesbian" | "bi";
+                    /** @enum {string} */
+                    status: "active" | "disabled";
+                    tattoos: ("none" | "some" | "many") | null;
+                };
+                member_language: string;
+                member_value: {
+                    credits: number;
+                    paid_user: boolean;
+                    spent_cents_30d: number;
+                };
+                profile: {
+                    about: string | null;
+                    age: number;
+                    body_type: ("slim" | "athletic" | "average" | "curvy" | "full") | null;
+                    country: string;
+                    countryregion: string | null;
+                    eye_colour: ("blue" | "brown" | "green" | "grey" | "hazel") | null;
+                    fictional: boolean;
+                    gender: ("male" | "female") | null;
+                    hair: ("blonde" | "brown" | "black" | "red" | "grey" | "bald") | null;
+                    id: number;
+                    interests: string[];
+                    last_active: string;
+                    main_image: {
+                        filename: string;
+                        match: string;
+                        thumb_filename: string;
+                    } | null;
+                    name: string;
+                    region_label: string | null;
+                    relationship_status: ("single" | "divorced" | "widowed" | "separated" | "open_relationship") | null;
+                    seeking: ("male" | "female" | "both") | null;
+                    /** @enum {string} */
+                    sexuality: "hetero" | "gay" | "lesbian" | "bi";
+                    /** @enum {string} */
+                    status: "active" | "disabled";
+                    tattoos: ("none" | "some" | "many") | null;
+                };
+                site: {
+                    id: number;
+                    name: string;
+                };
+                waiting_since: string;
+            } | {
+                id: number;
+            };
+            /** @enum {string} */
+            op: "add" | "update" | "remove";
             /** @constant */
             type: "inbox";
-            waiting: boolean;
         } | {
             claim_expires_at: string | null;
             claimed_by: {
@@ -4629,7 +4747,9 @@ export interface operations {
     getAdminInbox: {
         parameters: {
             query?: {
-                language?: string;
+                cursor?: string;
+                language?: "en" | "nl" | "de" | "it" | "fr" | "es" | "pl" | "da" | "fi" | "no" | "sv";
+                order?: "value" | "oldest";
                 site?: number;
             };
             header?: never;
@@ -4645,6 +4765,104 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        claimed: {
+                            claim_expires_at: string | null;
+                            claimed_by: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            id: number;
+                            last_message: {
+                                client_id?: string | null;
+                                conversation: number;
+                                created_at: string;
+                                credits: number;
+                                gift: {
+                                    id: number;
+                                    image: string;
+                                    names: {
+                                        [key: string]: string;
+                                    };
+                                    slug: string;
+                                } | null;
+                                id: number;
+                                /** @enum {string} */
+                                kind: "text" | "photo" | "gift";
+                                mine: boolean;
+                                photo: {
+                                    filename: string;
+                                    thumb_filename: string;
+                                } | null;
+                                text: string | null;
+                            };
+                            member: {
+                                about: string | null;
+                                age: number;
+                                body_type: ("slim" | "athletic" | "average" | "curvy" | "full") | null;
+                                country: string;
+                                countryregion: string | null;
+                                eye_colour: ("blue" | "brown" | "green" | "grey" | "hazel") | null;
+                                fictional: boolean;
+                                gender: ("male" | "female") | null;
+                                hair: ("blonde" | "brown" | "black" | "red" | "grey" | "bald") | null;
+                                id: number;
+                                interests: string[];
+                                last_active: string;
+                                main_image: {
+                                    filename: string;
+                                    match: string;
+                                    thumb_filename: string;
+                                } | null;
+                                name: string;
+                                region_label: string | null;
+                                relationship_status: ("single" | "divorced" | "widowed" | "separated" | "open_relationship") | null;
+                                seeking: ("male" | "female" | "both") | null;
+                                /** @enum {string} */
+                                sexuality: "hetero" | "gay" | "lesbian" | "bi";
+                                /** @enum {string} */
+                                status: "active" | "disabled";
+                                tattoos: ("none" | "some" | "many") | null;
+                            };
+                            member_language: string;
+                            member_value: {
+                                credits: number;
+                                paid_user: boolean;
+                                spent_cents_30d: number;
+                            };
+                            profile: {
+                                about: string | null;
+                                age: number;
+                                body_type: ("slim" | "athletic" | "average" | "curvy" | "full") | null;
+                                country: string;
+                                countryregion: string | null;
+                                eye_colour: ("blue" | "brown" | "green" | "grey" | "hazel") | null;
+                                fictional: boolean;
+                                gender: ("male" | "female") | null;
+                                hair: ("blonde" | "brown" | "black" | "red" | "grey" | "bald") | null;
+                                id: number;
+                                interests: string[];
+                                last_active: string;
+                                main_image: {
+                                    filename: string;
+                                    match: string;
+                                    thumb_filename: string;
+                                } | null;
+                                name: string;
+                                region_label: string | null;
+                                relationship_status: ("single" | "divorced" | "widowed" | "separated" | "open_relationship") | null;
+                                seeking: ("male" | "female" | "both") | null;
+                                /** @enum {string} */
+                                sexuality: "hetero" | "gay" | "lesbian" | "bi";
+                                /** @enum {string} */
+                                status: "active" | "disabled";
+                                tattoos: ("none" | "some" | "many") | null;
+                            };
+                            site: {
+                                id: number;
+                                name: string;
+                            };
+                            waiting_since: string;
+                        }[];
                         conversations: {
                             claim_expires_at: string | null;
                             claimed_by: {
@@ -4704,6 +4922,11 @@ export interface operations {
                                 tattoos: ("none" | "some" | "many") | null;
                             };
                             member_language: string;
+                            member_value: {
+                                credits: number;
+                                paid_user: boolean;
+                                spent_cents_30d: number;
+                            };
                             profile: {
                                 about: string | null;
                                 age: number;
@@ -4738,6 +4961,7 @@ export interface operations {
                             };
                             waiting_since: string;
                         }[];
+                        next_cursor: string | null;
                     };
                 };
             };
@@ -5537,6 +5761,196 @@ export interface operations {
             };
             /** @description validation_failed with fields, or a rule of the call */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description setup_required before the first site exists, or a provider that does not answer (retry later) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postAdminNext: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    language?: "en" | "nl" | "de" | "it" | "fr" | "es" | "pl" | "da" | "fi" | "no" | "sv";
+                    site?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        conversation: {
+                            claim_expires_at: string | null;
+                            claimed_by: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            id: number;
+                            last_message: {
+                                client_id?: string | null;
+                                conversation: number;
+                                created_at: string;
+                                credits: number;
+                                gift: {
+                                    id: number;
+                                    image: string;
+                                    names: {
+                                        [key: string]: string;
+                                    };
+                                    slug: string;
+                                } | null;
+                                id: number;
+                                /** @enum {string} */
+                                kind: "text" | "photo" | "gift";
+                                mine: boolean;
+                                photo: {
+                                    filename: string;
+                                    thumb_filename: string;
+                                } | null;
+                                text: string | null;
+                            };
+                            member: {
+                                about: string | null;
+                                age: number;
+                                body_type: ("slim" | "athletic" | "average" | "curvy" | "full") | null;
+                                country: string;
+                                countryregion: string | null;
+                                eye_colour: ("blue" | "brown" | "green" | "grey" | "hazel") | null;
+                                fictional: boolean;
+                                gender: ("male" | "female") | null;
+                                hair: ("blonde" | "brown" | "black" | "red" | "grey" | "bald") | null;
+                                id: number;
+                                interests: string[];
+                                last_active: string;
+                                main_image: {
+                                    filename: string;
+                                    match: string;
+                                    thumb_filename: string;
+                                } | null;
+                                name: string;
+                                region_label: string | null;
+                                relationship_status: ("single" | "divorced" | "widowed" | "separated" | "open_relationship") | null;
+                                seeking: ("male" | "female" | "both") | null;
+                                /** @enum {string} */
+                                sexuality: "hetero" | "gay" | "lesbian" | "bi";
+                                /** @enum {string} */
+                                status: "active" | "disabled";
+                                tattoos: ("none" | "some" | "many") | null;
+                            };
+                            member_language: string;
+                            member_value: {
+                                credits: number;
+                                paid_user: boolean;
+                                spent_cents_30d: number;
+                            };
+                            profile: {
+                                about: string | null;
+                                age: number;
+                                body_type: ("slim" | "athletic" | "average" | "curvy" | "full") | null;
+                                country: string;
+                                countryregion: string | null;
+                                eye_colour: ("blue" | "brown" | "green" | "grey" | "hazel") | null;
+                                fictional: boolean;
+                                gender: ("male" | "female") | null;
+                                hair: ("blonde" | "brown" | "black" | "red" | "grey" | "bald") | null;
+                                id: number;
+                                interests: string[];
+                                last_active: string;
+                                main_image: {
+                                    filename: string;
+                                    match: string;
+                                    thumb_filename: string;
+                                } | null;
+                                name: string;
+                                region_label: string | null;
+                                relationship_status: ("single" | "divorced" | "widowed" | "separated" | "open_relationship") | null;
+                                seeking: ("male" | "female" | "both") | null;
+                                /** @enum {string} */
+                                sexuality: "hetero" | "gay" | "lesbian" | "bi";
+                                /** @enum {string} */
+                                status: "active" | "disabled";
+                                tattoos: ("none" | "some" | "many") | null;
+                            };
+                            site: {
+                                id: number;
+                                name: string;
+                            };
+                            waiting_since: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not accepted (e.g. login_failed) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: authentication_required without a session, csrf_failed for a foreign Origin, or a rule of the call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed with fields, or a rule of the call */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited (Retry-After header) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7898,12 +8312,16 @@ export interface operations {
                 content: {
                     "application/json": {
                         staff: {
+                            active: boolean;
                             email: string;
                             id: number;
                             language: string;
+                            languages: string[];
+                            max_claims: number | null;
                             name: string;
                             /** @enum {string} */
                             role: "operator" | "moderator" | "admin";
+                            sites: number[];
                             totp_enabled: boolean;
                         };
                     };
@@ -7999,12 +8417,16 @@ export interface operations {
                 content: {
                     "application/json": {
                         staff: {
+                            active: boolean;
                             email: string;
                             id: number;
                             language: string;
+                            languages: string[];
+                            max_claims: number | null;
                             name: string;
                             /** @enum {string} */
                             role: "operator" | "moderator" | "admin";
+                            sites: number[];
                             totp_enabled: boolean;
                         };
                     };
@@ -8395,6 +8817,7 @@ export interface operations {
                             logo_url: string | null;
                             mail_from_address: string | null;
                             mail_from_name: string | null;
+                            max_claims: number;
                             member_resell: boolean;
                             message_credits: number;
                             message_length: number;
@@ -8556,6 +8979,7 @@ export interface operations {
                             logo_url: string | null;
                             mail_from_address: string | null;
                             mail_from_name: string | null;
+                            max_claims: number;
                             member_resell: boolean;
                             message_credits: number;
                             message_length: number;
@@ -8711,6 +9135,7 @@ export interface operations {
                     logo_url?: string | null;
                     mail_from_address?: string | null;
                     mail_from_name?: string | null;
+                    max_claims?: number;
                     member_resell?: boolean;
                     message_credits?: number;
                     message_length?: number;
@@ -8780,6 +9205,7 @@ export interface operations {
                             logo_url: string | null;
                             mail_from_address: string | null;
                             mail_from_name: string | null;
+                            max_claims: number;
                             member_resell: boolean;
                             message_credits: number;
                             message_length: number;
@@ -8934,6 +9360,7 @@ export interface operations {
                     logo_url?: string | null;
                     mail_from_address?: string | null;
                     mail_from_name?: string | null;
+                    max_claims?: number;
                     member_resell?: boolean;
                     message_credits?: number;
                     message_length?: number;
@@ -9003,6 +9430,7 @@ export interface operations {
                             logo_url: string | null;
                             mail_from_address: string | null;
                             mail_from_name: string | null;
+                            max_claims: number;
                             member_resell: boolean;
                             message_credits: number;
                             message_length: number;
@@ -9143,14 +9571,127 @@ export interface operations {
                 content: {
                     "application/json": {
                         staff: {
+                            active: boolean;
                             email: string;
                             id: number;
                             language: string;
+                            languages: string[];
+                            max_claims: number | null;
                             name: string;
                             /** @enum {string} */
                             role: "operator" | "moderator" | "admin";
+                            sites: number[];
                             totp_enabled: boolean;
                         }[];
+                    };
+                };
+            };
+            /** @description Not accepted (e.g. login_failed) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: authentication_required without a session, csrf_failed for a foreign Origin, or a rule of the call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed with fields, or a rule of the call */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited (Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description setup_required before the first site exists, or a provider that does not answer (retry later) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    putAdminStaff: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    active?: boolean;
+                    id: number;
+                    languages?: ("en" | "nl" | "de" | "it" | "fr" | "es" | "pl" | "da" | "fi" | "no" | "sv")[];
+                    max_claims?: number | null;
+                    /** @enum {string} */
+                    role?: "operator" | "moderator" | "admin";
+                    sites?: number[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        staff: {
+                            active: boolean;
+                            email: string;
+                            id: number;
+                            language: string;
+                            languages: string[];
+                            max_claims: number | null;
+                            name: string;
+                            /** @enum {string} */
+                            role: "operator" | "moderator" | "admin";
+                            sites: number[];
+                            totp_enabled: boolean;
+                        };
                     };
                 };
             };
@@ -9248,12 +9789,16 @@ export interface operations {
                 content: {
                     "application/json": {
                         staff: {
+                            active: boolean;
                             email: string;
                             id: number;
                             language: string;
+                            languages: string[];
+                            max_claims: number | null;
                             name: string;
                             /** @enum {string} */
                             role: "operator" | "moderator" | "admin";
+                            sites: number[];
                             totp_enabled: boolean;
                         };
                     };
@@ -9536,12 +10081,16 @@ export interface operations {
                 content: {
                     "application/json": {
                         staff: {
+                            active: boolean;
                             email: string;
                             id: number;
                             language: string;
+                            languages: string[];
+                            max_claims: number | null;
                             name: string;
                             /** @enum {string} */
                             role: "operator" | "moderator" | "admin";
+                            sites: number[];
                             totp_enabled: boolean;
                         };
                     };

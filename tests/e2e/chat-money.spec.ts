@@ -43,12 +43,18 @@ for (const size of sizes) {
     await expect(page.getByTestId('message-failed')).toBeVisible();
     const quickPick = page.getByTestId('credits-quick-pick');
     await expect(quickPick).toBeVisible();
+    // A new member is in the welcome offer's hours: the chip tells the price the checkout charges,
+    // the list price struck through beside it, and the time the offer has left.
+    await expect(quickPick.getByTestId('welcome-countdown')).toContainText('25% off');
+    const chip = quickPick.getByTestId('quick-pick-bundle').first();
+    await expect(chip.locator('del')).toBeVisible();
+    await expect(chip.locator('.offer-off')).toHaveText('−25%');
+    const chipPrice = await chip.locator('.offer-price-now').textContent();
+    await page.screenshot({ path: `test-results/quick-pick-${size.name}.png` });
 
-    await quickPick
-      .getByRole('link', { name: /credits/ })
-      .first()
-      .click();
+    await chip.click();
     await expect(page).toHaveURL(/\/credits\/\d+\?return=%2Fchats%2F\d+$/);
+    await expect(page.getByRole('button', { name: /^Pay / })).toHaveText(`Pay ${chipPrice}`);
     await page.getByRole('button', { name: /^Pay / }).click();
     await expect(page).toHaveURL(/\/payments\/test\/tst_/);
     await page.getByRole('button', { name: 'Paid' }).click();

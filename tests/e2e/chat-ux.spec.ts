@@ -84,3 +84,60 @@ test('a conversation whose partner is gone reads "no longer available"', async (
   await gotoHydrated(anna.page, '/chats/999999');
   await expect(anna.page.getByTestId('chat-unavailable')).toHaveText('This member is no longer available.');
 });
+
+for (const size of sizes) {
+  test(`opening a chat at ${size.name} size puts the focus in the message box, with room for the text`, async ({
+    browser,
+    baseURL,
+  }) => {
+    const fay = await activeMember(browser, baseURL, `Fay${size.name}`);
+    const gus = await activeMember(browser, baseURL, `Gus${size.name}`);
+    const page = fay.page;
+    await page.setViewportSize(size.viewport);
+
+    await gotoHydrated(page, `/members/${gus.profileId}/chat`);
+    await expect(page).toHaveURL(/\/chats\/\d+$/);
+    const composer = page.getByLabel(`Message to Gus${size.name}`);
+    await expect(composer).toBeFocused();
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('id'))).toBe('chat-text');
+    // Typing goes straight into the box, no Tab needed.
+    await page.keyboard.type('Typed at once');
+    await expect(composer).toHaveValue('Typed at once');
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('message-sent')).toHaveCount(1);
+    await expect(composer).toHaveValue('');
+
+    // The placeholder fits on one line of a box that keeps most of the width.
+    const box = await composer.evaluate((element) => ({
+      width: element.getBoundingClientRect().width,
+      scrollHeight: element.scrollHeight,
+      clientHeight: element.clientHeight,
+      scrollWidth: element.scrollWidth,
+      clientWidth: element.clientWidth,
+    }));
+    expect(box.width).toBeGreaterThanOrEqual(size.name === 'phone' ? 200 : 600);
+    expect(box.scrollHeight).toBeLessThanOrEqual(box.clientHeight + 1);
+    expect(box.scrollWidth).toBeLessThanOrEqual(box.clientWidth + 1);
+
+    // Opened from the list, too.
+    await gotoHydrated(page, '/chats');
+    await page
+      .getByTestId('chat-list')
+      .getByRole('link', { name: new RegExp(`Gus${size.name}`) })
+      .click();
+    await expect(page).toHaveURL(/\/chats\/\d+$/);
+    await expect(composer).toBeFocused();
+
+    if (size.name === 'desktop') {
+      // The bare chat layout has no top bar: its list holds the way back to the search.
+      const back = page.getByRole('link', { name: 'Back to search' });
+      await expect(back).toBeVisible();
+      await back.click();
+      await expect(page).toHaveURL(/\/members$/);
+    } else {
+      await expect(page.getByRole('link', { name: 'Back to chats' })).toBeVisible();
+    }
+    await page.context().close();
+    await gus.page.context().close();
+  });
+}

@@ -142,7 +142,7 @@ for (const size of sizes) {
       await expect(card).toContainText(`Anna${size.name}`);
       await bert.page.screenshot({ path: `test-results/discover-likes-${size.name}.png` });
       expect(await seriousViolations(bert.page, 'likes')).toEqual([]);
-      await card.getByRole('button', { name: `Like Anna${size.name} back` }).click();
+      await card.getByRole('button', { name: `Like back: Anna${size.name}` }).click();
       const modal = bert.page.getByTestId('match-modal');
       await expect(modal).toContainText("It's a match!");
       await bert.page.screenshot({ path: `test-results/discover-match-${size.name}.png` });
@@ -203,6 +203,7 @@ for (const size of sizes) {
       // Two photos, then the second moved to the front with the keyboard alternative to dragging.
       await uploadPhotos(page, ['#3a7bd5', '#d53a7b']);
       const before = await ownPhotoIds(page);
+      await page.getByRole('button', { name: 'Options for photo 2 of 2' }).click();
       await page.getByRole('button', { name: 'Move photo 2 earlier' }).click();
       await expect.poll(() => ownPhotoIds(page)).toEqual([before[1], before[0]]);
       await page.getByLabel('About me').fill('Weekend hiker and amateur cook.');

@@ -47,6 +47,9 @@ export function e2eEmail(): string {
   return `e2e.${Date.now().toString(36)}.${counter}@example.com`;
 }
 
+/** A phone as the member's walks are checked on: 390×844, touch. */
+export const phone = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true } as const;
+
 /** Opens a page and waits until React has hydrated it, so clicks and keys reach the handlers. */
 export async function gotoHydrated(page: import('@playwright/test').Page, url: string): Promise<void> {
   await page.goto(url);

@@ -42,33 +42,22 @@ test('the site-entry warning shows until accepted', async ({ browser, baseURL })
   await context.close();
 });
 
-for (const viewport of [
-  { name: 'phone', width: 390, height: 844 },
-  { name: 'desktop', width: 1280, height: 900 },
-]) {
-  test(`home, login and signup have no serious accessibility violations (${viewport.name})`, async ({
-    page,
-  }) => {
-    await page.setViewportSize(viewport);
-    for (const path of ['/', '/login', '/signup']) {
-      await page.goto(path);
-      const results = await new AxeBuilder({ page }).analyze();
-      const serious = results.violations.filter((violation) =>
-        ['serious', 'critical'].includes(violation.impact ?? ''),
-      );
-      expect(
-        serious.map(
-          (violation) => `${path}: ${violation.id} ${violation.nodes.map((node) => node.target).join(', ')}`,
-        ),
-      ).toEqual([]);
-    }
-  });
-}
+// Every page's accessibility, at both sizes: accessibility.spec.ts.
 
 // ---- The shell: tab bar, balance, errors inside the layout, first paint ----
 
 const phone = { width: 390, height: 844 };
 const desktop = { width: 1366, height: 900 };
+
+/** Buys the first bundle through the test checkout: the member becomes a paying one. */
+async function payForFirstBundle(page: import('@playwright/test').Page): Promise<void> {
+  const bundles = await (await page.request.get('/api/bundles.php')).json();
+  await gotoHydrated(page, `/credits/${bundles.bundles[0].id}`);
+  await page.getByRole('button', { name: /^Pay / }).click();
+  await expect(page).toHaveURL(/\/payments\/test\/tst_/);
+  await page.getByRole('button', { name: 'Paid' }).click();
+  await expect(page).toHaveURL(/\/transactions\/\d+$/);
+}
 
 async function seriousViolations(page: import('@playwright/test').Page, label: string): Promise<string[]> {
   const results = await new AxeBuilder({ page }).analyze();
@@ -77,7 +66,7 @@ async function seriousViolations(page: import('@playwright/test').Page, label: s
     .map((violation) => `${label}: ${violation.id} ${violation.nodes.map((node) => node.target).join(', ')}`);
 }
 
-test('a member sees the tab bar with badges on a phone, the top navigation on a desktop, and the balance as a number', async ({
+test('a member sees the tab bar with badges on a phone, the top navigation on a desktop, and Get Premium until the first payment', async ({
   browser,
   baseURL,
 }) => {
@@ -95,10 +84,21 @@ test('a member sees the tab bar with badges on a phone, the top navigation on a 
   await expect(tabs.getByRole('link')).toHaveText([/Search/, /Swipe/, /Likes/, /Chats/, /Profile/]);
   await expect(tabs.getByRole('link', { name: /Likes/ })).toContainText('New likes: 1');
   await expect(page.getByTestId('top-nav')).toBeHidden();
-  const balance = page.getByTestId('top-bar').getByTestId('balance');
-  await expect(balance).toBeVisible();
-  await expect(balance.getByTestId('balance-amount')).toHaveText(/^\d+$/);
-  await expect(balance).not.toContainText('$');
+  // Spec §2: credits, or Get Premium for a member who never paid; not both.
+  const topBar = page.getByTestId('top-bar');
+  const getPremium = topBar.getByRole('link', { name: 'Get Premium', exact: true });
+  await expect(getPremium).toBeVisible();
+  await expect(topBar.getByTestId('balance')).toHaveCount(0);
+  // The welcome offer of the first hours counts down beside it, linking to the bundles.
+  const offer = topBar.getByTestId('welcome-offer');
+  await expect(offer).toBeVisible();
+  await expect(offer).toHaveAttribute('href', '/credits');
+  await expect(offer.getByTestId('welcome-offer-time')).toHaveText(/^[0-3]:[0-5]\d:[0-5]\d$/);
+  // All of it on one line of the phone, the account button inside the screen.
+  const account = await topBar.locator('.account-toggle').boundingBox();
+  expect(account && account.x + account.width).toBeLessThanOrEqual(phone.width);
+  const bar = await topBar.boundingBox();
+  expect(bar?.height).toBeLessThan(80);
   // The tab bar sits inside the screen and leaves the page's end reachable above it.
   const box = await tabs.boundingBox();
   expect(box && box.y + box.height).toBeLessThanOrEqual(phone.height + 1);
@@ -108,18 +108,26 @@ test('a member sees the tab bar with badges on a phone, the top navigation on a 
   await expect(page.getByTestId('top-nav').getByRole('link', { name: /Likes/ })).toContainText(
     'New likes: 1',
   );
-  await expect(balance).toBeVisible();
+  await expect(getPremium).toBeVisible();
+  await expect(offer).toBeVisible();
+  await expect(topBar.getByTestId('balance')).toHaveCount(0);
   await liker.page.context().close();
   await page.context().close();
 });
 
-test('the balance in the top bar follows spending live, without a reload', async ({ browser, baseURL }) => {
+test('a paying member sees the balance in the top bar, following spending live, without a reload', async ({
+  browser,
+  baseURL,
+}) => {
   const member = await activeMember(browser, baseURL, 'Spender');
   const page = member.page;
+  await payForFirstBundle(page);
   await page.setViewportSize(phone);
   const found = await (await page.request.get('/api/search.php')).json();
   const partner = found.profiles[0].id as number;
   await gotoHydrated(page, '/members');
+  await expect(page.getByTestId('top-bar').getByRole('link', { name: 'Get Premium' })).toHaveCount(0);
+  await expect(page.getByTestId('top-bar').getByTestId('welcome-offer')).toHaveCount(0);
   const amount = page.getByTestId('balance-amount');
   const before = Number(await amount.textContent());
   // The free messages first, then one that costs credits: the live "credits" event moves the number.
@@ -150,34 +158,10 @@ for (const viewport of [
       await expect(page.getByTestId('error-page'), path).toBeVisible();
       await expect(page.getByRole('heading', { level: 1 }), path).toHaveText('This page could not be found');
       await expect(page.getByTestId('top-bar'), path).toBeVisible();
-      await expect(page.getByTestId('balance'), path).toBeVisible();
+      await expect(page.getByTestId('get-premium'), path).toBeVisible();
       await expect(page.getByTestId('site-footer'), path).toBeVisible();
     }
     expect(await seriousViolations(page, '404')).toEqual([]);
-    await page.context().close();
-  });
-
-  test(`the shell and money pages have no serious accessibility violations (${viewport.name})`, async ({
-    browser,
-    baseURL,
-  }) => {
-    const { page } = await activeMember(browser, baseURL, `Axe${viewport.name}`);
-    await page.setViewportSize(viewport);
-    const bundles = await (await page.request.get('/api/bundles.php')).json();
-    const violations: string[] = [];
-    for (const path of [
-      '/credits',
-      `/credits/${bundles.bundles[0].id}`,
-      '/credits/repeat-order',
-      '/premium',
-      '/pricing',
-      '/notifications',
-      '/transactions',
-    ]) {
-      await gotoHydrated(page, path);
-      violations.push(...(await seriousViolations(page, path)));
-    }
-    expect(violations).toEqual([]);
     await page.context().close();
   });
 }

@@ -23,6 +23,7 @@ export function profileFixture(id: number, overrides: Partial<Profile> = {}): Pr
     interests: [],
     about: null,
     last_active: '2026-01-01T00:00:00.000Z',
+    online: false,
     ...overrides,
   };
 }

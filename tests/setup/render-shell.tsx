@@ -2,14 +2,27 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { render } from '@testing-library/react';
 import type { ReactNode } from 'react';
+import { renderToString } from 'react-dom/server';
 import { I18nextProvider } from 'react-i18next';
-import { createRoutesStub, Outlet } from 'react-router';
+import {
+  createRoutesStub,
+  createStaticHandler,
+  createStaticRouter,
+  Outlet,
+  StaticRouterProvider,
+  UNSAFE_withComponentProps,
+} from 'react-router';
 import { createI18n } from '../../app/lib/i18n.ts';
 import { pageTitlesOf } from '../../app/lib/meta.ts';
+import type { RootData } from '../../app/lib/root-data.ts';
 import { LiveStateProvider } from '../../app/state/live-state.tsx';
 import type { LocaleResources } from '../../contract/i18n.ts';
+import type { DiscountCode } from '../../contract/payments.ts';
 import type { CompanyInfo, Settings } from '../../contract/sites.ts';
 import type { User } from '../../contract/users.ts';
+
+/** A route module's default export, as React Router hands it its loader's data. */
+type PageComponent = Parameters<typeof UNSAFE_withComponentProps>[0];
 
 /** The English catalogs, read from the project folder (the browser-like test environment has no file URLs). */
 function englishCatalogs(): LocaleResources {
@@ -92,12 +105,19 @@ type ShellOptions = {
   routeId?: string;
   /** The URL the stub router starts at, e.g. "/?t=3". */
   url?: string;
+  /** The welcome offer the root loader found running for the member. */
+  welcome?: DiscountCode | null;
+  /**
+   * A route module's page below the root (named `routeId`, else "page"), with its loader: the
+   * piece under test (`ui`) then holds an <Outlet /> where the page goes.
+   */
+  page?: { Component: PageComponent; loader?: () => unknown };
 };
 
-/** Renders a piece of the shell inside a root route with the data the root loader would give. */
-export function renderShell(ui: ReactNode, options: ShellOptions = {}) {
+/** The root loader's data and the providers the root puts around every screen. */
+function shellParts(ui: ReactNode, options: ShellOptions) {
   const resources = englishCatalogs();
-  const rootData = {
+  const rootData: RootData = {
     locale: 'en' as const,
     catalogs: '',
     titles: pageTitlesOf(resources),
@@ -106,6 +126,8 @@ export function renderShell(ui: ReactNode, options: ShellOptions = {}) {
     user: options.user ?? null,
     counts: { unreadMessages: options.unreadMessages ?? 0, newLikes: options.newLikes ?? 0 },
     hasTrafficSource: options.hasTrafficSource ?? false,
+    welcome: options.welcome ?? null,
+    renderedAt: Date.now(),
     siteEntrySkipped: options.siteEntrySkipped ?? false,
     origin: 'http://localhost',
     pathname: options.path ?? '/',
@@ -120,6 +142,12 @@ export function renderShell(ui: ReactNode, options: ShellOptions = {}) {
       </LiveStateProvider>
     </I18nextProvider>
   );
+  return { rootData, content };
+}
+
+/** Renders a piece of the shell inside a root route with the data the root loader would give. */
+export function renderShell(ui: ReactNode, options: ShellOptions = {}) {
+  const { rootData, content } = shellParts(ui, options);
   // The piece under test sits in a child route, so rules that look at the route name (members area...) apply.
   const Stub = createRoutesStub([
     {
@@ -127,9 +155,62 @@ export function renderShell(ui: ReactNode, options: ShellOptions = {}) {
       path: '/',
       loader: () => rootData,
       HydrateFallback: () => null,
-      Component: options.routeId ? () => <Outlet /> : content,
-      children: options.routeId ? [{ id: options.routeId, index: true, Component: content }] : [],
+      Component: options.routeId && !options.page ? () => <Outlet /> : content,
+      children: options.page
+        ? [{ id: options.routeId ?? 'page', index: true, ...options.page }]
+        : options.routeId
+          ? [{ id: options.routeId, index: true, Component: content }]
+          : [],
     },
   ]);
   return render(<Stub initialEntries={[options.url ?? '/']} />);
+}
+
+/** The welcome time bonus as GET /api/discountcode.php?welcome=true answers it, ending in `expiresInMs`. */
+export function testWelcome(expiresInMs: number): DiscountCode {
+  return {
+    code: 'TIMEBONUS25',
+    country: null,
+    user_id: null,
+    expires: new Date(Date.now() + expiresInMs).toISOString(),
+    value_percentage: 25,
+    currency: null,
+    minimum_order_value: 0,
+    status: 'active',
+    validity: 'once_per_user',
+    expired: false,
+    paymentmethods: [],
+  };
+}
+
+/**
+ * A page as the server renders it (landers are server HTML only, never rendered in the browser):
+ * the root's data and providers, the page's route module with its loader's data, at `url`.
+ */
+export async function renderPageToString(
+  url: string,
+  page: { id: string; path: string; Component: PageComponent; loader: () => unknown },
+  options: ShellOptions = {},
+): Promise<string> {
+  const { rootData, content } = shellParts(<Outlet />, options);
+  const handler = createStaticHandler([
+    {
+      id: 'root',
+      path: '/',
+      loader: () => rootData,
+      Component: content,
+      children: [
+        {
+          id: page.id,
+          path: page.path,
+          loader: page.loader,
+          Component: UNSAFE_withComponentProps(page.Component),
+        },
+      ],
+    },
+  ]);
+  const context = await handler.query(new Request(`http://localhost${url}`));
+  if (context instanceof Response) throw new Error(`the page answered ${context.status}`);
+  const router = createStaticRouter(handler.dataRoutes, context);
+  return renderToString(<StaticRouterProvider router={router} context={context} />);
 }

@@ -51,11 +51,9 @@ export function ChatList({
                 loading="lazy"
               />
             ) : (
-              <span
-                className="rounded-circle bg-light d-inline-block flex-shrink-0"
-                style={{ width: 48, height: 48 }}
-                aria-hidden="true"
-              />
+              <span className="chat-avatar-initial" style={{ width: 48, height: 48 }} aria-hidden="true">
+                {chat.profile.name.slice(0, 1).toUpperCase()}
+              </span>
             )}
             <Link
               to={`/chats/${chat.conversation.id}`}

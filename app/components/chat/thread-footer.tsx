@@ -3,6 +3,7 @@ import type { ThreadData } from '#app/state/chat/thread-data.ts';
 import type { ThreadState } from '#app/state/chat/use-thread.ts';
 import { Composer } from './composer.tsx';
 import { CostLine } from './cost-line.tsx';
+import { FreeMessagesNotice } from './free-messages-notice.tsx';
 import { Paywall } from './paywall.tsx';
 import { SpendPanel } from './spend-panel.tsx';
 
@@ -24,6 +25,7 @@ export function ThreadFooter({ data, thread }: { data: ThreadData; thread: Threa
         conversation={chat.conversation.id}
         onLeave={thread.keepDraftForCheckout}
       />
+      <FreeMessagesNotice costs={thread.costs} />
       {thread.warning && (
         <div className="alert alert-info py-2 small mb-2" role="status">
           {t('chat:contactWarning')}

@@ -3,16 +3,24 @@ import { Link } from 'react-router';
 import { Presence } from '#app/components/presence.tsx';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import type { ChatResponse } from '#contract/chats.ts';
+import { usualReplyText } from './off-shift.ts';
 
 /** The partner above the thread: back to the list (phones), photo, name and age, last seen. */
-export function ThreadHeader({ profile }: { profile: ChatResponse['profile'] }) {
+export function ThreadHeader({
+  profile,
+  offShiftReplyMinutes,
+}: {
+  profile: ChatResponse['profile'];
+  /** A fictional profile whose team is off shift: how fast it usually answers then. */
+  offShiftReplyMinutes: number | null;
+}) {
   const { t } = useTranslation();
   return (
     <header className="d-flex align-items-center gap-2 border-bottom px-2 py-2 bg-body">
       <Link to="/chats" className="btn btn-link text-body px-2 d-lg-none" aria-label={t('chat:back')}>
         <ArrowLeft aria-hidden="true" size={20} />
       </Link>
-      {profile.main_image && (
+      {profile.main_image ? (
         <img
           src={profile.main_image.thumb_filename}
           alt=""
@@ -20,6 +28,11 @@ export function ThreadHeader({ profile }: { profile: ChatResponse['profile'] }) 
           height={40}
           className="rounded-circle object-fit-cover"
         />
+      ) : (
+        // Without a photo the partner still has a face in the head: the initial, as chat apps do.
+        <span className="chat-avatar-initial" aria-hidden="true">
+          {profile.name.slice(0, 1).toUpperCase()}
+        </span>
       )}
       <div className="flex-grow-1 min-w-0">
         <h1 className="h6 mb-0">
@@ -33,11 +46,12 @@ export function ThreadHeader({ profile }: { profile: ChatResponse['profile'] }) 
             </span>
           )}
         </h1>
-        <Presence
-          lastActive={profile.last_active}
-          region={profile.region_label}
-          className="text-body-secondary mw-100"
-        />
+        <Presence of={profile} region={profile.region_label} className="text-body-secondary mw-100" />
+        {offShiftReplyMinutes !== null && (
+          <p className="small text-body-secondary mb-0" data-testid="usual-reply">
+            {usualReplyText(offShiftReplyMinutes, t)}
+          </p>
+        )}
       </div>
     </header>
   );

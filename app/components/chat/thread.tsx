@@ -15,7 +15,7 @@ export function Thread({ data }: { data: ThreadData }) {
       style={{ height: '100dvh' }}
       aria-label={profile.name}
     >
-      <ThreadHeader profile={profile} />
+      <ThreadHeader profile={profile} offShiftReplyMinutes={data.chat.off_shift_reply_minutes} />
       <ConnectionNotice status={thread.view.status} />
       <MessageList view={thread.view} gifts={data.gifts} partner={profile.name} typing={thread.typing} />
       <ThreadFooter data={data} thread={thread} />

@@ -4,6 +4,7 @@ import { useRootData } from '#app/lib/root-data.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import type { AuditEntry } from '#contract/admin.ts';
 import type { Route } from './+types/audit';
+import { TableScroll } from './table-scroll.tsx';
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const url = new URL(request.url);
@@ -24,7 +25,7 @@ export default function Audit({ loaderData }: Route.ComponentProps) {
   return (
     <div>
       <h1 className="h4">{t('admin:audit.heading')}</h1>
-      <div className="table-responsive">
+      <TableScroll label={t('admin:audit.heading')}>
         <table className="table table-sm">
           <thead>
             <tr>
@@ -57,7 +58,7 @@ export default function Audit({ loaderData }: Route.ComponentProps) {
             ))}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
       <nav className="d-flex gap-2" aria-label={t('admin:audit.pages')}>
         {page > 1 && (
           <Link className="btn btn-sm btn-outline-secondary" to={link(page - 1)}>

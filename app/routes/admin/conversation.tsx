@@ -1,5 +1,5 @@
 import { useRef } from 'react';
-import { data, Form, Link, redirect, useNavigation, useRevalidator } from 'react-router';
+import { data, Form, Link, redirect, useNavigate, useNavigation, useRevalidator } from 'react-router';
 import { FormAlert } from '#app/components/forms/form-field.tsx';
 import { useStaff } from '#app/layouts/admin-layout.tsx';
 import { formError, formText } from '#app/lib/actions.server.ts';
@@ -8,10 +8,11 @@ import { formatDate } from '#app/lib/format.ts';
 import { reportCaught } from '#app/lib/report-caught.ts';
 import { useRootData } from '#app/lib/root-data.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
-import type { AdminConversation, ClaimResponse } from '#contract/admin.ts';
+import type { AdminConversation, ClaimResponse, InboxItem } from '#contract/admin.ts';
 import type { ErrorBody } from '#contract/common.ts';
 import type { Route } from './+types/conversation';
 import { languageName, useAdminEvents } from './admin-socket.ts';
+import { useKeydown } from './shortcuts.ts';
 
 export async function loader({ context, params }: Route.LoaderArgs) {
   const id = Number(params.id);
@@ -23,9 +24,11 @@ export async function loader({ context, params }: Route.LoaderArgs) {
   });
   const view = await context.api<AdminConversation>(`/api/admin/conversation.php?id=${id}`);
   if (!view.ok) throw data('not found', { status: view.status });
-  const takenBy =
-    claim.status === 409 ? String((claim.data as unknown as ErrorBody & { name?: string }).name ?? '') : null;
-  return { view: view.data, takenBy };
+  const refusal = claim.ok ? null : (claim.data as unknown as ErrorBody & { name?: string });
+  const takenBy = claim.status === 409 && refusal?.error === 'claimed' ? String(refusal.name ?? '') : null;
+  // The operator holds as many conversations as they may: they read along until one ends.
+  const limitReached = claim.status === 409 && refusal?.error === 'claim_limit' ? refusal.message : null;
+  return { view: view.data, takenBy, limitReached };
 }
 
 export async function action({ context, request, params }: Route.ActionArgs) {
@@ -49,6 +52,14 @@ export async function action({ context, request, params }: Route.ActionArgs) {
     body: photo > 0 ? { conversation, photo } : { conversation, text: formText(form, 'text') },
   });
   if (!result.ok) return formError(result);
+  if (intent === 'reply-next') {
+    // Sent: on to the best conversation waiting now, claimed for the operator (or the queue when none).
+    const next = await context.api<{ conversation: InboxItem }>('/api/admin/next.php', {
+      method: 'POST',
+      body: {},
+    });
+    if (next.ok) throw redirect(`/admin/conversations/${next.data.conversation.id}`);
+  }
   throw redirect(`/admin/inbox?answered=${conversation}`);
 }
 
@@ -59,7 +70,18 @@ export default function Conversation({ loaderData, actionData }: Route.Component
   const staff = useStaff();
   const navigation = useNavigation();
   const revalidator = useRevalidator();
-  const { view, takenBy } = loaderData;
+  const { view, takenBy, limitReached } = loaderData;
+  const readOnly = takenBy !== null || limitReached !== null;
+  const navigate = useNavigate();
+  const sendNext = useRef<HTMLButtonElement>(null);
+  const release = useRef<HTMLButtonElement>(null);
+  // Esc gives the conversation back and returns to the queue (only back when it is not ours).
+  useKeydown((event) => {
+    if (event.key !== 'Escape' || event.defaultPrevented || event.isComposing) return;
+    event.preventDefault();
+    if (readOnly || !release.current) void navigate('/admin/inbox');
+    else release.current.form?.requestSubmit(release.current);
+  });
   const conversationId = view.conversation.id;
   useAdminEvents((event) => {
     if (event.type === 'message' && event.conversation === conversationId) void revalidator.revalidate();
@@ -74,7 +96,7 @@ export default function Conversation({ loaderData, actionData }: Route.Component
   });
   const lastTyping = useRef(0);
   const onTyping = () => {
-    if (takenBy || Date.now() - lastTyping.current < 4000) return;
+    if (readOnly || Date.now() - lastTyping.current < 4000) return;
     lastTyping.current = Date.now();
     void apiFetch('/api/admin/typing.php', { method: 'POST', body: { conversation: conversationId } }).catch(
       (error: unknown) => reportCaught('sending typing', error),
@@ -97,6 +119,11 @@ export default function Conversation({ loaderData, actionData }: Route.Component
           </h1>
           <span className="badge text-bg-light border">{view.conversation.site.name}</span>
         </div>
+        {limitReached !== null && (
+          <div className="alert alert-warning" role="status">
+            {limitReached}
+          </div>
+        )}
         {takenBy !== null ? (
           <div className="alert alert-warning" role="status">
             {t('admin:conversation.takenBy', { name: takenBy })}
@@ -150,8 +177,7 @@ export default function Conversation({ loaderData, actionData }: Route.Component
           ))}
         </ol>
         <FormAlert errors={actionErrors} />
-        <Form method="post" className="mb-2">
-          <input type="hidden" name="intent" value="reply" />
+        <Form method="post" className="mb-2" key={conversationId}>
           <label htmlFor="reply-text" className="form-label">
             {t('admin:conversation.replyAs', { profile: view.profile.name })}
           </label>
@@ -161,14 +187,46 @@ export default function Conversation({ loaderData, actionData }: Route.Component
             rows={3}
             className="form-control mb-2"
             required
-            disabled={takenBy !== null}
+            disabled={readOnly}
+            // The conversation opens ready to answer: claim-next lands here with the cursor in the box.
+            // biome-ignore lint/a11y/noAutofocus: the console's flow is to open a conversation to reply to it
+            autoFocus={!readOnly}
+            aria-describedby="reply-shortcuts"
+            aria-keyshortcuts="Control+Enter Meta+Enter"
             onInput={onTyping}
+            onKeyDown={(event) => {
+              if (event.key === 'Enter' && (event.ctrlKey || event.metaKey) && sendNext.current) {
+                event.preventDefault();
+                event.currentTarget.form?.requestSubmit(sendNext.current);
+              }
+            }}
           />
-          <button type="submit" className="btn btn-primary" disabled={submitting || takenBy !== null}>
-            {t('admin:conversation.send')}
-          </button>
+          <div className="d-flex flex-wrap align-items-center gap-2">
+            <button
+              type="submit"
+              name="intent"
+              value="reply-next"
+              ref={sendNext}
+              className="btn btn-primary"
+              disabled={submitting || readOnly}
+            >
+              {t('admin:conversation.sendNext')}
+            </button>
+            <button
+              type="submit"
+              name="intent"
+              value="reply"
+              className="btn btn-outline-primary"
+              disabled={submitting || readOnly}
+            >
+              {t('admin:conversation.send')}
+            </button>
+            <span id="reply-shortcuts" className="small text-body-secondary">
+              {t('admin:conversation.shortcuts', { send: 'Ctrl/⌘+Enter', release: 'Esc' })}
+            </span>
+          </div>
         </Form>
-        {view.profile_photos.length > 0 && takenBy === null && (
+        {view.profile_photos.length > 0 && !readOnly && (
           <Form method="post" className="mb-3">
             <input type="hidden" name="intent" value="reply" />
             <p className="small mb-1">{t('admin:conversation.sendPhoto')}</p>
@@ -195,7 +253,14 @@ export default function Conversation({ loaderData, actionData }: Route.Component
           </Form>
         )}
         <Form method="post">
-          <button type="submit" name="intent" value="release" className="btn btn-link btn-sm px-0">
+          <button
+            type="submit"
+            name="intent"
+            value="release"
+            ref={release}
+            className="btn btn-link btn-sm px-0"
+            aria-keyshortcuts="Escape"
+          >
             {t('admin:conversation.release')}
           </button>
         </Form>

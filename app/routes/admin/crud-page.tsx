@@ -14,7 +14,7 @@ export function AdminCrudPage<Item extends { id: number }>({
   editor,
   children,
   ...table
-}: CrudTableProps<Item> & {
+}: Omit<CrudTableProps<Item>, 'label'> & {
   heading: string;
   /** Above the heading (the way back…). */
   above?: ReactNode;
@@ -32,7 +32,7 @@ export function AdminCrudPage<Item extends { id: number }>({
         {above}
         <h1 className="h4">{heading}</h1>
         {lead && <p className="text-body-secondary small">{lead}</p>}
-        <CrudTable {...table} />
+        <CrudTable label={heading} {...table} />
       </div>
       <div className={`col-12 col-xl-${12 - listWidth}`}>
         <CrudEditor {...editor}>{children}</CrudEditor>

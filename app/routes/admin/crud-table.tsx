@@ -1,11 +1,14 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from '#app/lib/use-translation.ts';
+import { TableScroll } from './table-scroll.tsx';
 
 export type CrudColumn<Item> = { header: ReactNode; cell: (item: Item) => ReactNode; className?: string };
 
 export type CrudTableProps<Item extends { id: number }> = {
   items: Item[];
+  /** The table's name for the keyboard's scroll region on a narrow screen (the page's heading). */
+  label: string;
   columns: CrudColumn<Item>[];
   /** The page's own address: each row's edit link opens the item there (`?edit=`). */
   path: string;
@@ -20,6 +23,7 @@ export type CrudTableProps<Item extends { id: number }> = {
 /** A back-office list: one row an item, its edit link last. */
 export function CrudTable<Item extends { id: number }>({
   items,
+  label,
   columns,
   path,
   rowClassName,
@@ -29,7 +33,7 @@ export function CrudTable<Item extends { id: number }>({
 }: CrudTableProps<Item>) {
   const { t } = useTranslation();
   return (
-    <div className="table-responsive">
+    <TableScroll label={label}>
       <table className="table table-sm align-middle">
         <thead>
           <tr>
@@ -37,7 +41,9 @@ export function CrudTable<Item extends { id: number }>({
               // biome-ignore lint/suspicious/noArrayIndexKey: the columns are fixed for a page.
               <th key={index}>{column.header}</th>
             ))}
-            <th />
+            <th>
+              <span className="visually-hidden">{t('admin:member.actions')}</span>
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -69,6 +75,6 @@ export function CrudTable<Item extends { id: number }>({
           ))}
         </tbody>
       </table>
-    </div>
+    </TableScroll>
   );
 }

@@ -9,6 +9,7 @@ import type { MemberDetail } from '#contract/admin-members.ts';
 import type { Route } from './+types/member';
 import { ReportCount, StatusBadge } from './members.tsx';
 import { ReportList } from './reports.tsx';
+import { TableScroll } from './table-scroll.tsx';
 
 export async function loader({ context, params }: Route.LoaderArgs) {
   const id = Number(params.id);
@@ -228,7 +229,7 @@ export default function MemberPage({ loaderData, actionData }: Route.ComponentPr
           </Section>
           <Section title={t('admin:member.orders')}>
             {detail.orders.length === 0 && <p className="small text-body-secondary mb-0">–</p>}
-            <div className="table-responsive">
+            <TableScroll label={t('admin:member.orders')}>
               <table className="table table-sm small">
                 <tbody>
                   {detail.orders.map((order) => (
@@ -249,10 +250,10 @@ export default function MemberPage({ loaderData, actionData }: Route.ComponentPr
                   ))}
                 </tbody>
               </table>
-            </div>
+            </TableScroll>
           </Section>
           <Section title={t('admin:member.ledger')}>
-            <div className="table-responsive">
+            <TableScroll label={t('admin:member.ledger')}>
               <table className="table table-sm small">
                 <tbody>
                   {detail.ledger.map((entry) => (
@@ -266,7 +267,7 @@ export default function MemberPage({ loaderData, actionData }: Route.ComponentPr
                   ))}
                 </tbody>
               </table>
-            </div>
+            </TableScroll>
           </Section>
           <Section title={t('admin:member.reportsAbout')}>
             <ReportList reports={detail.reports_about} />

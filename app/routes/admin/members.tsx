@@ -2,6 +2,7 @@ import { Form, Link } from 'react-router';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import { type MemberSummary, memberStatusOptions } from '#contract/admin-members.ts';
 import type { Route } from './+types/members';
+import { TableScroll } from './table-scroll.tsx';
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const url = new URL(request.url);
@@ -69,7 +70,7 @@ export default function Members({ loaderData }: Route.ComponentProps) {
         </div>
       </Form>
       <p className="text-body-secondary">{t('admin:members.total', { count: total })}</p>
-      <div className="table-responsive">
+      <TableScroll label={t('admin:members.heading')}>
         <table className="table table-sm align-middle">
           <thead>
             <tr>
@@ -101,7 +102,7 @@ export default function Members({ loaderData }: Route.ComponentProps) {
             ))}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
       <nav className="d-flex gap-2" aria-label={t('admin:members.pages')}>
         {page > 1 && (
           <Link className="btn btn-sm btn-outline-secondary" to={link(page - 1)}>

@@ -7,6 +7,7 @@ import { type StatsResponse, statsBreakdownOptions } from '#contract/admin-stats
 import type { Route } from './+types/numbers';
 import { formatSeconds } from './admin-socket.ts';
 import { type ChartSeries, DayChart } from './numbers-chart.tsx';
+import { TableScroll } from './table-scroll.tsx';
 
 export function links() {
   return [{ rel: 'stylesheet', href: uplotCss }];
@@ -263,7 +264,7 @@ export default function Numbers({ loaderData }: Route.ComponentProps) {
               {t('admin:numbers.csvTraffic')}
             </a>
           </div>
-          <div className="table-responsive">
+          <TableScroll label={t('admin:numbers.trafficHeading')}>
             <table className="table table-sm align-middle" data-testid="traffic-table">
               <thead>
                 <tr>
@@ -311,7 +312,7 @@ export default function Numbers({ loaderData }: Route.ComponentProps) {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableScroll>
 
           <div className="d-flex flex-wrap align-items-center gap-2 mt-3 mb-2">
             <h2 className="h5 mb-0 me-auto">{t('admin:numbers.daysHeading')}</h2>
@@ -319,7 +320,7 @@ export default function Numbers({ loaderData }: Route.ComponentProps) {
               {t('admin:numbers.csvDays')}
             </a>
           </div>
-          <div className="table-responsive">
+          <TableScroll label={t('admin:numbers.daysHeading')}>
             <table className="table table-sm table-striped small" data-testid="days-table">
               <thead>
                 <tr>
@@ -372,7 +373,7 @@ export default function Numbers({ loaderData }: Route.ComponentProps) {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableScroll>
         </>
       )}
     </div>

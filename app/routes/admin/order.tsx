@@ -8,6 +8,7 @@ import type { AdminOrderDetail } from '#contract/admin-money.ts';
 import type { Route } from './+types/order';
 import { utcTime } from './money-form.ts';
 import { StatusBadge } from './orders.tsx';
+import { TableScroll } from './table-scroll.tsx';
 
 export async function loader({ context, params }: Route.LoaderArgs) {
   const id = Number(params.id);
@@ -140,7 +141,7 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
         {events.length === 0 ? (
           <p className="text-body-secondary">{t('admin:orders.noHistory')}</p>
         ) : (
-          <div className="table-responsive">
+          <TableScroll label={t('admin:orders.history')}>
             <table className="table table-sm align-middle" data-testid="order-history">
               <thead>
                 <tr>
@@ -177,7 +178,7 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableScroll>
         )}
       </div>
     </div>

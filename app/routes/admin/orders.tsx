@@ -7,6 +7,7 @@ import type { AdminSite } from '#contract/admin-sites.ts';
 import { orderStatusSchema, paymentMethodOptions } from '#contract/payments.ts';
 import type { Route } from './+types/orders';
 import { utcTime } from './money-form.ts';
+import { TableScroll } from './table-scroll.tsx';
 
 const filterNames = ['status', 'method', 'site', 'member', 'from', 'to'] as const;
 
@@ -163,7 +164,7 @@ export default function Orders({ loaderData }: Route.ComponentProps) {
           </a>
         )}
       </div>
-      <div className="table-responsive">
+      <TableScroll label={t('admin:orders.heading')}>
         <table className="table table-sm align-middle">
           <thead>
             <tr>
@@ -209,7 +210,7 @@ export default function Orders({ loaderData }: Route.ComponentProps) {
             ))}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
       <nav className="d-flex gap-2" aria-label={t('admin:orders.pages')}>
         {page > 1 && (
           <Link className="btn btn-sm btn-outline-secondary" to={link(page - 1)}>

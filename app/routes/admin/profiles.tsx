@@ -5,6 +5,7 @@ import type { AdminFictionalProfileSummary, ProfileSite } from '#contract/admin-
 import { genderOptions } from '#contract/profiles.ts';
 import type { Route } from './+types/profiles';
 import { whole } from './backoffice-form.tsx';
+import { TableScroll } from './table-scroll.tsx';
 
 const filterNames = ['site', 'q', 'gender', 'country', 'status'] as const;
 
@@ -186,7 +187,7 @@ export default function Profiles({ loaderData, actionData }: Route.ComponentProp
             {t('admin:profiles.total', { count: total })}
           </span>
         </div>
-        <div className="table-responsive">
+        <TableScroll label={t('admin:profiles.heading')}>
           <table className="table table-sm align-middle">
             <thead>
               <tr>
@@ -253,7 +254,7 @@ export default function Profiles({ loaderData, actionData }: Route.ComponentProp
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       </Form>
       {pages > 1 && (
         <nav className="d-flex gap-2 align-items-center" aria-label={t('admin:audit.pages')}>

@@ -27,6 +27,7 @@ import {
   text,
   whole,
 } from './backoffice-form.tsx';
+import { StaffingHours, staffingHoursOf } from './site-staffing.tsx';
 
 export async function loader({ context, params, request }: Route.LoaderArgs) {
   const [sites, companies] = await Promise.all([
@@ -104,6 +105,7 @@ export async function action({ context, params, request }: Route.ActionArgs) {
     message_length: whole(form, 'message_length'),
     free_conversations: whole(form, 'free_conversations'),
     free_messages: whole(form, 'free_messages'),
+    max_claims: whole(form, 'max_claims'),
     minimum_message_costs: minimumCosts(text(form, 'minimum_message_costs')),
     min_age: whole(form, 'min_age'),
     refund_days: whole(form, 'refund_days'),
@@ -125,6 +127,8 @@ export async function action({ context, params, request }: Route.ActionArgs) {
     mail_from_address: text(form, 'mail_from_address')?.trim() || null,
     cdn_prefix: text(form, 'cdn_prefix'),
     postbacks: postbacks(text(form, 'postbacks')),
+    staffing_hours: staffingHoursOf(form),
+    typical_reply_minutes: whole(form, 'typical_reply_minutes'),
     texts: Object.fromEntries(
       locales.map((code) => [
         code,
@@ -348,6 +352,7 @@ export default function SiteEdit({ loaderData, actionData }: Route.ComponentProp
           {number('message_length', t('admin:site.messageLength'), 1000)}
           {number('free_conversations', t('admin:site.freeConversations'), 2)}
           {number('free_messages', t('admin:site.freeMessages'), 3)}
+          {number('max_claims', t('admin:site.maxClaims'), 2)}
           <AdminField
             name="minimum_message_costs"
             label={t('admin:site.minimumMessageCosts')}
@@ -414,6 +419,7 @@ export default function SiteEdit({ loaderData, actionData }: Route.ComponentProp
             />
           </div>
         </Section>
+        <StaffingHours site={site} errors={errors} locale={locale} />
         <Section title={t('admin:site.sectionProfiles')}>
           {checks('visible_profile_fields', siteProfileFieldOptions, [...siteProfileFieldOptions])}
           {checks('visible_profile_notes', siteProfileNoteOptions, ['about'])}

@@ -4,6 +4,7 @@ import { useTranslation } from '#app/lib/use-translation.ts';
 import type { AdminCompany, AdminSite } from '#contract/admin-sites.ts';
 import type { Route } from './+types/sites';
 import { languageName } from './admin-socket.ts';
+import { TableScroll } from './table-scroll.tsx';
 
 export async function loader({ context }: Route.LoaderArgs) {
   const [sites, companies] = await Promise.all([
@@ -31,7 +32,7 @@ export default function Sites({ loaderData }: Route.ComponentProps) {
           {t('admin:sites.new')}
         </Link>
       </div>
-      <div className="table-responsive">
+      <TableScroll label={t('admin:sites.heading')}>
         <table className="table table-sm align-middle">
           <thead>
             <tr>
@@ -41,7 +42,9 @@ export default function Sites({ loaderData }: Route.ComponentProps) {
               <th>{t('admin:site.countries')}</th>
               <th>{t('admin:site.company')}</th>
               <th>{t('admin:site.themeColor')}</th>
-              <th />
+              <th>
+                <span className="visually-hidden">{t('admin:member.actions')}</span>
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -73,7 +76,7 @@ export default function Sites({ loaderData }: Route.ComponentProps) {
             ))}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
     </div>
   );
 }

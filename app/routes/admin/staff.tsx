@@ -3,19 +3,42 @@ import { FormAlert, FormField } from '#app/components/forms/form-field.tsx';
 import { formError, formText } from '#app/lib/actions.server.ts';
 import { useRootData } from '#app/lib/root-data.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
-import { type Staff, staffRoleOptions } from '#contract/admin.ts';
+import { defaultMaxClaims, maxClaimsLimit, type Staff, staffRoleOptions } from '#contract/admin.ts';
+import type { AdminSite } from '#contract/admin-sites.ts';
 import { locales } from '#contract/locales.ts';
 import type { Route } from './+types/staff';
 import { languageName } from './admin-socket.ts';
+import { TableScroll } from './table-scroll.tsx';
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const result = await context.api<{ staff: Staff[] }>('/api/admin/staff.php');
+  const [result, sites] = await Promise.all([
+    context.api<{ staff: Staff[] }>('/api/admin/staff.php'),
+    context.api<{ sites: AdminSite[] }>('/api/admin/sites.php'),
+  ]);
   if (!result.ok) throw new Response(null, { status: result.status });
-  return { staff: result.data.staff };
+  return {
+    staff: result.data.staff,
+    sites: sites.ok ? sites.data.sites.map((site) => ({ id: site.id, name: site.name })) : [],
+  };
 }
 
 export async function action({ context, request }: Route.ActionArgs) {
   const form = await request.formData();
+  if (formText(form, 'intent') === 'update') {
+    const maxClaims = formText(form, 'max_claims').trim();
+    const updated = await context.api<{ staff: Staff }>('/api/admin/staff.php', {
+      method: 'PUT',
+      body: {
+        id: Number(formText(form, 'id')),
+        role: formText(form, 'role'),
+        sites: form.getAll('sites').map(Number),
+        languages: form.getAll('languages').filter((value) => typeof value === 'string'),
+        max_claims: maxClaims === '' ? null : Number(maxClaims),
+        active: form.get('active') === 'on',
+      },
+    });
+    return updated.ok ? { updated: updated.data.staff } : formError(updated);
+  }
   const result = await context.api<{ staff: Staff }>('/api/admin/staff.php', {
     method: 'POST',
     body: {
@@ -37,9 +60,14 @@ export default function StaffPage({ loaderData, actionData }: Route.ComponentPro
   const errors = actionData && 'errors' in actionData ? actionData.errors : undefined;
   return (
     <div className="row g-3">
-      <div className="col-12 col-lg-7">
+      <div className="col-12 col-xl-8">
         <h1 className="h4">{t('admin:staff.heading')}</h1>
-        <div className="table-responsive">
+        {actionData && 'updated' in actionData && actionData.updated && (
+          <div className="alert alert-success" role="status">
+            {t('admin:staff.updated', { name: actionData.updated.name })}
+          </div>
+        )}
+        <TableScroll label={t('admin:staff.heading')}>
           <table className="table table-sm">
             <thead>
               <tr>
@@ -47,24 +75,44 @@ export default function StaffPage({ loaderData, actionData }: Route.ComponentPro
                 <th>{t('admin:staff.email')}</th>
                 <th>{t('admin:staff.role')}</th>
                 <th>{t('admin:staff.twoFactor')}</th>
+                <th>{t('admin:staff.assignment')}</th>
               </tr>
             </thead>
             <tbody>
               {loaderData.staff.map((member) => (
-                <tr key={member.id}>
+                <tr key={member.id} className={member.active ? undefined : 'text-body-secondary'}>
                   <td>{member.name}</td>
                   <td>{member.email}</td>
                   <td>{t(`admin:role.${member.role}`)}</td>
                   <td>{member.totp_enabled ? '✓' : '–'}</td>
+                  <td>
+                    <details>
+                      <summary className="small">
+                        {t('admin:staff.assignmentSummary', {
+                          sites:
+                            member.sites.length === 0
+                              ? t('admin:staff.allSites')
+                              : member.sites
+                                  .map((id) => loaderData.sites.find((site) => site.id === id)?.name ?? id)
+                                  .join(', '),
+                          languages:
+                            member.languages.length === 0
+                              ? t('admin:staff.allLanguages')
+                              : member.languages.map((code) => languageName(code, locale)).join(', '),
+                        })}
+                      </summary>
+                      <AssignmentForm member={member} sites={loaderData.sites} />
+                    </details>
+                  </td>
                 </tr>
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       </div>
-      <div className="col-12 col-lg-5">
+      <div className="col-12 col-xl-4">
         <h2 className="h5">{t('admin:staff.add')}</h2>
-        {actionData && 'created' in actionData && (
+        {actionData && 'created' in actionData && actionData.created && (
           <div className="alert alert-success" role="status">
             {t('admin:staff.created', { name: actionData.created.name })}
           </div>
@@ -111,5 +159,107 @@ export default function StaffPage({ loaderData, actionData }: Route.ComponentPro
         </Form>
       </div>
     </div>
+  );
+}
+
+/** Role, the sites and member languages a staff member answers (none ticked: all), claim limit, active. */
+function AssignmentForm({ member, sites }: { member: Staff; sites: { id: number; name: string }[] }) {
+  const { t } = useTranslation();
+  const locale = useRootData().locale;
+  const navigation = useNavigation();
+  const id = (name: string) => `staff-${member.id}-${name}`;
+  return (
+    <Form
+      method="post"
+      className="mt-2 small"
+      aria-label={t('admin:staff.assignmentOf', { name: member.name })}
+    >
+      <input type="hidden" name="intent" value="update" />
+      <input type="hidden" name="id" value={member.id} />
+      <div className="mb-2">
+        <label htmlFor={id('role')} className="form-label mb-0">
+          {t('admin:staff.role')}
+        </label>
+        <select id={id('role')} name="role" className="form-select form-select-sm" defaultValue={member.role}>
+          {staffRoleOptions.map((role) => (
+            <option key={role} value={role}>
+              {t(`admin:role.${role}`)}
+            </option>
+          ))}
+        </select>
+      </div>
+      <fieldset className="mb-2">
+        <legend className="fs-6 mb-0">{t('admin:staff.sites')}</legend>
+        <p className="text-body-secondary mb-1">{t('admin:staff.noneMeansAll')}</p>
+        {sites.map((site) => (
+          <div className="form-check form-check-inline" key={site.id}>
+            <input
+              className="form-check-input"
+              type="checkbox"
+              name="sites"
+              value={site.id}
+              id={id(`site-${site.id}`)}
+              defaultChecked={member.sites.includes(site.id)}
+            />
+            <label className="form-check-label" htmlFor={id(`site-${site.id}`)}>
+              {site.name}
+            </label>
+          </div>
+        ))}
+      </fieldset>
+      <fieldset className="mb-2">
+        <legend className="fs-6 mb-0">{t('admin:staff.languages')}</legend>
+        {locales.map((code) => (
+          <div className="form-check form-check-inline" key={code}>
+            <input
+              className="form-check-input"
+              type="checkbox"
+              name="languages"
+              value={code}
+              id={id(`language-${code}`)}
+              defaultChecked={member.languages.includes(code)}
+            />
+            <label className="form-check-label" htmlFor={id(`language-${code}`)}>
+              {languageName(code, locale)}
+            </label>
+          </div>
+        ))}
+      </fieldset>
+      <div className="mb-2">
+        <label htmlFor={id('max-claims')} className="form-label mb-0">
+          {t('admin:staff.maxClaims')}
+        </label>
+        <input
+          id={id('max-claims')}
+          name="max_claims"
+          type="number"
+          min={1}
+          max={maxClaimsLimit}
+          className="form-control form-control-sm"
+          style={{ maxWidth: '8rem' }}
+          defaultValue={member.max_claims ?? ''}
+          placeholder={String(defaultMaxClaims)}
+          aria-describedby={id('max-claims-hint')}
+        />
+        <div id={id('max-claims-hint')} className="form-text">
+          {t('admin:staff.maxClaimsHint', { value: defaultMaxClaims })}
+        </div>
+      </div>
+      <div className="form-check mb-2">
+        <input
+          className="form-check-input"
+          type="checkbox"
+          name="active"
+          id={id('active')}
+          defaultChecked={member.active}
+        />
+        <label className="form-check-label" htmlFor={id('active')}>
+          {t('admin:staff.active')}
+        </label>
+      </div>
+      <button type="submit" className="btn btn-sm btn-primary" disabled={navigation.state === 'submitting'}>
+        {t('admin:staff.save')}
+      </button>
+    </Form>
   );
 }

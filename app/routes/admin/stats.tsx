@@ -2,6 +2,7 @@ import { useTranslation } from '#app/lib/use-translation.ts';
 import type { OperatorStats } from '#contract/admin.ts';
 import type { Route } from './+types/stats';
 import { formatSeconds } from './admin-socket.ts';
+import { TableScroll } from './table-scroll.tsx';
 
 export async function loader({ context }: Route.LoaderArgs) {
   const result = await context.api<OperatorStats>('/api/admin/operator-stats.php');
@@ -16,7 +17,7 @@ export default function Stats({ loaderData }: Route.ComponentProps) {
   return (
     <div>
       <h1 className="h4">{t('admin:stats.perOperator')}</h1>
-      <div className="table-responsive">
+      <TableScroll label={t('admin:stats.perOperator')}>
         <table className="table table-sm">
           <thead>
             <tr>
@@ -37,7 +38,7 @@ export default function Stats({ loaderData }: Route.ComponentProps) {
             ))}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
     </div>
   );
 }

@@ -27,10 +27,20 @@ export const conversations = pgTable(
     startedByProfileId: integer().notNull(),
     createdAt: timestamp({ withTimezone: true }).notNull(),
     lastMessageAt: timestamp({ withTimezone: true }),
+    /**
+     * Since when a member waits for a fictional profile's answer: the first of the member's messages
+     * after the profile's last one, null when nobody waits (or both sides are members). Kept by the
+     * message write itself, so the operators' queue reads an index instead of every conversation.
+     */
+    waitingSince: timestamp({ withTimezone: true }),
   },
   (table) => [
     uniqueIndex('conversations_pair_unique').on(table.lowProfileId, table.highProfileId),
     index('conversations_high_idx').on(table.highProfileId),
+    // The operators' queue: only the waiting conversations, oldest first.
+    index('conversations_waiting_idx')
+      .on(table.waitingSince, table.id)
+      .where(sql`${table.waitingSince} is not null`),
     check('conversations_ordered_pair', sql`${table.lowProfileId} < ${table.highProfileId}`),
   ],
 );

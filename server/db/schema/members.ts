@@ -108,10 +108,19 @@ export const profiles = pgTable(
     tattoos: text(),
     interests: jsonb().$type<string[]>().notNull().default([]),
     about: text(),
+    /**
+     * The about text in other languages, by locale: written for fictional profiles (the demo's bios
+     * in every site language), shown to a reader of that language. Emptied when the about changes.
+     */
+    aboutTranslations: jsonb().$type<Partial<Record<string, string>>>().notNull().default({}),
     status: text({ enum: profileStatuses }).notNull().default('active'),
     fictional: boolean().notNull().default(false),
     /** The member agreed (in the settings) to be shown to visitors and on ad pages; off by default. */
     publicProfile: boolean().notNull().default(false),
+    /** A premium member's choice: their visits to profiles are not recorded for the visited ("who viewed me"). */
+    browseInvisibly: boolean().notNull().default(false),
+    /** When the member last opened their visitors: later visits are new. */
+    visitorsSeenAt: timestamp({ withTimezone: true }),
     lastActiveAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },

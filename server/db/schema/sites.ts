@@ -41,6 +41,8 @@ export type AttributionEventKind = (typeof attributionEventKinds)[number];
  */
 export type PostbackConfig = { network: string; url: string; events: AttributionEventKind[] };
 export type SignupMode = (typeof signupModes)[number];
+/** A weekly shift of a site's team in the site's time zone: `day` 1–7 (Monday = 1), "HH:MM" times. */
+export type StaffingShift = { day: number; from: string; to: string };
 
 export const sites = pgTable(
   'sites',
@@ -66,6 +68,8 @@ export const sites = pgTable(
     /** Conversations a member who never paid may start, and text messages such a member sends for free. */
     freeConversations: integer().notNull().default(2),
     freeMessages: integer().notNull().default(3),
+    /** How many of this site's conversations an operator holds at once, unless their account sets its own limit. */
+    maxClaims: integer().notNull().default(2),
     minimumMessageCosts: jsonb().$type<Record<string, MinimumMessageCost>>().notNull().default({}),
     minAge: integer().notNull().default(18),
     supportEmail: text().notNull(),
@@ -94,6 +98,13 @@ export const sites = pgTable(
      * domain_language, then to the columns above (sites/site-texts.ts).
      */
     texts: jsonb().$type<SiteTexts>().notNull().default({}),
+    /**
+     * When the site's team answers (sites/staffing.ts): its fictional profiles show online only then.
+     * Null: always staffed; an empty list: never.
+     */
+    staffingHours: jsonb().$type<StaffingShift[]>(),
+    /** How fast the team usually answers off shift, shown under a fictional profile's name then. */
+    typicalReplyMinutes: integer().notNull().default(180),
     /** Postbacks to ad networks, one per network. */
     postbacks: jsonb().$type<PostbackConfig[]>().notNull().default([]),
     companyId: integer()

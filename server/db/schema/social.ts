@@ -1,4 +1,15 @@
-import { boolean, index, integer, pgTable, primaryKey, serial, text, timestamp } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  date,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { profiles, users } from './members.ts';
 
 /** A blocked member can neither see nor contact the blocker, and neither shows up for the other. */
@@ -16,6 +27,30 @@ export const blocks = pgTable(
   (table) => [
     primaryKey({ columns: [table.blockerProfileId, table.blockedProfileId] }),
     index('blocks_blocked_idx').on(table.blockedProfileId),
+  ],
+);
+
+/**
+ * A visit of one profile to another's page ("who viewed me"): one row per visitor per day (UTC),
+ * its time the latest visit of that day.
+ */
+export const profileVisits = pgTable(
+  'profile_visits',
+  {
+    id: serial().primaryKey(),
+    visitedProfileId: integer()
+      .notNull()
+      .references(() => profiles.id, { onDelete: 'cascade' }),
+    visitorProfileId: integer()
+      .notNull()
+      .references(() => profiles.id, { onDelete: 'cascade' }),
+    day: date({ mode: 'string' }).notNull(),
+    visitedAt: timestamp({ withTimezone: true }).notNull(),
+  },
+  (table) => [
+    uniqueIndex('profile_visits_once_a_day').on(table.visitedProfileId, table.visitorProfileId, table.day),
+    index('profile_visits_newest').on(table.visitedProfileId, table.visitedAt.desc(), table.id.desc()),
+    index('profile_visits_visitor_idx').on(table.visitorProfileId),
   ],
 );
 

@@ -37,6 +37,12 @@ export const staff = pgTable(
     totpLastStep: integer().notNull().default(0),
     language: text().notNull().default('en'),
     active: boolean().notNull().default(true),
+    /** The sites whose members this staff member answers; empty: every site. */
+    sites: integer().array().notNull().default(sql`'{}'::integer[]`),
+    /** The member languages this staff member answers; empty: every language. */
+    languages: text().array().notNull().default(sql`'{}'::text[]`),
+    /** How many conversations the staff member may hold at once; null: the default (defaultMaxClaims). */
+    maxClaims: integer(),
     createdAt: timestamp({ withTimezone: true }).notNull(),
     lastLoginAt: timestamp({ withTimezone: true }),
   },
@@ -83,16 +89,21 @@ export const staffSessions = pgTable(
 );
 
 /** Who answers a conversation right now: one row per conversation, taken atomically, lapsing at expiresAt. */
-export const conversationClaims = pgTable('conversation_claims', {
-  conversationId: integer()
-    .primaryKey()
-    .references(() => conversations.id, { onDelete: 'cascade' }),
-  staffId: integer()
-    .notNull()
-    .references(() => staff.id, { onDelete: 'cascade' }),
-  claimedAt: timestamp({ withTimezone: true }).notNull(),
-  expiresAt: timestamp({ withTimezone: true }).notNull(),
-});
+export const conversationClaims = pgTable(
+  'conversation_claims',
+  {
+    conversationId: integer()
+      .primaryKey()
+      .references(() => conversations.id, { onDelete: 'cascade' }),
+    staffId: integer()
+      .notNull()
+      .references(() => staff.id, { onDelete: 'cascade' }),
+    claimedAt: timestamp({ withTimezone: true }).notNull(),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+  },
+  // An operator's claims, counted against their limit at every claim.
+  (table) => [index('conversation_claims_staff_idx').on(table.staffId, table.expiresAt)],
+);
 
 export const noteSubjects = ['member', 'profile'] as const;
 

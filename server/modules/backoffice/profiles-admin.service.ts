@@ -242,6 +242,8 @@ export class ProfilesAdminService {
         next.countryregion = null;
         columns.countryregion = null;
       }
+      // A rewritten about replaces the translations of the old one (shown to other languages).
+      if (columns.about !== undefined && columns.about !== current.about) columns.aboutTranslations = {};
       this.check(next, site);
       await repo.updateFictional(tx, id, columns);
       if (siteId !== undefined && siteId !== found!.user.siteId) await repo.moveFictional(tx, [id], siteId);

@@ -47,6 +47,7 @@ export function toAdminSite(row: SiteRow): AdminSite {
     message_length: row.messageLength,
     free_conversations: row.freeConversations,
     free_messages: row.freeMessages,
+    max_claims: row.maxClaims,
     minimum_message_costs: row.minimumMessageCosts,
     min_age: row.minAge,
     support_email: row.supportEmail,
@@ -74,6 +75,8 @@ export function toAdminSite(row: SiteRow): AdminSite {
       ]),
     ),
     postbacks: row.postbacks,
+    staffing_hours: row.staffingHours,
+    typical_reply_minutes: row.typicalReplyMinutes,
     updated_at: row.updatedAt.toISOString(),
   };
 }
@@ -103,6 +106,7 @@ function toColumns(input: Partial<SiteFields>): repo.SiteChanges {
   set('messageLength', input.message_length);
   set('freeConversations', input.free_conversations);
   set('freeMessages', input.free_messages);
+  set('maxClaims', input.max_claims);
   set('minimumMessageCosts', input.minimum_message_costs);
   set('minAge', input.min_age);
   set('supportEmail', input.support_email);
@@ -124,6 +128,8 @@ function toColumns(input: Partial<SiteFields>): repo.SiteChanges {
   set('themeColor', input.theme_color?.toLowerCase());
   if (input.logo_url !== undefined) columns.logoUrl = input.logo_url || null;
   set('postbacks', input.postbacks);
+  set('staffingHours', input.staffing_hours);
+  set('typicalReplyMinutes', input.typical_reply_minutes);
   if (input.texts !== undefined) {
     // Empty texts are left out: the language then falls back to the site's own language.
     const texts: SiteTexts = {};

@@ -519,7 +519,16 @@ function prepareWriteMessage(tx: Executor) {
   const touched = tx.$with('touched').as(
     tx
       .update(conversations)
-      .set({ lastMessageAt: sql`(select ${inserted.createdAt} from ${inserted})` })
+      .set({
+        lastMessageAt: sql`(select ${inserted.createdAt} from ${inserted})`,
+        // The operators' queue: a member's message to a fictional profile starts the wait (or
+        // leaves it as it began), the profile's answer ends it; chats between members never wait.
+        waitingSince: sql`case
+          when (select p.fictional from ${profiles} p where p.id = ${senderProfileId}) then null
+          when exists (select 1 from ${profiles} p where p.id in (${conversations.lowProfileId}, ${conversations.highProfileId}) and p.fictional)
+            then coalesce(${conversations.waitingSince}, (select ${inserted.createdAt} from ${inserted}))
+          else null end`,
+      })
       .where(eq(conversations.id, conversationId))
       .returning({ id: conversations.id }),
   );
@@ -539,9 +548,14 @@ function prepareWriteMessage(tx: Executor) {
 }
 const writeMessageStatement = preparedPerConnection(prepareWriteMessage);
 
+/** A fictional profile's team answered as it: its "last active" moves, as a member's does on a visit. */
+export async function markProfileActive(tx: Executor, profileId: number, at: Date): Promise<void> {
+  await tx.update(profiles).set({ lastActiveAt: at }).where(eq(profiles.id, profileId));
+}
+
 /**
- * Writes a message in one statement: the message, the conversation's last activity and the
- * sender's read mark. What it costs is booked by the caller through the credits module, in the same
+ * Writes a message in one statement: the message, the conversation's last activity (and whether a
+ * member now waits for a fictional profile) and the sender's read mark. What it costs is booked by the caller through the credits module, in the same
  * transaction (the ledger's reference is the new message).
  */
 export async function writeMessage(tx: Executor, message: NewMessage): Promise<MessageRow> {

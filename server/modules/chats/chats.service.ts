@@ -29,6 +29,7 @@ import {
   sessionProfileOf,
 } from '#server/modules/profiles/profiles.service.ts';
 import { selectedCountry } from '#server/modules/sites/sites.service.ts';
+import { isStaffed } from '#server/modules/sites/staffing.ts';
 import { ChatListCache } from './chat-list-cache.ts';
 import type { GiftRow } from './chats.repository.ts';
 import * as repo from './chats.repository.ts';
@@ -52,6 +53,11 @@ export type MessageSender =
       kind: 'staff';
       /** The fictional profile that writes. */
       profile: ProfileRow;
+      /**
+       * A message no one typed just now (an opener script, a mass message): it leaves the profile's
+       * presence alone, since "online" promises that someone can answer.
+       */
+      automated?: boolean;
       beforeWrite?: (tx: Transaction) => Promise<void>;
       afterWrite?: (tx: Transaction, message: MessageRow) => Promise<void>;
     };
@@ -120,6 +126,11 @@ export class ChatsService {
   /** Messages by id, in no order (the operators' queue shows each conversation's last one). */
   messagesByIds(ids: number[]): Promise<MessageRow[]> {
     return repo.messagesByIds(this.db, ids);
+  }
+
+  /** The gifts of these messages in one statement (none without gifts), to present many at once. */
+  giftsFor(rows: Pick<MessageRow, 'giftId'>[]): Promise<GiftRow[]> {
+    return repo.giftsByIds(this.db, [...new Set(rows.flatMap((row) => (row.giftId ? [row.giftId] : [])))]);
   }
 
   /** The newest `limit` messages of a conversation, oldest first, as staff read it (nothing cleared). */
@@ -437,6 +448,7 @@ export class ChatsService {
               at: now,
             })
           : null;
+      if (from.kind === 'staff' && !from.automated) await repo.markProfileActive(tx, me.id, now);
       if (from.kind === 'staff') await from.afterWrite?.(tx, inserted);
       return { row: inserted, credits: balance ?? sender?.credits ?? 0, repeated: false, other, gift };
     });
@@ -512,7 +524,7 @@ export class ChatsService {
       // wrote as one: it leaves it.
       ...(other.profile.fictional || from.kind === 'staff'
         ? [
-            publishToStaff(this.bus, { type: 'inbox', conversation, waiting: from.kind === 'member' }),
+            publishToStaff(this.bus, { type: 'queue', conversation, waiting: from.kind === 'member' }),
             publishToStaff(this.bus, {
               type: 'message',
               conversation,
@@ -626,6 +638,7 @@ export class ChatsService {
       ]);
     }
     const presented = await this.present(page.rows, me.id, site, page.gifts);
+    const now = this.clock.now();
     return {
       conversation: {
         id: view.conversation.id,
@@ -635,8 +648,10 @@ export class ChatsService {
       profile: toProfile(view.profile, view.mainPhoto ?? undefined, {
         storage: this.storage,
         site,
-        today: this.clock.now(),
+        today: now,
       }),
+      off_shift_reply_minutes:
+        view.profile.fictional && !isStaffed(site, now) ? site.typicalReplyMinutes : null,
       messages: presented,
       has_older: page.hasOlder,
       costs: this.costsAfter(member, site, geoipCountry, member.paidUser ? site.freeMessages : view.freeUsed),
@@ -666,6 +681,14 @@ export class ChatsService {
       names: giftNames(gift.names),
       credits: gift.credits ?? site.giftCredits,
     }));
+  }
+
+  /**
+   * An operator picked up one of a fictional profile's conversations: its team is there, so it
+   * shows online (while the site is staffed) as after a reply.
+   */
+  async markAnswering(profileId: number): Promise<void> {
+    await repo.markProfileActive(this.db, profileId, this.clock.now());
   }
 
   /** Tells the other side of a conversation that the member is typing. */

@@ -20,7 +20,7 @@ import {
   shiftFictionalDates,
   siteIdsByDomain,
 } from './demo.repository.ts';
-import { demoAbout, demoSeeking } from './demo-about.ts';
+import { demoAboutInEveryLanguage, demoSeeking } from './demo-about.ts';
 import { demoNames, languageAreaOf } from './demo-names.ts';
 import { demoSiteTexts } from './demo-site-texts.ts';
 
@@ -261,12 +261,10 @@ async function seedUnderLock(
     const interests = interestOptions.filter(() => random() < 0.25);
     const lastActive = new Date(today.getTime() - Math.floor(random() * 14 * 24 * 3600 * 1000));
     const shownInterests = interests.length > 0 ? interests : [pick(random, interestOptions)];
-    // Its own generator, so the members' other fields stay what they were.
-    const about = demoAbout(
-      languageAreaOf[country] ?? 'en',
-      shownInterests,
-      seededRandom(9000 + existing + index),
-    );
+    // Its own generator, so the members' other fields stay what they were. Written in every site
+    // language: a reader sees the bio in theirs, the country's language is the one stored as about.
+    const aboutTranslations = demoAboutInEveryLanguage(shownInterests, 9000 + existing + index, seededRandom);
+    const about = aboutTranslations[languageAreaOf[country] ?? 'en'] ?? '';
     return {
       user: {
         siteId: siteIds.get(site.domain)!,
@@ -289,6 +287,7 @@ async function seedUnderLock(
         seeking: demoSeeking(gender, sexuality),
         interests: shownInterests,
         about,
+        aboutTranslations,
         fictional: true,
         lastActiveAt: lastActive,
         createdAt: lastActive,

@@ -3,7 +3,8 @@ import { type Executor, preparedPerConnection } from '#server/db/client.ts';
 import { mainPhotoLateral } from '#server/db/fragments.ts';
 import { conversations } from '#server/db/schema/chats.ts';
 import { type ProfileRow, profiles, users } from '#server/db/schema/members.ts';
-import { blocks, likes, passes } from '#server/db/schema/social.ts';
+import type { PhotoRow } from '#server/db/schema/photos.ts';
+import { blocks, likes, passes, profileVisits } from '#server/db/schema/social.ts';
 
 export async function insertLike(
   db: Executor,
@@ -210,4 +211,99 @@ export async function fictionalLikerFor(
     )
     .limit(1);
   return row?.profile;
+}
+
+/**
+ * Records a visit: one row per visitor, visited profile and day; a later visit that day moves its
+ * time. One statement (the profile page's query budget).
+ */
+export async function recordVisit(
+  db: Executor,
+  visit: { visitor: number; visited: number; at: Date },
+): Promise<void> {
+  await db
+    .insert(profileVisits)
+    .values({
+      visitorProfileId: visit.visitor,
+      visitedProfileId: visit.visited,
+      day: visit.at.toISOString().slice(0, 10),
+      visitedAt: visit.at,
+    })
+    .onConflictDoUpdate({
+      target: [profileVisits.visitedProfileId, profileVisits.visitorProfileId, profileVisits.day],
+      set: { visitedAt: visit.at },
+    });
+}
+
+/** The visits the member may see: the visitor's profile is active and no block stands either way. */
+function visibleVisitsOf(member: number) {
+  return and(
+    eq(profileVisits.visitedProfileId, member),
+    eq(profiles.status, 'active'),
+    inArray(users.status, ['active', 'not_confirmed']),
+    sql`not exists (select 1 from ${blocks} where (${blocks.blockerProfileId} = ${member} and ${blocks.blockedProfileId} = ${profiles.id}) or (${blocks.blockerProfileId} = ${profiles.id} and ${blocks.blockedProfileId} = ${member}))`,
+  );
+}
+
+export type VisitRow = {
+  id: number;
+  visitedAt: Date;
+  profile: ProfileRow;
+  mainPhoto: PhotoRow | null;
+};
+
+/** A page of the member's visitors, newest first, after the keyset cursor; one row more tells of a next page. */
+export async function visitorsPage(
+  db: Executor,
+  member: number,
+  page: { before?: { at: Date; id: number } | undefined; limit: number },
+): Promise<VisitRow[]> {
+  const main = mainPhotoLateral(db, profiles.id);
+  const rows = await db
+    .select({
+      id: profileVisits.id,
+      visitedAt: profileVisits.visitedAt,
+      profile: profiles,
+      mainPhoto: main.fields,
+    })
+    .from(profileVisits)
+    .innerJoin(profiles, eq(profiles.id, profileVisits.visitorProfileId))
+    .innerJoin(users, eq(users.id, profiles.userId))
+    .leftJoinLateral(main.subquery, sql`true`)
+    .where(
+      and(
+        visibleVisitsOf(member),
+        page.before
+          ? sql`(${profileVisits.visitedAt}, ${profileVisits.id}) < (${page.before.at.toISOString()}::timestamptz, ${page.before.id}::int)`
+          : undefined,
+      ),
+    )
+    .orderBy(desc(profileVisits.visitedAt), desc(profileVisits.id))
+    .limit(page.limit);
+  return rows.map((row) => ({ ...row, mainPhoto: row.mainPhoto?.id ? row.mainPhoto : null }));
+}
+
+/** All visible visits and those after `seenAt`, in one statement. */
+export async function visitCounts(
+  db: Executor,
+  member: number,
+  seenAt: Date | null,
+): Promise<{ total: number; fresh: number }> {
+  const [row] = await db
+    .select({
+      total: sql<number>`count(*)::int`,
+      fresh: seenAt
+        ? sql<number>`count(*) filter (where ${profileVisits.visitedAt} > ${seenAt.toISOString()}::timestamptz)::int`
+        : sql<number>`count(*)::int`,
+    })
+    .from(profileVisits)
+    .innerJoin(profiles, eq(profiles.id, profileVisits.visitorProfileId))
+    .innerJoin(users, eq(users.id, profiles.userId))
+    .where(visibleVisitsOf(member));
+  return { total: row?.total ?? 0, fresh: row?.fresh ?? 0 };
+}
+
+/** The member opened their visitors: the ones so far are no longer new. */
+export async function markVisitorsSeen(db: Executor, member: number, at: Date): Promise<void> {
+  await db.update(profiles).set({ visitorsSeenAt: at }).where(eq(profiles.id, member));
 }

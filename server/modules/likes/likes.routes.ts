@@ -41,6 +41,10 @@ export async function likesRoutes(app: ZodApp): Promise<void> {
     likes.undoPass(requireMember(request), request.site, request.body.profile),
   );
 
+  routeOf(app, likesEndpoints.getVisitors, {}, async (request) =>
+    likes.visitors(requireMember(request), request.site, request.query.cursor),
+  );
+
   routeOf(app, likesEndpoints.getAutoLike, {}, async (request) => ({
     profile: await likes.autoLike(requireMember(request), request.site),
   }));

@@ -1,7 +1,13 @@
-import { type LikesResponse, swipeLikesPerDay } from '#contract/likes.ts';
+import {
+  type LikesResponse,
+  swipeLikesPerDay,
+  type VisitorsResponse,
+  visitorsPageSize,
+} from '#contract/likes.ts';
 import type { Profile } from '#contract/profiles.ts';
 import type { Database } from '#server/db/client.ts';
 import type { ProfileRow, UserRow } from '#server/db/schema/members.ts';
+import type { PhotoRow } from '#server/db/schema/photos.ts';
 import type { SiteRow } from '#server/db/schema/sites.ts';
 import type { ReportCaught } from '#server/lib/best-effort.ts';
 import { addDays, type Clock, startOfDayIn } from '#server/lib/clock.ts';
@@ -244,4 +250,98 @@ export class LikesService {
     if (profile) await publishToMember(this.bus, member.id, { type: 'like', profile });
     return profile ?? null;
   }
+
+  /**
+   * Records that `visitor` opened the page of profile `visited` ("who viewed me"). Not recorded:
+   * a visit to oneself or to a fictional profile (nobody reads its list), and the visits of a
+   * premium member who browses invisibly. The caller has checked that no block stands.
+   */
+  async recordVisit(viewer: UserRow, visitor: ProfileRow, visited: ProfileRow): Promise<void> {
+    if (visitor.id === visited.id || visited.fictional) return;
+    if (viewer.paidUser && visitor.browseInvisibly) return;
+    await repo.recordVisit(this.db, { visitor: visitor.id, visited: visited.id, at: this.clock.now() });
+  }
+
+  /**
+   * The member's visitors, newest first. A free member sees how many and a veiled card per visit
+   * (a blurred photo, age and region; no id, name or texts), a premium member who they are.
+   * Opening the first page marks the visits so far as seen.
+   */
+  async visitors(member: UserRow, site: SiteRow, cursor?: string | undefined): Promise<VisitorsResponse> {
+    const me = await this.own(member);
+    const before = cursor ? parseVisitCursor(cursor) : undefined;
+    const [rows, counts] = await Promise.all([
+      repo.visitorsPage(this.db, me.id, { before, limit: visitorsPageSize + 1 }),
+      repo.visitCounts(this.db, me.id, me.visitorsSeenAt),
+    ]);
+    if (!cursor) await repo.markVisitorsSeen(this.db, me.id, this.clock.now());
+    const page = rows.slice(0, visitorsPageSize);
+    const blurred = !member.paidUser;
+    const ctx = { storage: this.storage, site, today: this.clock.now() };
+    const last = page.at(-1);
+    return {
+      visitors: page.map((row) => {
+        const shown = toProfile(row.profile, row.mainPhoto ?? undefined, ctx);
+        return {
+          profile: blurred ? veiled(shown, row.mainPhoto, ctx) : shown,
+          visited_at: row.visitedAt.toISOString(),
+          new: me.visitorsSeenAt === null || row.visitedAt > me.visitorsSeenAt,
+        };
+      }),
+      total: counts.total,
+      new_count: counts.fresh,
+      blurred,
+      next_cursor: rows.length > visitorsPageSize && last ? `${last.visitedAt.getTime()}.${last.id}` : null,
+    };
+  }
+}
+
+/** `<visited at, ms>.<visit id>` (the contract checked its form). */
+function parseVisitCursor(cursor: string): { at: Date; id: number } {
+  const [ms = '0', id = '0'] = cursor.split('.');
+  return { at: new Date(Number(ms)), id: Number(id) };
+}
+
+/**
+ * A visitor as a free member sees them: who it is stays hidden (no id, name, texts or details),
+ * the photo is the blurred copy; age, region and presence tease.
+ */
+function veiled(
+  profile: Profile,
+  photo: PhotoRow | null,
+  ctx: { storage: MediaStorage; site: SiteRow },
+): Profile {
+  const url = (key: string) => ctx.storage.url(key, ctx.site.cdnPrefix);
+  // Field by field, never a copy of the profile: nothing it carries besides (an about text in other
+  // languages, a field added later) can reach a member who may not know who visited.
+  return {
+    id: 0,
+    name: '',
+    age: profile.age,
+    gender: profile.gender,
+    seeking: null,
+    sexuality: profile.sexuality,
+    country: profile.country,
+    countryregion: profile.countryregion,
+    region_label: profile.region_label,
+    status: profile.status,
+    // Fictional profiles are disclosed wherever they appear, veiled or not.
+    fictional: profile.fictional,
+    main_image: photo
+      ? {
+          filename: url(photo.blurredKey),
+          thumb_filename: url(photo.blurredThumbKey),
+          match: url(photo.blurredKey),
+        }
+      : null,
+    body_type: null,
+    hair: null,
+    eye_colour: null,
+    relationship_status: null,
+    tattoos: null,
+    interests: [],
+    about: null,
+    last_active: profile.last_active,
+    online: profile.online,
+  };
 }

@@ -91,13 +91,21 @@ export function renderMail(
   const logo = site.logoUrl && /^https?:\/\//.test(site.logoUrl) ? site.logoUrl : null;
   const params = { site: site.name, support: site.supportEmail, ...content.params };
   const t = (key: string) => translator.t(locale, `mail:${key}`, params);
-  const paragraphs = [
-    ...(content.recipientName
-      ? [translator.t(locale, 'mail:greeting', { name: content.recipientName })]
-      : []),
-    t(`${content.kind}.body`),
-    ...(content.paragraphs ?? []).map((key) => t(key)),
+  const greeting = content.recipientName
+    ? [translator.t(locale, 'mail:greeting', { name: content.recipientName })]
+    : [];
+  const extra = (content.paragraphs ?? []).map((key) => t(key));
+  const paragraphs = [...greeting, t(`${content.kind}.body`), ...extra];
+  // The text version has a link where the HTML one has a button: its own wording where the body
+  // names the button (`<kind>.bodyText`).
+  const textParagraphs = [
+    ...greeting,
+    translator.t(locale, [`mail:${content.kind}.bodyText`, `mail:${content.kind}.body`], params),
+    ...extra,
   ];
+  /** "Label: value" as the language writes it (French puts a space before the colon). */
+  const labelled = (label: string, value: string) =>
+    translator.t(locale, 'common:labelValue', { label, value });
   const action = content.actionUrl
     ? { label: t(`${content.kind}.action`), url: content.actionUrl }
     : undefined;
@@ -130,12 +138,12 @@ ${paragraphHtml(signature)}
 </table></td></tr></table></body></html>`;
 
   const text = [
-    ...paragraphs,
-    ...(action ? [`${action.label}: ${action.url}`] : []),
+    ...textParagraphs,
+    ...(action ? [labelled(action.label, action.url)] : []),
     signature,
     '--',
     footer,
-    ...(content.footerLinks ?? []).map((link) => `${t(link.key)}: ${link.url}`),
+    ...(content.footerLinks ?? []).map((link) => labelled(t(link.key), link.url)),
   ].join('\n\n');
 
   return {

@@ -93,4 +93,33 @@ describe('mail templates', () => {
     expect(mail.subject).toBe('Confirm your e-mail address for Amora');
     expect(mail.text).toContain('help@x.y');
   });
+
+  it('word the text version for a link where the HTML version has a button', async () => {
+    const { createTranslator } = await import('#server/lib/i18n.ts');
+    const translator = createTranslator();
+    const site = { name: 'Amora', supportEmail: 'help@x.y', baseUrl: 'http://x' };
+    for (const kind of ['passwordReset', 'deletion']) {
+      const mail = renderMail(translator, 'en', site, { kind, actionUrl: 'http://x/go' });
+      expect(mail.html, kind).toContain('with the button below');
+      expect(mail.text, kind).not.toContain('button');
+      expect(mail.text, kind).toContain('with the link below');
+    }
+  });
+
+  it('write each link of the text version as the language writes "label: link"', async () => {
+    const { createTranslator } = await import('#server/lib/i18n.ts');
+    const mail = renderMail(
+      createTranslator(),
+      'fr',
+      { name: 'Amora', supportEmail: 'help@x.y', baseUrl: 'http://x' },
+      {
+        kind: 'newLike',
+        actionUrl: 'http://x/likes',
+        footerLinks: [{ key: 'unsubscribe', url: 'http://x/unsubscribe' }],
+      },
+    );
+    expect(mail.text).toMatch(/Voir le profil[\u202f\u00a0 ]: http:\/\/x\/likes/);
+    expect(mail.text).toMatch(/e-mails[\u202f\u00a0 ]: http:\/\/x\/unsubscribe/);
+    expect(mail.text).not.toMatch(/\S: http/);
+  });
 });

@@ -1,22 +1,30 @@
-import { and, asc, eq, gt, gte, inArray, lt, ne, or, sql } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  gt,
+  gte,
+  inArray,
+  isNotNull,
+  lt,
+  lte,
+  ne,
+  or,
+  type SQL,
+  sql,
+} from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Executor } from '#server/db/client.ts';
 import { conversations, messages } from '#server/db/schema/chats.ts';
 import { profiles, users } from '#server/db/schema/members.ts';
+import { orders } from '#server/db/schema/payments.ts';
 import { conversationClaims, staff, staffAudit, staffNotes } from '#server/db/schema/staff.ts';
 
 const low = alias(profiles, 'low_profile');
 const high = alias(profiles, 'high_profile');
 const memberUser = alias(users, 'member_user');
-
-/** The member's side of a member ↔ fictional profile conversation. */
-const memberProfileId = sql<number>`case when ${low.fictional} then ${high.id} else ${low.id} end`;
-const fictionalProfileId = sql<number>`case when ${low.fictional} then ${low.id} else ${high.id} end`;
-const toDate = (value: unknown): Date | null =>
-  value === null || value === undefined ? null : value instanceof Date ? value : new Date(String(value));
-/** Since when the member waits: the first of the member's messages after the profile's last reply. */
-const waitingSince = () =>
-  sql<Date | null>`(select min(m.created_at) from ${messages} m where m.conversation_id = ${conversations.id} and m.id > coalesce((select max(f.id) from ${messages} f where f.conversation_id = ${conversations.id} and f.sender_profile_id = ${fictionalProfileId}), 0))`;
 
 /** Conversations between a real member and a fictional profile; member-to-member chats never match. */
 function fictionalConversations(db: Executor) {
@@ -27,7 +35,7 @@ function fictionalConversations(db: Executor) {
       high,
       member: memberUser,
       lastMessageId: sql<number>`(select max(m.id) from ${messages} m where m.conversation_id = ${conversations.id})::int`,
-      waitingSince: waitingSince().mapWith(toDate),
+      waitingSince: conversations.waitingSince,
       claimStaffId: conversationClaims.staffId,
       claimStaffName: staff.name,
       claimExpiresAt: conversationClaims.expiresAt,
@@ -62,27 +70,231 @@ export async function findFictionalConversation(db: Executor, conversationId: nu
   return row ? split(row) : undefined;
 }
 
+/** Who may see which conversations: the request's filters and the staff member's assignment (empty: all). */
+export type QueueScope = {
+  siteId?: number | undefined;
+  language?: string | undefined;
+  sites: readonly number[];
+  languages: readonly string[];
+};
+
+function scopeConditions(scope: QueueScope): (SQL | undefined)[] {
+  return [
+    scope.siteId !== undefined ? eq(memberUser.siteId, scope.siteId) : undefined,
+    scope.language !== undefined ? eq(memberUser.language, scope.language) : undefined,
+    scope.sites.length > 0 ? inArray(memberUser.siteId, [...scope.sites]) : undefined,
+    scope.languages.length > 0 ? inArray(memberUser.language, [...scope.languages]) : undefined,
+  ];
+}
+
+/** Whether a conversation's member lies within a staff member's assignment (empty lists: everything). */
+export function inAssignment(
+  member: { siteId: number; language: string },
+  assignment: { sites: readonly number[]; languages: readonly string[] },
+): boolean {
+  return (
+    (assignment.sites.length === 0 || assignment.sites.includes(member.siteId)) &&
+    (assignment.languages.length === 0 || assignment.languages.includes(member.language))
+  );
+}
+
+/** The value order's keys (contract/admin.ts queueKey): tier, minute waited since, minus the 30-day spend, id. */
+export type ValueCursor = { kind: 'value'; tier: number; minute: number; negSpent: number; id: number };
+/** The oldest-first order's keys: the exact waiting moment (microseconds since the epoch, as text) and id. */
+export type OldestCursor = { kind: 'oldest'; micros: string; id: number };
+export type QueueCursor = ValueCursor | OldestCursor;
+
+const spentDays = 30;
+
 /**
- * The operators' queue: conversations whose last message is a member's to a fictional profile,
- * longest waiting first.
+ * The queue's rows in one statement, whatever its length: the waiting conversations come from the
+ * partial index on conversations.waiting_since (kept by the message write), each with its member,
+ * both profiles, the last message, the claim and the member's spend over 30 days (orders_user_idx).
  */
-export async function waitingConversations(
-  db: Executor,
-  filters: { siteId?: number | undefined; language?: string | undefined; limit: number },
-) {
-  const rows = await fictionalConversations(db)
+function queueRows(db: Executor, now: Date) {
+  const lastMessage = db
+    .select()
+    .from(messages)
+    .where(eq(messages.conversationId, conversations.id))
+    .orderBy(desc(messages.id))
+    .limit(1)
+    .as('last_message');
+  const spend = db
+    .select({ cents: sql<number>`coalesce(sum(${orders.amountCents}), 0)::int`.as('cents') })
+    .from(orders)
     .where(
       and(
-        ne(low.fictional, high.fictional),
-        inArray(memberUser.status, ['active', 'not_confirmed']),
-        sql`(select m.sender_profile_id from ${messages} m where m.conversation_id = ${conversations.id} order by m.id desc limit 1) = ${memberProfileId}`,
-        filters.siteId ? eq(memberUser.siteId, filters.siteId) : undefined,
-        filters.language ? eq(memberUser.language, filters.language) : undefined,
+        eq(orders.userId, memberUser.id),
+        eq(orders.status, 'completed'),
+        gte(orders.createdAt, new Date(now.getTime() - spentDays * 86_400_000)),
       ),
     )
-    .orderBy(asc(waitingSince()), asc(conversations.id))
-    .limit(filters.limit);
+    .as('spend');
+  const tier = sql<number>`(case when ${memberUser.paidUser} and ${memberUser.credits} > 0 then 0 else 1 end)`;
+  const minute = sql<number>`floor(extract(epoch from ${conversations.waitingSince}) / 60)::bigint`;
+  const micros = sql<string>`(extract(epoch from ${conversations.waitingSince}) * 1000000)::bigint`;
+  const query = db
+    .select({
+      conversation: conversations,
+      low,
+      high,
+      member: memberUser,
+      lastMessage: {
+        id: lastMessage.id,
+        conversationId: lastMessage.conversationId,
+        senderProfileId: lastMessage.senderProfileId,
+        kind: lastMessage.kind,
+        text: lastMessage.text,
+        photoKey: lastMessage.photoKey,
+        photoThumbKey: lastMessage.photoThumbKey,
+        giftId: lastMessage.giftId,
+        credits: lastMessage.credits,
+        createdAt: lastMessage.createdAt,
+      },
+      spentCents30d: spend.cents,
+      tier: sql<number>`${tier}::int`,
+      minute: sql<string>`${minute}::text`,
+      micros: sql<string>`${micros}::text`,
+      claimStaffId: conversationClaims.staffId,
+      claimStaffName: staff.name,
+      claimExpiresAt: conversationClaims.expiresAt,
+    })
+    .from(conversations)
+    .innerJoin(low, eq(low.id, conversations.lowProfileId))
+    .innerJoin(high, eq(high.id, conversations.highProfileId))
+    .innerJoin(
+      memberUser,
+      sql`${memberUser.id} = case when ${low.fictional} then ${high.userId} else ${low.userId} end`,
+    )
+    .innerJoinLateral(lastMessage, sql`true`)
+    .innerJoinLateral(spend, sql`true`)
+    .leftJoin(conversationClaims, eq(conversationClaims.conversationId, conversations.id))
+    .leftJoin(staff, eq(staff.id, conversationClaims.staffId))
+    .$dynamic();
+  return { query, tier, minute, micros, spend };
+}
+
+const waitingConditions = (scope: QueueScope) => [
+  isNotNull(conversations.waitingSince),
+  ne(low.fictional, high.fictional),
+  inArray(memberUser.status, ['active', 'not_confirmed']),
+  ...scopeConditions(scope),
+];
+
+/**
+ * A page of the waiting conversations nobody holds (no claim, or a lapsed one), in the asked order,
+ * after the cursor (keyset: every waiting conversation is reachable, however long the queue).
+ */
+export async function waitingPage(
+  db: Executor,
+  scope: QueueScope,
+  options: { order: 'value' | 'oldest'; after?: QueueCursor | undefined; limit: number; now: Date },
+) {
+  const { query, tier, minute, spend } = queueRows(db, options.now);
+  const after = options.after;
+  const keyset =
+    after === undefined
+      ? undefined
+      : after.kind === 'value'
+        ? sql`(${tier}, ${minute}, -${spend.cents}, ${conversations.id}) > (${after.tier}::int, ${after.minute}::bigint, ${after.negSpent}::int, ${after.id}::int)`
+        : sql`(${conversations.waitingSince}, ${conversations.id}) > (to_timestamp(0) + ${after.micros}::bigint * interval '1 microsecond', ${after.id}::int)`;
+  const free = or(
+    sql`${conversationClaims.conversationId} is null`,
+    lte(conversationClaims.expiresAt, options.now),
+  );
+  const rows = await query
+    .where(and(...waitingConditions(scope), free, keyset))
+    .orderBy(
+      ...(options.order === 'value'
+        ? [asc(tier), asc(minute), desc(spend.cents), asc(conversations.id)]
+        : [asc(conversations.waitingSince), asc(conversations.id)]),
+    )
+    .limit(options.limit);
   return rows.map(split);
+}
+
+/** The waiting conversations an operator holds right now (a handful per operator), oldest first. */
+export async function claimedRows(db: Executor, scope: QueueScope, now: Date) {
+  const { query } = queueRows(db, now);
+  const rows = await query
+    .where(and(...waitingConditions(scope), gt(conversationClaims.expiresAt, now)))
+    .orderBy(asc(conversations.waitingSince), asc(conversations.id))
+    .limit(1000);
+  return rows.map(split);
+}
+
+/** One waiting conversation as a queue row (a live event's payload), or undefined when it no longer waits. */
+export async function queueRow(db: Executor, conversationId: number, now: Date) {
+  const { query } = queueRows(db, now);
+  const [row] = await query
+    .where(and(eq(conversations.id, conversationId), ...waitingConditions({ sites: [], languages: [] })))
+    .limit(1);
+  return row ? split(row) : undefined;
+}
+export type QueueRow = Awaited<ReturnType<typeof queueRow>> & {};
+
+/** Who sent the message before this one in its conversation (undefined: it was the first). */
+export async function senderBefore(db: Executor, conversationId: number, messageId: number) {
+  const [row] = await db
+    .select({ senderProfileId: messages.senderProfileId })
+    .from(messages)
+    .where(and(eq(messages.conversationId, conversationId), lt(messages.id, messageId)))
+    .orderBy(desc(messages.id))
+    .limit(1);
+  return row?.senderProfileId;
+}
+
+/**
+ * The best waiting conversation nobody holds, locked for this transaction; rows other claim-next
+ * calls hold locked are skipped (FOR UPDATE SKIP LOCKED), so parallel calls each get another one.
+ */
+export async function lockBestWaiting(
+  db: Executor,
+  scope: QueueScope,
+  now: Date,
+): Promise<{ id: number; siteId: number } | undefined> {
+  const { query, tier, minute, spend } = queueRows(db, now);
+  const [row] = await query
+    .where(
+      and(
+        ...waitingConditions(scope),
+        or(sql`${conversationClaims.conversationId} is null`, lte(conversationClaims.expiresAt, now)),
+      ),
+    )
+    .orderBy(asc(tier), asc(minute), desc(spend.cents), asc(conversations.id))
+    .limit(1)
+    .for('update', { of: conversations, skipLocked: true });
+  return row ? { id: row.conversation.id, siteId: row.member.siteId } : undefined;
+}
+
+/** Locks the staff member's row for this transaction: their claim-next calls pass here one at a time. */
+export async function lockStaff(db: Executor, staffId: number): Promise<void> {
+  await db.select({ id: staff.id }).from(staff).where(eq(staff.id, staffId)).for('update');
+}
+
+/** How many conversations the staff member holds right now. */
+export async function liveClaimCount(db: Executor, staffId: number, now: Date): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(conversationClaims)
+    .where(and(eq(conversationClaims.staffId, staffId), gt(conversationClaims.expiresAt, now)));
+  return row?.n ?? 0;
+}
+
+/** The waiting conversations, site by site (the console's sidebar), in one statement. */
+export async function waitingPerSite(db: Executor): Promise<{ siteId: number; count: number }[]> {
+  return db
+    .select({ siteId: memberUser.siteId, count: count() })
+    .from(conversations)
+    .innerJoin(low, eq(low.id, conversations.lowProfileId))
+    .innerJoin(high, eq(high.id, conversations.highProfileId))
+    .innerJoin(
+      memberUser,
+      sql`${memberUser.id} = case when ${low.fictional} then ${high.userId} else ${low.userId} end`,
+    )
+    .where(and(...waitingConditions({ sites: [], languages: [] })))
+    .groupBy(memberUser.siteId)
+    .orderBy(asc(memberUser.siteId));
 }
 
 // ---- claims

@@ -7,19 +7,21 @@ import {
   conversationQuerySchema,
   conversationRefSchema,
   createNoteSchema,
-  inboxQuerySchema,
-  inboxResponseSchema,
   noteResponseSchema,
   operatorStatsSchema,
   replyResponseSchema,
   replySchema,
 } from '#contract/admin.ts';
 import { errorBodySchema, okSchema } from '#contract/common.ts';
+import { operatorEndpoints } from '#contract/endpoints/operator.ts';
+import type { StaffRow } from '#server/db/schema/staff.ts';
+import { routeOf } from '#server/lib/endpoint-route.ts';
 import { AppError } from '#server/lib/errors.ts';
-import { staffChannel } from '#server/lib/staff-events.ts';
+import { type StaffEvent, staffChannel } from '#server/lib/staff-events.ts';
 import { releaseUpgradeRequest, socketErrorListener } from '#server/lib/websocket-upgrade.ts';
 import type { ZodApp } from '#server/lib/zod-app.ts';
 import { requireStaff } from '#server/modules/staff/staff.sessions.ts';
+import { mayAnswer } from './operator.service.ts';
 
 const errors = {
   401: errorBodySchema,
@@ -37,28 +39,20 @@ const messageEvent = z.object({ type: z.literal('message'), conversation: z.numb
 export async function operatorRoutes(app: ZodApp): Promise<void> {
   const operator = app.deps.operator;
 
-  app.get(
-    '/api/admin/inbox.php',
-    {
-      schema: {
-        tags,
-        summary: 'Conversations waiting for a fictional profile’s reply, longest waiting first',
-        querystring: inboxQuerySchema,
-        response: { 200: inboxResponseSchema, ...errors },
-      },
-    },
-    async (request) => {
-      requireStaff(request);
-      return { conversations: await operator.inbox(request.query) };
-    },
+  routeOf(app, operatorEndpoints.getInbox, {}, async (request) =>
+    operator.inbox(requireStaff(request), request.query),
   );
+
+  routeOf(app, operatorEndpoints.postNext, {}, async (request) => ({
+    conversation: await operator.next(requireStaff(request), request.body, request.ip),
+  }));
 
   app.post(
     '/api/admin/claim.php',
     {
       schema: {
         tags,
-        summary: 'Claims a conversation for 5 minutes (renews the own claim). 409 claimed',
+        summary: 'Claims a conversation for 5 minutes (renews the own claim). 409 claimed; 409 claim_limit',
         body: conversationRefSchema,
         response: { 200: claimResponseSchema, ...errors },
       },
@@ -66,21 +60,10 @@ export async function operatorRoutes(app: ZodApp): Promise<void> {
     async (request) => operator.claim(requireStaff(request), request.body.conversation, request.ip),
   );
 
-  app.delete(
-    '/api/admin/claim.php',
-    {
-      schema: {
-        tags,
-        summary: 'Gives an own claim back to the queue',
-        body: conversationRefSchema,
-        response: { 200: okSchema, ...errors },
-      },
-    },
-    async (request) => {
-      await operator.release(requireStaff(request), request.body.conversation, request.ip);
-      return { ok: true as const };
-    },
-  );
+  routeOf(app, operatorEndpoints.deleteClaim, {}, async (request) => {
+    await operator.release(requireStaff(request), request.body.conversation, request.ip);
+    return { ok: true as const };
+  });
 
   app.post(
     '/api/admin/typing.php',
@@ -159,11 +142,61 @@ export async function operatorRoutes(app: ZodApp): Promise<void> {
   );
 }
 
+const queueEvent = z.object({
+  type: z.literal('queue'),
+  conversation: z.number().int(),
+  waiting: z.boolean(),
+});
+const claimEvent = z.object({
+  type: z.literal('claim'),
+  conversation: z.number().int(),
+  claimed_by: z.object({ id: z.number().int(), name: z.string() }).nullable(),
+  claim_expires_at: z.string().nullable(),
+  scope: z.object({ siteId: z.number().int(), language: z.string() }),
+});
+
+type Listener = { staff: StaffRow; send: (event: unknown) => void };
+
 /**
- * GET /api/admin/ws: live back-office events (inbox, claim, message) for staff, from the event bus,
- * so an event on any instance reaches the staff sockets of all of them.
+ * GET /api/admin/ws: live back-office events for staff, from the event bus, so an event on any
+ * instance reaches the staff sockets of all of them. One relay per instance turns each queue change
+ * into the row itself (`inbox` add/update/remove, read once per instance, not per socket) and sends
+ * queue and claim events only to staff assigned to the member's site and language; a message's
+ * content goes only to the operator holding the conversation. A socket knows its staff member's
+ * assignment as it was when it opened (a changed assignment applies from the next connection).
  */
 export async function operatorLiveRoutes(app: FastifyInstance): Promise<void> {
+  const listeners = new Set<Listener>();
+  const toAssigned = (scope: { siteId: number; language: string } | null, event: unknown) => {
+    for (const listener of listeners) {
+      if (scope === null || mayAnswer(listener.staff, scope)) listener.send(event);
+    }
+  };
+  const relay = async (event: unknown) => {
+    const queue = queueEvent.safeParse(event);
+    if (queue.success) {
+      const change = await app.deps.operator.queueEvent(queue.data.conversation);
+      return toAssigned(change.scope, change.event);
+    }
+    const claim = claimEvent.safeParse(event);
+    if (claim.success) {
+      const { scope, ...frame } = claim.data;
+      return toAssigned(scope, frame satisfies Omit<Extract<StaffEvent, { type: 'claim' }>, 'scope'>);
+    }
+    const message = messageEvent.safeParse(event);
+    if (!message.success) return toAssigned(null, event);
+    await Promise.all(
+      [...listeners].map(async (listener) => {
+        if (await app.deps.operator.holds(listener.staff.id, message.data.conversation)) listener.send(event);
+      }),
+    );
+  };
+  const unsubscribe = app.deps.bus.subscribe(staffChannel, (event) => {
+    if (listeners.size === 0) return;
+    relay(event).catch((error: unknown) => app.deps.caught.reportCaught('operator.live-relay', error));
+  });
+  app.addHook('onClose', async () => unsubscribe());
+
   const schema = {
     tags: ['staff'],
     summary: 'WebSocket of live back-office events for staff (AdminEvent frames)',
@@ -176,9 +209,9 @@ export async function operatorLiveRoutes(app: FastifyInstance): Promise<void> {
       socket.close(4403, 'forbidden_origin');
       return;
     }
-    let staffId: number;
+    let staff: StaffRow;
     try {
-      staffId = requireStaff(request).id;
+      staff = requireStaff(request);
     } catch (error) {
       socket.close(4403, error instanceof AppError ? error.code : 'forbidden');
       return;
@@ -193,15 +226,8 @@ export async function operatorLiveRoutes(app: FastifyInstance): Promise<void> {
         type: typeof type === 'string' ? type : 'other',
       });
     };
-    const unsubscribe = app.deps.bus.subscribe(staffChannel, (event) => {
-      // Queue and claim changes go to every staff socket; a message's content only to the operator holding it.
-      const message = messageEvent.safeParse(event);
-      if (!message.success) return send(event);
-      void app.deps.operator
-        .holds(staffId, message.data.conversation)
-        .then((holder) => holder && send(event))
-        .catch((error: unknown) => app.deps.caught.reportCaught('operator.live-message-holder', error));
-    });
+    const listener: Listener = { staff, send };
+    listeners.add(listener);
     let alive = true;
     socket.on('pong', () => {
       alive = true;
@@ -217,7 +243,7 @@ export async function operatorLiveRoutes(app: FastifyInstance): Promise<void> {
     socket.on('close', () => {
       app.deps.metrics.websocketConnections.dec({ socket: 'staff' });
       clearInterval(heartbeat);
-      unsubscribe();
+      listeners.delete(listener);
     });
     socket.send(JSON.stringify({ type: 'ready' }));
   });

@@ -1,11 +1,20 @@
-import type { AdminConversation, ClaimResponse, InboxItem, Note, OperatorStats } from '#contract/admin.ts';
-import { claimMinutes } from '#contract/admin.ts';
+import type {
+  AdminConversation,
+  AdminEvent,
+  ClaimResponse,
+  InboxItem,
+  InboxOrder,
+  InboxPage,
+  Note,
+  OperatorStats,
+} from '#contract/admin.ts';
+import { claimMinutes, defaultMaxClaims, inboxPageSize } from '#contract/admin.ts';
 import type { Message } from '#contract/chats.ts';
 import type { Database } from '#server/db/client.ts';
 import type { SiteRow } from '#server/db/schema/sites.ts';
 import type { StaffRow } from '#server/db/schema/staff.ts';
 import { addMinutes, type Clock } from '#server/lib/clock.ts';
-import { AppError, NotFoundError } from '#server/lib/errors.ts';
+import { AppError, NotFoundError, ValidationFailedError } from '#server/lib/errors.ts';
 import type { EventBus } from '#server/lib/event-bus.ts';
 import { publishToMember } from '#server/lib/member-events.ts';
 import { publishToStaff } from '#server/lib/staff-events.ts';
@@ -25,7 +34,63 @@ export class ClaimedError extends AppError {
   }
 }
 
-const inboxLimit = 200;
+/** The caller already holds as many conversations as they may. */
+export class ClaimLimitError extends AppError {
+  override name = 'ClaimLimitError';
+  constructor(limit: number) {
+    super(409, 'claim_limit', { limit });
+  }
+}
+
+/** Nothing waits that the caller may answer. */
+export class QueueEmptyError extends AppError {
+  override name = 'QueueEmptyError';
+  constructor() {
+    super(404, 'queue_empty');
+  }
+}
+
+/** A queue page's cursor: the last row's keys of its order (operator.repository.ts QueueCursor). */
+function encodeCursor(order: InboxOrder, row: repo.QueueRow): string {
+  return order === 'value'
+    ? `v.${row.tier}.${row.minute}.${-row.spentCents30d}.${row.conversation.id}`
+    : `o.${row.micros}.${row.conversation.id}`;
+}
+
+function decodeCursor(order: InboxOrder, cursor: string | undefined): repo.QueueCursor | undefined {
+  if (!cursor) return undefined;
+  const parts = cursor.split('.');
+  const int = (value: string | undefined) =>
+    value !== undefined && /^-?\d{1,19}$/.test(value) ? value : null;
+  if (order === 'value' && parts[0] === 'v' && parts.length === 5) {
+    const [tier, minute, negSpent, id] = parts.slice(1).map(int);
+    if (tier && minute && negSpent && id)
+      return {
+        kind: 'value',
+        tier: Number(tier),
+        minute: Number(minute),
+        negSpent: Number(negSpent),
+        id: Number(id),
+      };
+  }
+  if (order === 'oldest' && parts[0] === 'o' && parts.length === 3) {
+    const [micros, id] = parts.slice(1).map(int);
+    if (micros && id) return { kind: 'oldest', micros, id: Number(id) };
+  }
+  throw new ValidationFailedError({ cursor: 'invalid' });
+}
+
+/** Admins answer every site and language; everyone else only their assignment (empty: all). */
+function assignmentOf(actor: StaffRow): { sites: readonly number[]; languages: readonly string[] } {
+  return hasRight(actor.role, 'manage_staff')
+    ? { sites: [], languages: [] }
+    : { sites: actor.sites, languages: actor.languages };
+}
+
+/** Whether the staff member may see and answer a conversation with this member. */
+export function mayAnswer(actor: StaffRow, member: { siteId: number; language: string }): boolean {
+  return repo.inAssignment(member, assignmentOf(actor));
+}
 
 function median(values: number[]): number | null {
   if (values.length === 0) return null;
@@ -44,6 +109,11 @@ function waitedSeconds(detail: Record<string, unknown> | null): number | null {
  * the conversation view, replies as the fictional profile, notes and stats. Operators only ever
  * reach conversations between a member and a fictional profile.
  */
+/** The member's site and language of a conversation: whose staff a live event concerns. */
+function scopeOf(found: { member: { siteId: number; language: string } }) {
+  return { siteId: found.member.siteId, language: found.member.language };
+}
+
 /** Whole seconds from `since` to `now` (null when there is no since). */
 function secondsSince(since: Date | null, now: Date): number | null {
   return since ? Math.max(0, Math.round((now.getTime() - since.getTime()) / 1000)) : null;
@@ -61,9 +131,10 @@ export class OperatorService {
     private readonly staff: StaffService,
   ) {}
 
-  private async conversation(id: number) {
+  /** A member ↔ fictional profile conversation the actor may answer; 404 for any other. */
+  private async conversation(actor: StaffRow, id: number) {
     const found = await repo.findFictionalConversation(this.db, id);
-    if (!found) throw new NotFoundError();
+    if (!found || !mayAnswer(actor, found.member)) throw new NotFoundError();
     return found;
   }
 
@@ -86,36 +157,35 @@ export class OperatorService {
     };
   }
 
-  async inbox(filters: { site?: number | undefined; language?: string | undefined }): Promise<InboxItem[]> {
-    const rows = await repo.waitingConversations(this.db, {
-      siteId: filters.site,
-      language: filters.language,
-      limit: inboxLimit,
-    });
+  /**
+   * Queue rows as the console shows them, in a fixed number of statements however many there are:
+   * the main photos in one, the gifts of the last messages in one (none without gifts); the sites
+   * come from the site directory's snapshot (no statement).
+   */
+  private async present(rows: repo.QueueRow[]): Promise<InboxItem[]> {
     const mains = await this.profiles.mainPhotosOf(
       rows.flatMap((row) => [row.memberProfile.id, row.fictionalProfile.id]),
     );
-    const lastMessages = new Map(
-      (await this.chats.messagesByIds(rows.map((row) => row.lastMessageId))).map((message) => [
-        message.id,
-        message,
-      ]),
-    );
+    const gifts = await this.chats.giftsFor(rows.map((row) => row.lastMessage));
     const today = this.clock.now();
     const items: InboxItem[] = [];
     for (const row of rows) {
       const site = await this.siteOf(row.member.siteId);
-      const last = lastMessages.get(row.lastMessageId);
-      if (!last || !row.waitingSince) continue;
-      const [lastMessage] = await this.chats.present([last], row.fictionalProfile.id, site);
+      if (!row.conversation.waitingSince) continue;
+      const [lastMessage] = await this.chats.present([row.lastMessage], row.fictionalProfile.id, site, gifts);
       const ctx = { storage: this.storage, site, today };
       items.push({
         id: row.conversation.id,
         site: { id: site.id, name: site.name },
         member: toProfile(row.memberProfile, mains.get(row.memberProfile.id), ctx),
         member_language: row.member.language,
+        member_value: {
+          credits: row.member.credits,
+          paid_user: row.member.paidUser,
+          spent_cents_30d: row.spentCents30d,
+        },
         profile: toProfile(row.fictionalProfile, mains.get(row.fictionalProfile.id), ctx),
-        waiting_since: row.waitingSince.toISOString(),
+        waiting_since: row.conversation.waitingSince.toISOString(),
         last_message: lastMessage!,
         ...this.liveClaim(row),
       });
@@ -123,11 +193,132 @@ export class OperatorService {
     return items;
   }
 
-  /** Claims a conversation for five minutes (or renews the own claim); 409 claimed when another operator holds it. */
+  /**
+   * The queue the actor may answer (their sites and languages): a page of the waiting conversations
+   * nobody holds, in the asked order (api-contract.md, the workbench: `value` by default), and every
+   * conversation an operator holds now in a list of its own.
+   */
+  async inbox(
+    actor: StaffRow,
+    query: {
+      site?: number | undefined;
+      language?: string | undefined;
+      order: InboxOrder;
+      cursor?: string | undefined;
+    },
+  ): Promise<InboxPage> {
+    const scope = { siteId: query.site, language: query.language, ...assignmentOf(actor) };
+    const now = this.clock.now();
+    const after = decodeCursor(query.order, query.cursor);
+    const [page, claimed] = await Promise.all([
+      repo.waitingPage(this.db, scope, { order: query.order, after, limit: inboxPageSize + 1, now }),
+      after === undefined ? repo.claimedRows(this.db, scope, now) : Promise.resolve([]),
+    ]);
+    const more = page.length > inboxPageSize;
+    const rows = more ? page.slice(0, inboxPageSize) : page;
+    const items = await this.present([...rows, ...claimed]);
+    return {
+      conversations: items.slice(0, rows.length),
+      claimed: items.slice(rows.length),
+      next_cursor: more ? encodeCursor(query.order, rows.at(-1)!) : null,
+    };
+  }
+
+  /** The live frame for a queue change (staff socket relay), and whose assignment it concerns. */
+  async queueEvent(
+    conversationId: number,
+  ): Promise<{ event: AdminEvent; scope: { siteId: number; language: string } | null }> {
+    const row = await repo.queueRow(this.db, conversationId, this.clock.now());
+    const [item] = row ? await this.present([row]) : [];
+    if (!row || !item) {
+      return { event: { type: 'inbox', op: 'remove', conversation: { id: conversationId } }, scope: null };
+    }
+    // A conversation enters the queue with the member's first message since the profile's last one;
+    // the member's next messages update its row.
+    const before = await repo.senderBefore(this.db, row.conversation.id, row.lastMessage.id);
+    const op = before === undefined || before === row.fictionalProfile.id ? 'add' : 'update';
+    return {
+      event: { type: 'inbox', op, conversation: item },
+      scope: { siteId: row.member.siteId, language: row.member.language },
+    };
+  }
+
+  /**
+   * How many conversations the staff member may hold at once when claiming one of this site's: their
+   * account's limit, else the site's setting, else the default.
+   */
+  private async claimLimit(actor: StaffRow, siteId: number): Promise<number> {
+    return actor.maxClaims ?? (await this.sites.byId(siteId))?.maxClaims ?? defaultMaxClaims;
+  }
+
+  /**
+   * The best waiting conversation the actor may answer, claimed for them. One transaction: the
+   * actor's row lock (so their parallel calls pass one at a time), the count of their claims against
+   * the limit (409 claim_limit; the account's, else the candidate's site's), the best free conversation locked with SKIP LOCKED (parallel calls
+   * of other operators take the next ones), and the claim. 404 queue_empty when nothing is left.
+   */
+  async next(
+    actor: StaffRow,
+    filters: { site?: number | undefined; language?: string | undefined },
+    ip: string,
+  ): Promise<InboxItem> {
+    const scope = { siteId: filters.site, language: filters.language, ...assignmentOf(actor) };
+    const now = this.clock.now();
+    const expiresAt = addMinutes(now, claimMinutes);
+    const claimed = await this.db.transaction(async (tx) => {
+      await repo.lockStaff(tx, actor.id);
+      const held = await repo.liveClaimCount(tx, actor.id, now);
+      if (actor.maxClaims !== null && held >= actor.maxClaims) throw new ClaimLimitError(actor.maxClaims);
+      // A candidate an operator claimed by hand meanwhile (POST claim.php takes no row lock on the
+      // conversation) is passed over for the next one.
+      for (let attempt = 0; attempt < 3; attempt++) {
+        const best = await repo.lockBestWaiting(tx, scope, now);
+        if (!best) return undefined;
+        const limit = await this.claimLimit(actor, best.siteId);
+        if (held >= limit) throw new ClaimLimitError(limit);
+        if (await repo.takeClaim(tx, best.id, actor.id, now, expiresAt)) {
+          await this.staff.audit(tx, {
+            staffId: actor.id,
+            action: 'claim',
+            object: `conversation:${best.id}`,
+            ip,
+            detail: { via: 'next' },
+          });
+          return best.id;
+        }
+      }
+      return undefined;
+    });
+    if (claimed === undefined) throw new QueueEmptyError();
+    const row = await repo.queueRow(this.db, claimed, now);
+    const [item] = row ? await this.present([row]) : [];
+    if (!row || !item) throw new QueueEmptyError();
+    await this.chats.markAnswering(item.profile.id);
+    await publishToStaff(this.bus, {
+      type: 'claim',
+      conversation: claimed,
+      claimed_by: { id: actor.id, name: actor.name },
+      claim_expires_at: expiresAt.toISOString(),
+      scope: { siteId: row.member.siteId, language: row.member.language },
+    });
+    return item;
+  }
+
+  /**
+   * Claims a conversation for five minutes (or renews the own claim); 409 claimed when another
+   * operator holds it, 409 claim_limit when a new claim would pass the actor's limit (counted under
+   * the actor's row lock, as claim-next does).
+   */
   async claim(actor: StaffRow, conversationId: number, ip: string): Promise<ClaimResponse> {
-    await this.conversation(conversationId);
+    const found = await this.conversation(actor, conversationId);
     const now = this.clock.now();
     const claim = await this.db.transaction(async (tx) => {
+      await repo.lockStaff(tx, actor.id);
+      const held = await repo.findClaim(tx, conversationId, now);
+      if (held?.claim.staffId !== actor.id) {
+        const limit = await this.claimLimit(actor, found.member.siteId);
+        if ((await repo.liveClaimCount(tx, actor.id, now)) >= limit) throw new ClaimLimitError(limit);
+      }
       const taken = await repo.takeClaim(tx, conversationId, actor.id, now, addMinutes(now, claimMinutes));
       if (taken) {
         await this.staff.audit(tx, {
@@ -143,12 +334,13 @@ export class OperatorService {
       const holder = await repo.findClaim(this.db, conversationId, now);
       throw new ClaimedError(holder?.name ?? '');
     }
+    await this.chats.markAnswering(found.fictionalProfile.id);
     const result = {
       conversation: conversationId,
       claimed_by: { id: actor.id, name: actor.name },
       claim_expires_at: claim.expiresAt.toISOString(),
     };
-    await publishToStaff(this.bus, { type: 'claim', ...result });
+    await publishToStaff(this.bus, { type: 'claim', ...result, scope: scopeOf(found) });
     return result;
   }
 
@@ -160,6 +352,7 @@ export class OperatorService {
 
   /** Gives the conversation back to the queue (the operator moved on without replying). */
   async release(actor: StaffRow, conversationId: number, ip: string): Promise<void> {
+    const found = await this.conversation(actor, conversationId);
     const released = await this.db.transaction(async (tx) => {
       const done = await repo.releaseClaim(tx, conversationId, actor.id);
       if (done) {
@@ -178,13 +371,14 @@ export class OperatorService {
         conversation: conversationId,
         claimed_by: null,
         claim_expires_at: null,
+        scope: scopeOf(found),
       });
     }
   }
 
   /** The operator is typing: the claim is renewed and the member sees the profile typing. */
   async typing(actor: StaffRow, conversationId: number): Promise<void> {
-    const found = await this.conversation(conversationId);
+    const found = await this.conversation(actor, conversationId);
     const now = this.clock.now();
     const claim = await repo.takeClaim(this.db, conversationId, actor.id, now, addMinutes(now, claimMinutes));
     if (!claim) {
@@ -195,7 +389,7 @@ export class OperatorService {
   }
 
   async view(actor: StaffRow, conversationId: number, ip: string): Promise<AdminConversation> {
-    const found = await this.conversation(conversationId);
+    const found = await this.conversation(actor, conversationId);
     const site = await this.siteOf(found.member.siteId);
     const rows = await this.chats.history(conversationId, 500);
     const ctx = { storage: this.storage, site, today: this.clock.now() };
@@ -251,7 +445,7 @@ export class OperatorService {
     input: { conversation: number; text?: string | undefined; photo?: number | undefined },
     ip: string,
   ): Promise<Message> {
-    const found = await this.conversation(input.conversation);
+    const found = await this.conversation(actor, input.conversation);
     const site = await this.siteOf(found.member.siteId);
     if (found.member.status === 'deleted' || found.member.status === 'pending_deletion')
       throw new NotFoundError();
@@ -295,6 +489,7 @@ export class OperatorService {
       conversation: found.conversation.id,
       claimed_by: null,
       claim_expires_at: null,
+      scope: scopeOf(found),
     });
     return sent.message;
   }
@@ -305,7 +500,7 @@ export class OperatorService {
     input: { conversation: number; about: 'member' | 'profile'; text: string },
     ip: string,
   ): Promise<Note> {
-    const found = await this.conversation(input.conversation);
+    const found = await this.conversation(actor, input.conversation);
     const profileId = input.about === 'member' ? found.memberProfile.id : found.fictionalProfile.id;
     const note = await this.db.transaction(async (tx) => {
       const inserted = await repo.insertNote(tx, {
@@ -345,12 +540,9 @@ export class OperatorService {
         median_reply_seconds: median(own.flatMap((reply) => waitedSeconds(reply.detail) ?? [])),
       };
     };
-    const waiting = new Map<number, number>();
-    for (const row of await repo.waitingConversations(this.db, { limit: 10_000 })) {
-      waiting.set(row.member.siteId, (waiting.get(row.member.siteId) ?? 0) + 1);
-    }
     const perSite = [];
-    for (const [siteId, count] of waiting) {
+    for (const { siteId, count } of await repo.waitingPerSite(this.db)) {
+      if (!repo.inAssignment({ siteId, language: '' }, { ...assignmentOf(actor), languages: [] })) continue;
       perSite.push({ site: siteId, name: (await this.sites.byId(siteId))?.name ?? '', count });
     }
     return {

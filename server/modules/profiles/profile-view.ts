@@ -6,6 +6,8 @@ import type { SiteRow } from '#server/db/schema/sites.ts';
 import { ageOn } from '#server/lib/age.ts';
 import type { MediaStorage } from '#server/lib/storage.ts';
 import { regionName } from '#server/modules/regions/regions.data.ts';
+import { isOnline } from '#server/modules/sites/staffing.ts';
+import { type AboutTranslations, aboutByLocale } from './localized-about.ts';
 
 /**
  * Whether visitors and ad pages (home, landers, member landings) may show this profile: a fictional
@@ -16,6 +18,7 @@ export function inPublicPool(profile: ProfileRow, owner: Pick<UserRow, 'status'>
   return profile.fictional || (profile.publicProfile && owner.status === 'active');
 }
 
+/** `today` is the moment of the answer: ages and presence are as of then. */
 export type ViewContext = { storage: MediaStorage; site: SiteRow; today: Date };
 
 /** The label in the default language; API answers carry it in the reader's (regions/region-labels.ts). */
@@ -23,8 +26,15 @@ export function regionLabel(country: string, code: string | null): string | null
   return regionName(country, code, defaultLocale);
 }
 
-/** A profile as the API shows it. The main photo is never a premium photo, so it is always the original. */
-export function toProfile(row: ProfileRow, mainPhoto: PhotoRow | undefined, ctx: ViewContext): Profile {
+/**
+ * A profile as the API shows it. The main photo is never a premium photo, so it is always the original.
+ * Its about text in other languages rides along for the answer's reader (localized-about.ts).
+ */
+export function toProfile(
+  row: ProfileRow,
+  mainPhoto: PhotoRow | undefined,
+  ctx: ViewContext,
+): Profile & { [aboutByLocale]?: AboutTranslations } {
   const url = (key: string) => ctx.storage.url(key, ctx.site.cdnPrefix);
   return {
     id: row.id,
@@ -53,6 +63,10 @@ export function toProfile(row: ProfileRow, mainPhoto: PhotoRow | undefined, ctx:
     interests: row.interests,
     about: row.about,
     last_active: row.lastActiveAt.toISOString(),
+    online: isOnline(row, ctx.site, ctx.today),
+    ...(row.about && Object.keys(row.aboutTranslations).length > 0
+      ? { [aboutByLocale]: row.aboutTranslations }
+      : {}),
   };
 }
 

@@ -9,7 +9,7 @@ import { NotFoundError, ValidationFailedError } from '#server/lib/errors.ts';
 import type { MediaStorage } from '#server/lib/storage.ts';
 import { regionsOf } from '#server/modules/regions/regions.data.ts';
 import { inPublicPool, toPhotos, toProfile, type ViewContext } from './profile-view.ts';
-import { BlockedError } from './profiles.errors.ts';
+import { BlockedError, PremiumRequiredError } from './profiles.errors.ts';
 import * as repo from './profiles.repository.ts';
 
 export type ReportInput = {
@@ -110,6 +110,12 @@ export class ProfilesService {
     private readonly chatListChanged: (userId: number) => Promise<void> = async () => {},
   ) {}
 
+  /**
+   * Told of each visit of a member to another's page ("who viewed me", LikesService.recordVisit);
+   * set where the services are made. A failure is reported, never shown to the visitor.
+   */
+  onVisit: ((viewer: UserRow, visitor: ProfileRow, visited: ProfileRow) => Promise<void>) | null = null;
+
   private ctx(site: SiteRow): ViewContext {
     return { storage: this.storage, site, today: this.clock.now() };
   }
@@ -140,11 +146,14 @@ export class ProfilesService {
       photos: toPhotos(photos, { ...ctx, canSeePremium: true }),
       photo_limit: member.paidUser ? photoLimits.premium : photoLimits.free,
       public_profile: profile.publicProfile,
+      browse_invisibly: profile.browseInvisibly,
     };
   }
 
   async update(member: UserRow, site: SiteRow, patch: ProfileUpdate): Promise<OwnProfile> {
     const profile = await this.profileOf(member);
+    // Browsing invisibly is a premium right; turning it off is always allowed.
+    if (patch.browse_invisibly && !member.paidUser) throw new PremiumRequiredError();
     const country = patch.country ?? profile.country;
     if (patch.country && !site.countries.includes(patch.country)) {
       throw new ValidationFailedError({ country: 'invalid' });
@@ -171,8 +180,9 @@ export class ProfilesService {
       ...(patch.relationship_status !== undefined ? { relationshipStatus: patch.relationship_status } : {}),
       ...(patch.tattoos !== undefined ? { tattoos: patch.tattoos } : {}),
       ...(patch.interests !== undefined ? { interests: [...new Set(patch.interests)] } : {}),
-      ...(patch.about !== undefined ? { about: patch.about || null } : {}),
+      ...(patch.about !== undefined ? { about: patch.about || null, aboutTranslations: {} } : {}),
       ...(patch.public_profile !== undefined ? { publicProfile: patch.public_profile } : {}),
+      ...(patch.browse_invisibly !== undefined ? { browseInvisibly: patch.browse_invisibly } : {}),
       country,
       countryregion: region,
     });
@@ -206,6 +216,7 @@ export class ProfilesService {
       blocked = found.viewerBlocked;
       liked = found.liked;
       if (found.newLike) await repo.clearNewLike(this.db, profileId, viewerProfile.id);
+      if (viewer && !blocked) await this.onVisit?.(viewer, viewerProfile, found.profile);
     }
     const photos = found.photos;
     const ctx = this.ctx(site);

@@ -82,6 +82,26 @@ export async function updateStaff(
   await db.update(staff).set(values).where(eq(staff.id, id));
 }
 
+export async function findStaffById(db: Executor, id: number): Promise<StaffRow | undefined> {
+  const [row] = await db.select().from(staff).where(eq(staff.id, id)).limit(1);
+  return row;
+}
+
+/** Changes a staff account and answers it as it is now (undefined: no such account). */
+export async function updateStaffReturning(
+  db: Executor,
+  id: number,
+  values: Partial<typeof staff.$inferInsert>,
+): Promise<StaffRow | undefined> {
+  const [row] = await db.update(staff).set(values).where(eq(staff.id, id)).returning();
+  return row;
+}
+
+/** Ends every sign-in of a staff member (their account was deactivated). */
+export async function deleteStaffSessionsOf(db: Executor, staffId: number): Promise<void> {
+  await db.delete(staffSessions).where(eq(staffSessions.staffId, staffId));
+}
+
 /** Accepts a TOTP time step once: false when this or a later step was used already (replay). */
 export async function advanceTotpStep(db: Executor, id: number, step: number): Promise<boolean> {
   const rows = await db

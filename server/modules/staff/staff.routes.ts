@@ -11,7 +11,9 @@ import {
   totpSetupResponseSchema,
 } from '#contract/admin.ts';
 import { errorBodySchema, okSchema } from '#contract/common.ts';
-import { NotFoundError } from '#server/lib/errors.ts';
+import { operatorEndpoints } from '#contract/endpoints/operator.ts';
+import { routeOf } from '#server/lib/endpoint-route.ts';
+import { NotFoundError, ValidationFailedError } from '#server/lib/errors.ts';
 import type { ZodApp } from '#server/lib/zod-app.ts';
 import { toStaff } from './staff.service.ts';
 import { clearStaffCookie, requireStaff, setStaffCookie } from './staff.sessions.ts';
@@ -176,6 +178,14 @@ export async function staffRoutes(app: ZodApp): Promise<void> {
       return { staff: toStaff(created) };
     },
   );
+
+  routeOf(app, operatorEndpoints.putStaff, {}, async (request) => {
+    const actor = requireStaff(request, 'manage_staff');
+    for (const site of request.body.sites ?? []) {
+      if (!(await app.deps.sites.byId(site))) throw new ValidationFailedError({ sites: 'invalid' });
+    }
+    return { staff: toStaff(await service.update(actor, request.body, request.ip)) };
+  });
 
   app.get(
     '/api/admin/audit.php',

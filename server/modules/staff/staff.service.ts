@@ -1,10 +1,10 @@
-import type { Staff, StaffRole } from '#contract/admin.ts';
+import type { Staff, StaffRole, UpdateStaff } from '#contract/admin.ts';
 import { staffSessionHours } from '#contract/admin.ts';
 import { isLocale } from '#contract/locales.ts';
 import type { Database, Executor } from '#server/db/client.ts';
 import type { StaffRow } from '#server/db/schema/staff.ts';
 import { addMinutes, type Clock } from '#server/lib/clock.ts';
-import { AppError, ValidationFailedError } from '#server/lib/errors.ts';
+import { AppError, NotFoundError, ValidationFailedError } from '#server/lib/errors.ts';
 import { loadOtplib } from '#server/lib/lazy-packages.ts';
 import { hashToken, newToken } from '#server/lib/tokens.ts';
 import { AccountLockedError, LoginFailedError } from '#server/modules/accounts/accounts.errors.ts';
@@ -61,6 +61,10 @@ export function toStaff(row: StaffRow): Staff {
     role: row.role,
     totp_enabled: row.totpSecret !== null,
     language: row.language,
+    active: row.active,
+    sites: row.sites,
+    languages: row.languages,
+    max_claims: row.maxClaims,
   };
 }
 
@@ -286,6 +290,43 @@ export class StaffService {
       if (!created) throw new EmailTakenError();
       await this.audit(tx, { staffId: actor.id, action: 'staff.create', object: `staff:${created.id}`, ip });
       return created;
+    });
+  }
+
+  /**
+   * An admin changes a staff member's role, assignment (sites and member languages, empty: all),
+   * claim limit (null: the default) or whether the account is active; a deactivated account's
+   * sign-ins end. Admins cannot demote or deactivate themselves, so the back office always keeps
+   * the admin who is working in it.
+   */
+  async update(actor: StaffRow, input: UpdateStaff, ip: string): Promise<StaffRow> {
+    const { id, ...changes } = input;
+    if (id === actor.id && ((changes.role && changes.role !== actor.role) || changes.active === false))
+      throw new ValidationFailedError(changes.active === false ? { active: 'invalid' } : { role: 'invalid' });
+    return this.db.transaction(async (tx) => {
+      const updated = await repo.updateStaffReturning(tx, id, {
+        ...(changes.role !== undefined ? { role: changes.role } : {}),
+        ...(changes.sites !== undefined ? { sites: [...new Set(changes.sites)].sort((a, b) => a - b) } : {}),
+        ...(changes.languages !== undefined ? { languages: [...new Set(changes.languages)].sort() } : {}),
+        ...(changes.max_claims !== undefined ? { maxClaims: changes.max_claims } : {}),
+        ...(changes.active !== undefined ? { active: changes.active } : {}),
+      });
+      if (!updated) throw new NotFoundError();
+      if (changes.active === false) await repo.deleteStaffSessionsOf(tx, id);
+      await this.audit(tx, {
+        staffId: actor.id,
+        action: 'staff.update',
+        object: `staff:${id}`,
+        ip,
+        detail: {
+          role: changes.role ?? null,
+          sites: changes.sites?.join(',') ?? null,
+          languages: changes.languages?.join(',') ?? null,
+          max_claims: changes.max_claims ?? null,
+          active: changes.active ?? null,
+        },
+      });
+      return updated;
     });
   }
 

@@ -1,0 +1,1 @@
+ALTER TABLE "profiles" ADD COLUMN "about_translations" jsonb DEFAULT '{}'::jsonb NOT NULL;

@@ -1,0 +1,193 @@
+import AxeBuilder from '@axe-core/playwright';
+import { generate } from 'otplib';
+import { activeMember, demoAdmin, e2eEmail, expect, gotoHydrated, test } from './fixtures.ts';
+
+/** The code of the next time step (accepted within ±30 s): never the one the enrolment used. */
+const nextCode = (secret: string) => generate({ secret, epoch: Math.floor(Date.now() / 1000) + 30 });
+
+const sizes = [
+  {
+    name: 'desktop',
+    viewport: { width: 1366, height: 900 },
+    language: 'fi',
+    texts: ['Moi, oletko siellä?', 'Hei taas!'],
+    reply: 'Hei! Olen täällä 😊',
+  },
+  {
+    name: 'phone',
+    viewport: { width: 390, height: 844 },
+    language: 'sv',
+    texts: ['Hej, är du där?', 'Hallå igen!'],
+    reply: 'Hej! Här är jag 😊',
+  },
+] as const;
+
+for (const size of sizes) {
+  test(`an operator claims the next conversation, answers with the shortcut and lands in the next one (${size.name})`, async ({
+    browser,
+    baseURL,
+    playwright,
+  }) => {
+    test.setTimeout(120_000);
+    const admin = await demoAdmin(playwright, baseURL);
+    const email = e2eEmail();
+    const password = 'Juniper-lamp-5521';
+    const created = await admin.post('/api/admin/staff.php', {
+      data: { email, name: `Wren ${size.name}`, role: 'operator', password, language: 'en' },
+    });
+    expect(created.status()).toBe(201);
+    const operatorId = (await created.json()).staff.id as number;
+    // This operator answers members writing in one language only: the queue holds this test's rows.
+    const assigned = await admin.put('/api/admin/staff.php', {
+      data: { id: operatorId, languages: [size.language] },
+    });
+    expect(assigned.status()).toBe(200);
+    const enrolment = await playwright.request.newContext({ baseURL });
+    await enrolment.post('/api/admin/session.php', { data: { email, password } });
+    const secret = (await (await enrolment.post('/api/admin/totp.php')).json()).secret as string;
+    const code = await generate({ secret, epoch: Math.floor(Date.now() / 1000) });
+    expect((await enrolment.put('/api/admin/totp.php', { data: { code } })).status()).toBe(200);
+
+    // A member writing in that language waits for two fictional profiles.
+    const member = await activeMember(browser, baseURL, 'Aino');
+    expect(
+      (await member.page.request.put('/api/user.php', { data: { language: size.language } })).status(),
+    ).toBe(200);
+    const search = await (await member.page.request.get('/api/search.php')).json();
+    const fictional = (search.profiles as { id: number; name: string; fictional: boolean }[]).filter(
+      (profile) => profile.fictional,
+    );
+    expect(fictional.length).toBeGreaterThanOrEqual(2);
+    const [first, second] = fictional as [(typeof fictional)[number], (typeof fictional)[number]];
+    for (const [profile, text] of [
+      [first, size.texts[0]],
+      [second, size.texts[1]],
+    ] as const) {
+      const sent = await member.page.request.post('/api/chat.php', { data: { profile: profile.id, text } });
+      expect(sent.status()).toBe(201);
+    }
+
+    const context = await browser.newContext({ baseURL, viewport: size.viewport });
+    const page = await context.newPage();
+    await gotoHydrated(page, '/admin/login');
+    await page.getByLabel('E-mail address').fill(email);
+    await page.getByLabel('Password', { exact: true }).fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByLabel('Authentication code').fill(await nextCode(secret));
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await expect(page).toHaveURL(/\/admin\/inbox$/);
+    await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true');
+    await expect(page.getByTestId('live-status')).toHaveText('Live');
+    const waiting = page.getByTestId('inbox').getByRole('listitem');
+    await expect(waiting).toHaveCount(2);
+    await expect(waiting.first()).toContainText(size.texts[0]);
+    await expect(waiting.first()).toContainText('Never paid');
+    await expect(waiting.first()).toContainText('Credits:');
+    await expect(page.getByText('Shortcut: N or Alt+N')).toBeVisible();
+    expect(
+      (await new AxeBuilder({ page }).analyze()).violations.filter((v) =>
+        ['serious', 'critical'].includes(v.impact ?? ''),
+      ),
+    ).toEqual([]);
+    await page.screenshot({ path: test.info().outputPath(`inbox-${size.name}.png`), fullPage: true });
+
+    // No page load from here on: a marker on the window survives every step.
+    await page.evaluate(() => {
+      (window as unknown as { workbenchMarker: string }).workbenchMarker = 'still here';
+    });
+    await page.keyboard.press('n');
+    await expect(page).toHaveURL(/\/admin\/conversations\/\d+$/);
+    const firstUrl = page.url();
+    await expect(page.getByTestId('history')).toContainText(size.texts[0]);
+    const replyBox = page.getByLabel(`Reply as ${first.name}`);
+    await expect(replyBox).toBeFocused();
+    await expect(page.getByText('Ctrl/⌘+Enter sends and opens the next conversation')).toBeVisible();
+    await page.keyboard.type(size.reply);
+    expect(
+      (await new AxeBuilder({ page }).analyze()).violations.filter((v) =>
+        ['serious', 'critical'].includes(v.impact ?? ''),
+      ),
+    ).toEqual([]);
+    await page.keyboard.press('Control+Enter');
+
+    // Sent, and the next conversation is open and claimed, the reply box ready.
+    await expect(page).not.toHaveURL(firstUrl);
+    await expect(page).toHaveURL(/\/admin\/conversations\/\d+$/);
+    await expect(page.getByTestId('history')).toContainText(size.texts[1]);
+    await expect(page.getByLabel(`Reply as ${second.name}`)).toBeFocused();
+    await expect(page.getByLabel(`Reply as ${second.name}`)).toHaveValue('');
+    await page.screenshot({ path: test.info().outputPath(`conversation-${size.name}.png`), fullPage: true });
+    expect(
+      await page.evaluate(() => (window as unknown as { workbenchMarker?: string }).workbenchMarker),
+    ).toBe('still here');
+
+    // Esc gives it back and returns to the queue, where it waits again, unclaimed.
+    await page.keyboard.press('Escape');
+    await expect(page).toHaveURL(/\/admin\/inbox$/);
+    await expect(page.getByTestId('inbox').getByRole('listitem')).toHaveCount(1);
+    await expect(page.getByTestId('inbox')).toContainText(size.texts[1]);
+    expect(
+      await page.evaluate(() => (window as unknown as { workbenchMarker?: string }).workbenchMarker),
+    ).toBe('still here');
+
+    // The member got the reply.
+    const chats = await (await member.page.request.get('/api/chats.php')).json();
+    const answered = (chats.chats as { profile: { id: number }; conversation: { id: number } }[]).find(
+      (chat) => chat.profile.id === first.id,
+    );
+    const chat = await (
+      await member.page.request.get(`/api/chat.php?conversation=${answered!.conversation.id}`)
+    ).json();
+    expect(chat.messages.at(-1)).toMatchObject({ text: size.reply, mine: false });
+    await admin.dispose();
+    await enrolment.dispose();
+    await context.close();
+  });
+}
+
+test('an admin assigns an operator to member languages and a claim limit on the staff page', async ({
+  browser,
+  baseURL,
+  playwright,
+}) => {
+  test.setTimeout(90_000);
+  const admin = await demoAdmin(playwright, baseURL);
+  const created = await admin.post('/api/admin/staff.php', {
+    data: {
+      email: e2eEmail(),
+      name: 'Assigned Aurora',
+      role: 'operator',
+      password: 'Maple-window-8812',
+      language: 'en',
+    },
+  });
+  expect(created.status()).toBe(201);
+  const operatorId = (await created.json()).staff.id as number;
+  const context = await browser.newContext({ baseURL, storageState: await admin.storageState() });
+  const page = await context.newPage();
+  await gotoHydrated(page, '/admin/staff');
+  const row = page.getByRole('row').filter({ hasText: 'Assigned Aurora' });
+  await row.getByText('All sites · All languages').click();
+  const form = page.getByRole('form', { name: 'Assignment of Assigned Aurora' });
+  await form.getByLabel('Danish').check();
+  await form.getByLabel('German').check();
+  await form.getByLabel('Conversations at once').fill('3');
+  expect(
+    (await new AxeBuilder({ page }).analyze()).violations.filter((v) =>
+      ['serious', 'critical'].includes(v.impact ?? ''),
+    ),
+  ).toEqual([]);
+  await form.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByRole('status')).toHaveText('Assigned Aurora has been updated.');
+  const listed = (await (await admin.get('/api/admin/staff.php')).json()).staff as {
+    id: number;
+    languages: string[];
+    max_claims: number | null;
+  }[];
+  expect(listed.find((entry) => entry.id === operatorId)).toMatchObject({
+    languages: ['da', 'de'],
+    max_claims: 3,
+  });
+  await admin.dispose();
+  await context.close();
+});
