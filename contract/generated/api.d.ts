@@ -1797,6 +1797,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/visitors.php": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Who viewed the member's profile: newest first, veiled for free members, blocks hidden both ways */
+        get: operations["getVisitors"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/ws": {
         parameters: {
             query?: never;
@@ -1906,6 +1923,7 @@ export interface components {
                         thumb_filename: string;
                     } | null;
                     name: string;
+                    online: boolean;
                     region_label: string | null;
                     relationship_status: ("single" | "divorced" | "widowed" | "separated" | "open_relationship") | null;
                     seeking: ("male" | "female" | "both") | null;
@@ -1940,6 +1958,7 @@ export interface components {
                         thumb_filename: string;
                     } | null;
                     name: string;
+                    online: boolean;
                     region_label: string | null;
                     relationship_status: ("single" | "divorced" | "widowed" | "separated" | "open_relationship") | null;
                     seeking: ("male" | "female" | "both") | null;
@@ -2070,6 +2089,7 @@ export interface components {
                     thumb_filename: string;
                 } | null;
                 name: string;
+                online: boolean;
                 region_label: string | null;
                 relationship_status: ("single" | "divorced" | "widowed" | "separated" | "open_relationship") | null;
                 seeking: ("male" | "female" | "both") | null;
@@ -2101,6 +2121,7 @@ export interface components {
                     thumb_filename: string;
                 } | null;
                 name: string;
+                online: boolean;
                 region_label: string | null;
                 relationship_status: ("single" | "divorced" | "widowed" | "separated" | "open_relationship") | null;
                 seeking: ("male" | "female" | "both") | null;
@@ -3604,6 +3625,7 @@ export interface operations {
                                     thumb_filename: string;
                                 } | null;
                                 name: string;
+                                online: boolean;
                                 region_label: string | null;
                                 relationship_status: ("single" | "divorced" | "widowed" | "separated" | "open_relationship") | null;
                                 seeking: ("male" | "female" | "both") | null;
@@ -3676,6 +3698,7 @@ export interface operations {
                                 thumb_filename: string;
                             } | null;
                             name: string;
+                            online: boolean;
                             region_label: string | null;
                             relationship_status: ("single" | "divorced" | "widowed" | "separated" | "open_relationship") | null;
                             seeking: ("male" | "female" | "both") | null;
@@ -4814,6 +4837,7 @@ export interface operations {
                                     thumb_filename: string;
                                 } | null;
                                 name: string;
+                                online: boolean;
                                 region_label: string | null;
                                 relationship_status: ("single" | "divorced" | "widowed" | "separated" | "open_relationship") | null;
                                 seeking: ("male" | "female" | "both") | null;
@@ -4848,6 +4872,7 @@ export interface operations {
                                     thumb_filename: string;
                                 } | null;
                                 name: string;
+                                online: boolean;
                                 region_label: string | null;
                                 relationship_status: ("single" | "divorced" | "widowed" | "separated" | "open_relationship") | null;
                                 seeking: ("male" | "female" | "both") | null;
@@ -4912,6 +4937,7 @@ export interface operations {
                                     thumb_filename: string;
                                 } | null;
                                 name: string;
+                                online: boolean;
                                 region_label: string | null;
                                 relationship_status: ("single" | "divorced" | "widowed" | "separated" | "open_relationship") | null;
                                 seeking: ("male" | "female" | "both") | null;
@@ -4946,6 +4972,7 @@ export interface operations {
                                     thumb_filename: string;
                                 } | null;
                                 name: string;
+                                online: boolean;
                                 region_label: string | null;
                                 relationship_status: ("single" | "divorced" | "widowed" | "separated" | "open_relationship") | null;
                                 seeking: ("male" | "female" | "both") | null;
@@ -5852,6 +5879,7 @@ export interface operations {
                                     thumb_filename: string;
                                 } | null;
                                 name: string;
+                                online: boolean;
                                 region_label: string | null;
                                 relationship_status: ("single" | "divorced" | "widowed" | "separated" | "open_relationship") | null;
                                 seeking: ("male" | "female" | "both") | null;
@@ -5886,6 +5914,7 @@ export interface operations {
                                     thumb_filename: string;
                                 } | null;
                                 name: string;
+                                online: boolean;
                                 region_label: string | null;
                                 relationship_status: ("single" | "divorced" | "widowed" | "separated" | "open_relationship") | null;
                                 seeking: ("male" | "female" | "both") | null;
@@ -7128,6 +7157,7 @@ export interface operations {
                                 thumb_filename: string;
                             } | null;
                             name: string;
+                            online: boolean;
                             photos: {
                                 filename: string;
                                 id: number;
@@ -7404,6 +7434,7 @@ export interface operations {
                                 thumb_filename: string;
                             } | null;
                             name: string;
+                            online: boolean;
                             region_label: string | null;
                             relationship_status: ("single" | "divorced" | "widowed" | "separated" | "open_relationship") | null;
                             seeking: ("male" | "female" | "both") | null;
@@ -7573,6 +7604,7 @@ export interface operations {
                                 thumb_filename: string;
                             } | null;
                             name: string;
+                            online: boolean;
                             photos: {
                                 filename: string;
                                 id: number;
@@ -7746,6 +7778,7 @@ export interface operations {
                                 thumb_filename: string;
                             } | null;
                             name: string;
+                            online: boolean;
                             photos: {
                                 filename: string;
                                 id: number;
@@ -8841,6 +8874,11 @@ export interface operations {
                             signup_credits: number;
                             /** @enum {string} */
                             signups: "all" | "with_trafficsource" | "none";
+                            staffing_hours: {
+                                day: number;
+                                from: string;
+                                to: string;
+                            }[] | null;
                             support_email: string;
                             support_phone: string;
                             texts: {
@@ -8850,6 +8888,7 @@ export interface operations {
                             };
                             theme_color: string;
                             timezone: string;
+                            typical_reply_minutes: number;
                             updated_at: string;
                             us_footer: boolean;
                             visible_profile_fields: string[];
@@ -9003,6 +9042,11 @@ export interface operations {
                             signup_credits: number;
                             /** @enum {string} */
                             signups: "all" | "with_trafficsource" | "none";
+                            staffing_hours: {
+                                day: number;
+                                from: string;
+                                to: string;
+                            }[] | null;
                             support_email: string;
                             support_phone: string;
                             texts: {
@@ -9012,6 +9056,7 @@ export interface operations {
                             };
                             theme_color: string;
                             timezone: string;
+                            typical_reply_minutes: number;
                             updated_at: string;
                             us_footer: boolean;
                             visible_profile_fields: string[];
@@ -9159,6 +9204,11 @@ export interface operations {
                     signup_credits?: number;
                     /** @enum {string} */
                     signups?: "all" | "with_trafficsource" | "none";
+                    staffing_hours?: {
+                        day: number;
+                        from: string;
+                        to: string;
+                    }[] | null;
                     /** Format: email */
                     support_email?: string;
                     support_phone?: string;
@@ -9169,6 +9219,7 @@ export interface operations {
                     };
                     theme_color?: string;
                     timezone?: string;
+                    typical_reply_minutes?: number;
                     us_footer?: boolean;
                     visible_profile_fields?: ("gender" | "sexuality" | "body_type" | "hair" | "eye_colour" | "relationship_status" | "tattoos" | "interests")[];
                     visible_profile_notes?: "about"[];
@@ -9229,6 +9280,11 @@ export interface operations {
                             signup_credits: number;
                             /** @enum {string} */
                             signups: "all" | "with_trafficsource" | "none";
+                            staffing_hours: {
+                                day: number;
+                                from: string;
+                                to: string;
+                            }[] | null;
                             support_email: string;
                             support_phone: string;
                             texts: {
@@ -9238,6 +9294,7 @@ export interface operations {
                             };
                             theme_color: string;
                             timezone: string;
+                            typical_reply_minutes: number;
                             updated_at: string;
                             us_footer: boolean;
                             visible_profile_fields: string[];
@@ -9384,6 +9441,11 @@ export interface operations {
                     signup_credits?: number;
                     /** @enum {string} */
                     signups?: "all" | "with_trafficsource" | "none";
+                    staffing_hours?: {
+                        day: number;
+                        from: string;
+                        to: string;
+                    }[] | null;
                     /** Format: email */
                     support_email: string;
                     support_phone?: string;
@@ -9394,6 +9456,7 @@ export interface operations {
                     };
                     theme_color?: string;
                     timezone?: string;
+                    typical_reply_minutes?: number;
                     us_footer?: boolean;
                     visible_profile_fields?: ("gender" | "sexuality" | "body_type" | "hair" | "eye_colour" | "relationship_status" | "tattoos" | "interests")[];
                     visible_profile_notes?: "about"[];
@@ -9454,6 +9517,11 @@ export interface operations {
                             signup_credits: number;
                             /** @enum {string} */
                             signups: "all" | "with_trafficsource" | "none";
+                            staffing_hours: {
+                                day: number;
+                                from: string;
+                                to: string;
+                            }[] | null;
                             support_email: string;
                             support_phone: string;
                             texts: {
@@ -9463,6 +9531,7 @@ export interface operations {
                             };
                             theme_color: string;
                             timezone: string;
+                            typical_reply_minutes: number;
                             updated_at: string;
                             us_footer: boolean;
                             visible_profile_fields: string[];
@@ -10435,6 +10504,7 @@ export interface operations {
                                 thumb_filename: string;
                             } | null;
                             name: string;
+                            online: boolean;
                             region_label: string | null;
                             relationship_status: ("single" | "divorced" | "widowed" | "separated" | "open_relationship") | null;
                             seeking: ("male" | "female" | "both") | null;
@@ -10695,6 +10765,7 @@ export interface operations {
                                 thumb_filename: string;
                             } | null;
                             name: string;
+                            online: boolean;
                             region_label: string | null;
                             relationship_status: ("single" | "divorced" | "widowed" | "separated" | "open_relationship") | null;
                             seeking: ("male" | "female" | "both") | null;
@@ -11025,6 +11096,7 @@ export interface operations {
                             } | null;
                             text: string | null;
                         }[];
+                        off_shift_reply_minutes: number | null;
                         profile: {
                             about: string | null;
                             age: number;
@@ -11044,6 +11116,7 @@ export interface operations {
                                 thumb_filename: string;
                             } | null;
                             name: string;
+                            online: boolean;
                             region_label: string | null;
                             relationship_status: ("single" | "divorced" | "widowed" | "separated" | "open_relationship") | null;
                             seeking: ("male" | "female" | "both") | null;
@@ -11374,6 +11447,7 @@ export interface operations {
                                     thumb_filename: string;
                                 } | null;
                                 name: string;
+                                online: boolean;
                                 region_label: string | null;
                                 relationship_status: ("single" | "divorced" | "widowed" | "separated" | "open_relationship") | null;
                                 seeking: ("male" | "female" | "both") | null;
@@ -12354,6 +12428,7 @@ export interface operations {
                                 thumb_filename: string;
                             } | null;
                             name: string;
+                            online: boolean;
                             region_label: string | null;
                             relationship_status: ("single" | "divorced" | "widowed" | "separated" | "open_relationship") | null;
                             seeking: ("male" | "female" | "both") | null;
@@ -12754,6 +12829,7 @@ export interface operations {
                                 thumb_filename: string;
                             } | null;
                             name: string;
+                            online: boolean;
                             region_label: string | null;
                             relationship_status: ("single" | "divorced" | "widowed" | "separated" | "open_relationship") | null;
                             seeking: ("male" | "female" | "both") | null;
@@ -12981,6 +13057,7 @@ export interface operations {
                                 thumb_filename: string;
                             } | null;
                             name: string;
+                            online: boolean;
                             region_label: string | null;
                             relationship_status: ("single" | "divorced" | "widowed" | "separated" | "open_relationship") | null;
                             seeking: ("male" | "female" | "both") | null;
@@ -13010,6 +13087,7 @@ export interface operations {
                                 thumb_filename: string;
                             } | null;
                             name: string;
+                            online: boolean;
                             region_label: string | null;
                             relationship_status: ("single" | "divorced" | "widowed" | "separated" | "open_relationship") | null;
                             seeking: ("male" | "female" | "both") | null;
@@ -13038,6 +13116,7 @@ export interface operations {
                                 thumb_filename: string;
                             } | null;
                             name: string;
+                            online: boolean;
                             region_label: string | null;
                             relationship_status: ("single" | "divorced" | "widowed" | "separated" | "open_relationship") | null;
                             seeking: ("male" | "female" | "both") | null;
@@ -13506,6 +13585,7 @@ export interface operations {
                                 thumb_filename: string;
                             } | null;
                             name: string;
+                            online: boolean;
                             region_label: string | null;
                             relationship_status: ("single" | "divorced" | "widowed" | "separated" | "open_relationship") | null;
                             seeking: ("male" | "female" | "both") | null;
@@ -14941,6 +15021,7 @@ export interface operations {
                             age: number;
                             birthdate: string;
                             body_type: ("slim" | "athletic" | "average" | "curvy" | "full") | null;
+                            browse_invisibly: boolean;
                             country: string;
                             countryregion: string | null;
                             eye_colour: ("blue" | "brown" | "green" | "grey" | "hazel") | null;
@@ -14956,6 +15037,7 @@ export interface operations {
                                 thumb_filename: string;
                             } | null;
                             name: string;
+                            online: boolean;
                             photo_limit: number;
                             photos: {
                                 filename: string;
@@ -15045,6 +15127,7 @@ export interface operations {
                 "application/json": {
                     about?: string | null;
                     body_type?: ("slim" | "athletic" | "average" | "curvy" | "full") | null;
+                    browse_invisibly?: boolean;
                     country?: string;
                     countryregion?: string | null;
                     eye_colour?: ("blue" | "brown" | "green" | "grey" | "hazel") | null;
@@ -15074,6 +15157,7 @@ export interface operations {
                             age: number;
                             birthdate: string;
                             body_type: ("slim" | "athletic" | "average" | "curvy" | "full") | null;
+                            browse_invisibly: boolean;
                             country: string;
                             countryregion: string | null;
                             eye_colour: ("blue" | "brown" | "green" | "grey" | "hazel") | null;
@@ -15089,6 +15173,7 @@ export interface operations {
                                 thumb_filename: string;
                             } | null;
                             name: string;
+                            online: boolean;
                             photo_limit: number;
                             photos: {
                                 filename: string;
@@ -15798,6 +15883,7 @@ export interface operations {
                                 thumb_filename: string;
                             } | null;
                             name: string;
+                            online: boolean;
                             region_label: string | null;
                             relationship_status: ("single" | "divorced" | "widowed" | "separated" | "open_relationship") | null;
                             seeking: ("male" | "female" | "both") | null;
@@ -15826,6 +15912,7 @@ export interface operations {
                                 thumb_filename: string;
                             } | null;
                             name: string;
+                            online: boolean;
                             region_label: string | null;
                             relationship_status: ("single" | "divorced" | "widowed" | "separated" | "open_relationship") | null;
                             seeking: ("male" | "female" | "both") | null;
@@ -16157,6 +16244,7 @@ export interface operations {
                                 thumb_filename: string;
                             } | null;
                             name: string;
+                            online: boolean;
                             region_label: string | null;
                             relationship_status: ("single" | "divorced" | "widowed" | "separated" | "open_relationship") | null;
                             seeking: ("male" | "female" | "both") | null;
@@ -16261,6 +16349,7 @@ export interface operations {
                                 thumb_filename: string;
                             } | null;
                             name: string;
+                            online: boolean;
                             region_label: string | null;
                             relationship_status: ("single" | "divorced" | "widowed" | "separated" | "open_relationship") | null;
                             seeking: ("male" | "female" | "both") | null;
@@ -17263,6 +17352,111 @@ export interface operations {
             };
             /** @description Gone (e.g. an expired link) */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed with fields, or a rule of the call */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited (Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description setup_required before the first site exists, or a provider that does not answer (retry later) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getVisitors: {
+        parameters: {
+            query?: {
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        blurred: boolean;
+                        new_count: number;
+                        next_cursor: string | null;
+                        total: number;
+                        visitors: {
+                            new: boolean;
+                            profile: {
+                                about: string | null;
+                                age: number;
+                                body_type: ("slim" | "athletic" | "average" | "curvy" | "full") | null;
+                                country: string;
+                                countryregion: string | null;
+                                eye_colour: ("blue" | "brown" | "green" | "grey" | "hazel") | null;
+                                fictional: boolean;
+                                gender: ("male" | "female") | null;
+                                hair: ("blonde" | "brown" | "black" | "red" | "grey" | "bald") | null;
+                                id: number;
+                                interests: string[];
+                                last_active: string;
+                                main_image: {
+                                    filename: string;
+                                    match: string;
+                                    thumb_filename: string;
+                                } | null;
+                                name: string;
+                                online: boolean;
+                                region_label: string | null;
+                                relationship_status: ("single" | "divorced" | "widowed" | "separated" | "open_relationship") | null;
+                                seeking: ("male" | "female" | "both") | null;
+                                /** @enum {string} */
+                                sexuality: "hetero" | "gay" | "lesbian" | "bi";
+                                /** @enum {string} */
+                                status: "active" | "disabled";
+                                tattoos: ("none" | "some" | "many") | null;
+                            };
+                            visited_at: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Forbidden: authentication_required without a session, csrf_failed for a foreign Origin, or a rule of the call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
