@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import sharp from 'sharp';
-import { activeMember, e2eEmail, expect, gotoHydrated, test } from './fixtures.ts';
+import { activeMember, e2eEmail, expect, fictionalProfiles, gotoHydrated, test } from './fixtures.ts';
 
 const sizes = [
   { name: 'phone', viewport: { width: 390, height: 844 } },
@@ -36,9 +36,7 @@ async function profileWithPhotos(page: Page): Promise<number> {
   await expect
     .poll(
       async () => {
-        const search = await (await page.request.get('/api/search.php?gender=any&country=any')).json();
-        for (const profile of search.profiles as { id: number; fictional: boolean }[]) {
-          if (!profile.fictional) continue;
+        for (const profile of await fictionalProfiles(page.request, 'gender=any&country=any', 30)) {
           const member = await (await page.request.get(`/api/member.php?id=${profile.id}`)).json();
           if (member.photos?.length >= 2) {
             found = profile.id;

@@ -189,3 +189,29 @@ export async function tapUntil(target: Locator, changed: () => Promise<void>) {
     await changed();
   }).toPass({ timeout: 10_000 });
 }
+
+/**
+ * Fictional profiles from the member search, paging on until `count` are found: the members the
+ * journeys sign up are the most recently active, so they fill the first pages of a long run.
+ */
+export async function fictionalProfiles(
+  request: import('@playwright/test').APIRequestContext,
+  query: string,
+  count = 1,
+): Promise<{ id: number; name: string; fictional: boolean }[]> {
+  const found: { id: number; name: string; fictional: boolean }[] = [];
+  let cursor: string | null = null;
+  for (let page = 0; page < 20 && found.length < count; page++) {
+    const url: string = `/api/search.php?${query}${cursor ? `${query ? '&' : ''}cursor=${cursor}` : ''}`;
+    const search: {
+      profiles: { id: number; name: string; fictional: boolean }[];
+      next_cursor?: string | null;
+    } = await (await request.get(url)).json();
+    found.push(
+      ...(search.profiles as { id: number; name: string; fictional: boolean }[]).filter((p) => p.fictional),
+    );
+    cursor = search.next_cursor ?? null;
+    if (!cursor) break;
+  }
+  return found;
+}

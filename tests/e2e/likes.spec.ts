@@ -94,6 +94,9 @@ async function swipeToAMatch(
   arrive?: (page: Page) => Promise<void>,
 ): Promise<{ page: Page; liker: string }> {
   const { page } = await activeMember(browser, baseURL, name, touchPhone);
+  // Germany, where no other journey's member lives: the game puts the member's own country first,
+  // so the demo's German profiles (the liker among them) come before the members of a long run.
+  expect((await page.request.put('/api/profile.php', { data: { country: 'DE' } })).status()).toBe(200);
   const liked = await (await page.request.get('/api/auto-like.php')).json();
   const liker: string = liked.profile.name;
   if (arrive) await arrive(page);

@@ -1,5 +1,13 @@
 import { generate } from 'otplib';
-import { activeMember, demoAdmin, e2eEmail, expect, gotoHydrated, test } from './fixtures.ts';
+import {
+  activeMember,
+  demoAdmin,
+  e2eEmail,
+  expect,
+  fictionalProfiles,
+  gotoHydrated,
+  test,
+} from './fixtures.ts';
 
 const codeAt = (secret: string, offsetSeconds: number) =>
   generate({ secret, epoch: Math.floor(Date.now() / 1000) + offsetSeconds });
@@ -63,10 +71,7 @@ test('an operator signs in with TOTP, sees a member’s message arrive live and 
 
   // A member writes to a fictional profile while the operator watches the inbox.
   const member = await activeMember(browser, baseURL, 'Marta');
-  const search = await (await member.page.request.get('/api/search.php')).json();
-  const profile = (search.profiles as { id: number; name: string; fictional: boolean }[]).find(
-    (candidate) => candidate.fictional,
-  );
+  const [profile] = await fictionalProfiles(member.page.request, '');
   expect(profile).toBeTruthy();
   await gotoHydrated(member.page, `/members/${profile!.id}/chat`);
   await expect(member.page).toHaveURL(/\/chats\/\d+$/);

@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 import sharp from 'sharp';
-import { activeMember, expect, gotoHydrated, phone, test } from './fixtures.ts';
+import { activeMember, expect, fictionalProfiles, gotoHydrated, phone, test } from './fixtures.ts';
 
 // A new member's walk on a phone (390×844, touch): the profile, its photos, the account settings,
 // the search sheet and someone else's profile.
@@ -32,8 +32,7 @@ async function uploadPhotos(page: Page, colours: string[]): Promise<void> {
 
 /** A fictional profile of the demo in this country. */
 async function demoProfile(page: Page, country: string): Promise<number> {
-  const search = await (await page.request.get(`/api/search.php?gender=any&country=${country}`)).json();
-  const found = (search.profiles as { id: number; fictional: boolean }[]).find((p) => p.fictional);
+  const [found] = await fictionalProfiles(page.request, `gender=any&country=${country}`);
   if (!found) throw new Error(`no demo profile in ${country}`);
   return found.id;
 }

@@ -1,6 +1,14 @@
 import AxeBuilder from '@axe-core/playwright';
 import { generate } from 'otplib';
-import { activeMember, demoAdmin, e2eEmail, expect, gotoHydrated, test } from './fixtures.ts';
+import {
+  activeMember,
+  demoAdmin,
+  e2eEmail,
+  expect,
+  fictionalProfiles,
+  gotoHydrated,
+  test,
+} from './fixtures.ts';
 
 /** The code of the next time step (accepted within ±30 s): never the one the enrolment used. */
 const nextCode = (secret: string) => generate({ secret, epoch: Math.floor(Date.now() / 1000) + 30 });
@@ -53,10 +61,7 @@ for (const size of sizes) {
     expect(
       (await member.page.request.put('/api/user.php', { data: { language: size.language } })).status(),
     ).toBe(200);
-    const search = await (await member.page.request.get('/api/search.php')).json();
-    const fictional = (search.profiles as { id: number; name: string; fictional: boolean }[]).filter(
-      (profile) => profile.fictional,
-    );
+    const fictional = await fictionalProfiles(member.page.request, '', 2);
     expect(fictional.length).toBeGreaterThanOrEqual(2);
     const [first, second] = fictional as [(typeof fictional)[number], (typeof fictional)[number]];
     for (const [profile, text] of [
