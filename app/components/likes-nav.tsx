@@ -16,7 +16,7 @@ export function LikesNav({
 }) {
   const { t } = useTranslation();
   return (
-    <nav className="nav nav-pills mb-3 flex-nowrap overflow-x-auto" aria-label={t('page.likes')}>
+    <nav className="nav nav-pills mb-3 gap-1" aria-label={t('page.likes')}>
       {likesTabs.map((tab) => (
         <NavLink
           key={tab}

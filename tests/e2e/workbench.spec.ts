@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import AxeBuilder from '@axe-core/playwright';
 import { generate } from 'otplib';
 import {
@@ -39,7 +40,7 @@ for (const size of sizes) {
     test.setTimeout(120_000);
     const admin = await demoAdmin(playwright, baseURL);
     const email = e2eEmail();
-    const password = 'Juniper-lamp-5521';
+    const password = `Wb-${randomBytes(12).toString('base64url')}`;
     const created = await admin.post('/api/admin/staff.php', {
       data: { email, name: `Wren ${size.name}`, role: 'operator', password, language: 'en' },
     });
@@ -162,7 +163,7 @@ test('an admin assigns an operator to member languages and a claim limit on the 
       email: e2eEmail(),
       name: 'Assigned Aurora',
       role: 'operator',
-      password: 'Maple-window-8812',
+      password: `Wb-${randomBytes(12).toString('base64url')}`,
       language: 'en',
     },
   });
