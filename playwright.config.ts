@@ -18,15 +18,23 @@ function chromiumPath(): string {
   }
 }
 
+/**
+ * The journeys run on `E2E_SERVERS` servers at once (two in CI, one by default), each with its own
+ * port (`E2E_PORT` + n) and data folder, and one worker per server: a worker only ever talks to its
+ * own server (tests/e2e/fixtures.ts), so no spec sees another's site settings, staff or outbox.
+ */
 const port = Number(process.env.E2E_PORT ?? 3210);
-// Set once in the runner and inherited by the workers, so the tests can read the server's outbox.
+const servers = Number(process.env.E2E_SERVERS ?? (process.env.CI ? 2 : 1));
+// Set once in the runner and inherited by the workers, so the tests can read their server's outbox.
 process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(os.tmpdir(), 'dating-e2e-'));
+process.env.E2E_PORT = String(port);
+process.env.E2E_SERVERS = String(servers);
 const dataDir = process.env.E2E_DATA_DIR;
 
 export default defineConfig({
   testDir: 'tests/e2e',
   fullyParallel: false,
-  workers: 1,
+  workers: servers,
   retries: 0,
   reporter: [['list']],
   timeout: 60_000,
@@ -45,21 +53,22 @@ export default defineConfig({
     },
   },
   projects: [{ name: 'desktop', use: { ...devices['Desktop Chrome'], channel: undefined } }],
-  webServer: {
-    // What `npm start` runs: the bundled server (rebundled when a source is newer) and the page build.
-    command: 'node scripts/start.mjs',
-    url: `http://localhost:${port}/api/health`,
+  webServer: Array.from({ length: servers }, (_, index) => ({
+    // What `npm start` runs: the bundled server (rebundled when a source is newer) and the page
+    // build; the servers after the first wait for that build instead of making it again.
+    command: index === 0 ? 'node scripts/start.mjs' : 'node scripts/start.mjs --wait-for-build',
+    url: `http://localhost:${port + index}/api/health`,
     timeout: 120_000,
     reuseExistingServer: false,
     env: {
       NODE_ENV: 'production',
-      PORT: String(port),
+      PORT: String(port + index),
       HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
+      DATA_DIR: path.join(dataDir, `server-${index}`),
       DEMO_PROFILES: '80',
       LOG_LEVEL: 'warn',
       // Every journey signs up from 127.0.0.1; the per-address limits have their own tests.
       RATE_LIMIT_ALLOWLIST: '127.0.0.1,::1,::ffff:127.0.0.1',
     },
-  },
+  })),
 });

@@ -24,14 +24,30 @@ function newestSource(dir) {
   return newest;
 }
 
-if (!existsSync(pages)) {
+/** The build is missing, or older than the server's sources. */
+function stale() {
+  return (
+    !existsSync(bundle) ||
+    Math.max(newestSource(path.join(root, 'server')), newestSource(path.join(root, 'contract'))) >
+      statSync(bundle).mtimeMs
+  );
+}
+
+if (process.argv.includes('--wait-for-build')) {
+  // A second server of the same checkout (the browser tests run two): the first one builds, this
+  // one waits for that build rather than writing the same files at the same time.
+  const deadline = Date.now() + 10 * 60_000;
+  while (!existsSync(pages) || stale()) {
+    if (Date.now() > deadline) {
+      console.error('No current build appeared within 10 minutes: run `npm run build`.');
+      process.exit(1);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+} else if (!existsSync(pages)) {
   console.log('No build found: building the web app first (once)...');
   run(['run', 'build']);
-} else if (
-  !existsSync(bundle) ||
-  Math.max(newestSource(path.join(root, 'server')), newestSource(path.join(root, 'contract'))) >
-    statSync(bundle).mtimeMs
-) {
+} else if (stale()) {
   // The server's sources changed since the last build: bundle them again (well under a second).
   const result = spawnSync(process.execPath, [path.join(root, 'scripts/build-server.mjs')], {
     stdio: 'inherit',

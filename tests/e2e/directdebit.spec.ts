@@ -1,9 +1,9 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { e2eEmail, expect, test } from './fixtures.ts';
+import { e2eEmail, expect, serverDataDir, test } from './fixtures.ts';
 
 async function lastSms(): Promise<string> {
-  const dir = path.join(process.env.E2E_DATA_DIR ?? '', 'sms-outbox');
+  const dir = path.join(serverDataDir(), 'sms-outbox');
   const files = (await readdir(dir)).sort();
   return JSON.parse(await readFile(path.join(dir, files.at(-1)!), 'utf8')).text as string;
 }

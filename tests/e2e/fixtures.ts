@@ -4,8 +4,28 @@ import { test as base, expect } from '@playwright/test';
 
 export { expect };
 
-/** Pages where the 18+ notice was already accepted, as for a returning visitor. */
+/**
+ * The server this worker talks to: playwright.config.ts starts one per worker (`E2E_SERVERS`),
+ * on consecutive ports with a data folder each, and a worker keeps its index for the whole run.
+ */
+function serverIndex(): number {
+  return Number(process.env.TEST_PARALLEL_INDEX ?? 0) % Number(process.env.E2E_SERVERS ?? 1);
+}
+
+/** The data folder of this worker's server: its outbox, SMS outbox and the demo admin's password. */
+export function serverDataDir(): string {
+  return path.join(process.env.E2E_DATA_DIR ?? '', `server-${serverIndex()}`);
+}
+
+/**
+ * Pages where the 18+ notice was already accepted, as for a returning visitor, on this worker's own
+ * server.
+ */
 export const test = base.extend({
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern; this one has none.
+  baseURL: async ({}, use) => {
+    await use(`http://localhost:${Number(process.env.E2E_PORT ?? 3210) + serverIndex()}`);
+  },
   context: async ({ context, baseURL }, use) => {
     await context.addCookies([{ name: 'skip_site_entry', value: '1', url: baseURL ?? 'http://localhost' }]);
     await use(context);
@@ -16,7 +36,7 @@ type OutboxMail = { to: string; subject: string; text: string };
 
 /** Waits for a mail to the address in the server's outbox folder (no SMTP_URL in the e2e server). */
 export async function waitForMail(to: string, containing: string, timeoutMs = 15_000): Promise<OutboxMail> {
-  const dir = path.join(process.env.E2E_DATA_DIR ?? '', 'outbox');
+  const dir = path.join(serverDataDir(), 'outbox');
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const files = await readdir(dir).catch(() => [] as string[]);
@@ -94,7 +114,7 @@ export async function demoAdmin(
   playwright: import('@playwright/test').PlaywrightWorkerArgs['playwright'],
   baseURL: string | undefined,
 ): Promise<import('@playwright/test').APIRequestContext> {
-  const dataDir = process.env.E2E_DATA_DIR ?? '';
+  const dataDir = serverDataDir();
   const statePath = path.join(dataDir, 'demo-admin-session.json');
   const saved = await readFile(statePath, 'utf8').catch(() => null);
   if (saved) {
