@@ -174,7 +174,26 @@ export const creditCorrectionSchema = z.object({
 });
 export const creditsResponseSchema = z.object({ credits: z.number().int() });
 
-export const refundSchema = z.object({ order: idField, reason: actionReasonSchema });
+export const refundSchema = z.object({
+  order: idField,
+  reason: actionReasonSchema,
+  amount_cents: z
+    .number()
+    .int()
+    .min(1)
+    .max(100_000_000)
+    .optional()
+    .describe('a partial refund: the integer cents to pay back (absent: the whole amount)'),
+  credits: z
+    .number()
+    .int()
+    .min(0)
+    .max(10_000_000)
+    .optional()
+    .describe(
+      'the credits the refund takes back (absent: all for a whole refund, the same share for a part)',
+    ),
+});
 export const refundResponseSchema = z.object({
   order: z.object({ id: z.number().int(), status: z.string() }),
   credits: z.number().int(),

@@ -59,6 +59,8 @@ export const users = pgTable(
     onlineUntil: timestamp({ withTimezone: true }),
     /** Operators block members from paying by direct debit (e.g. after reversed debits). */
     directDebitBlocked: boolean().notNull().default(false),
+    /** When a payment of the member was charged back (shown to staff beside the member). */
+    chargebackAt: timestamp({ withTimezone: true }),
     /** The member as a customer at the payment provider, for recurring charges on a stored mandate. */
     paymentCustomerId: text(),
     /** When the member first confirmed the address and became active (the dashboard's activations). */

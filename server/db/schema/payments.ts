@@ -65,6 +65,14 @@ export const orders = pgTable(
     settledAt: timestamp({ withTimezone: true }),
     /** When staff asked the provider for its refund (the re-check retries a refund left unanswered). */
     refundRequestedAt: timestamp({ withTimezone: true }),
+    /** The amount staff refund (integer cents; null: the whole amount), set with `refunding`. */
+    refundCents: integer(),
+    /** The credits that refund takes back (null: all the order's credits), set with `refunding`. */
+    refundCredits: integer(),
+    /** Credits taken back so far by a refund or a chargeback: a later chargeback takes only the rest. */
+    reversedCredits: integer().notNull().default(0),
+    /** When the provider reported a chargeback: its credits are reversed once, from this mark on. */
+    chargedBackAt: timestamp({ withTimezone: true }),
   },
   (table) => [
     uniqueIndex('orders_provider_payment_unique').on(table.provider, table.providerPaymentId),
@@ -79,6 +87,14 @@ export const orders = pgTable(
         sql`${table.discountReserved} and ${table.status} in ('pending', 'completed', 'refunding', 'refunded')`,
       ),
     check('orders_amount_not_negative', sql`${table.amountCents} >= 0`),
+    check(
+      'orders_refund_within_amount',
+      sql`${table.refundCents} is null or (${table.refundCents} > 0 and ${table.refundCents} <= ${table.amountCents})`,
+    ),
+    check(
+      'orders_refund_credits_within_order',
+      sql`${table.refundCredits} is null or (${table.refundCredits} >= 0 and ${table.refundCredits} <= ${table.credits})`,
+    ),
   ],
 );
 

@@ -77,6 +77,11 @@ export async function markPaidUser(db: Executor, userId: number): Promise<void> 
   await repo.updateUser(db, userId, { paidUser: true });
 }
 
+/** Marks the member whose payment was charged back, for staff to see beside them. */
+export async function flagChargeback(db: Executor, userId: number, at: Date): Promise<void> {
+  await repo.updateUser(db, userId, { chargebackAt: at });
+}
+
 /**
  * Ends every session of the member in the caller's transaction, one statement: the next request is
  * refused on every instance once it commits. Cached sessions go when the caller announces the change

@@ -193,14 +193,18 @@ export async function moderationRoutes(app: ZodApp): Promise<void> {
       schema: {
         tags,
         summary:
-          'Refunds an order through the payment provider; the ledger takes its credits back once (admin)',
+          'Refunds an order, in full or in part, through the payment provider, once (409 refund_impossible for a repeat); the ledger takes the chosen credits back (admin)',
         body: refundSchema,
         response: { 200: refundResponseSchema, ...errors },
       },
     },
     async (request) => {
       const actor = requireStaff(request, 'member_money');
-      return service.refund({ actor, ip: request.ip, reason: request.body.reason }, request.body.order);
+      const { order, reason, amount_cents, credits } = request.body;
+      return service.refund({ actor, ip: request.ip, reason }, order, {
+        ...(amount_cents !== undefined ? { amountCents: amount_cents } : {}),
+        ...(credits !== undefined ? { credits } : {}),
+      });
     },
   );
 

@@ -323,10 +323,11 @@ export class ModerationService {
    * Refunds an order exactly once through the payments module (decision 034), then audits it; a
    * repeat, a refusal or an unreachable provider never reaches the audit log as a refund.
    */
-  async refund(acting: Acting, orderId: number) {
-    const after = await this.deps.payments.refundOrder(orderId);
+  async refund(acting: Acting, orderId: number, part: { amountCents?: number; credits?: number } = {}) {
+    const after = await this.deps.payments.refundOrder(orderId, part);
     await this.audit(this.db, acting, 'order.refund', `order:${orderId}`, {
-      amount_cents: after.amountCents,
+      amount_cents: after.refundCents ?? after.amountCents,
+      credits: after.refundCredits ?? after.credits,
       currency: after.currency,
     });
     const member = await repo.profileOfUser(this.db, after.userId);

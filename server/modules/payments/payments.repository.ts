@@ -40,10 +40,16 @@ export async function findOrder(db: Executor, orderId: number) {
  * Takes a completed order of this provider into `refunding` in one conditional update: of requests
  * that race for the same order exactly one gets the row back (decision 034).
  */
-export async function beginRefund(db: Executor, orderId: number, provider: string, at: Date) {
+export async function beginRefund(
+  db: Executor,
+  orderId: number,
+  provider: string,
+  at: Date,
+  part: { cents: number | null; credits: number | null },
+) {
   const [row] = await db
     .update(orders)
-    .set({ status: 'refunding', refundRequestedAt: at })
+    .set({ status: 'refunding', refundRequestedAt: at, refundCents: part.cents, refundCredits: part.credits })
     .where(
       and(
         eq(orders.id, orderId),
@@ -60,7 +66,7 @@ export async function beginRefund(db: Executor, orderId: number, provider: strin
 export async function abandonRefund(db: Executor, orderId: number): Promise<void> {
   await db
     .update(orders)
-    .set({ status: 'completed', refundRequestedAt: null })
+    .set({ status: 'completed', refundRequestedAt: null, refundCents: null, refundCredits: null })
     .where(and(eq(orders.id, orderId), eq(orders.status, 'refunding')));
 }
 

@@ -8,7 +8,12 @@ import type { Clock } from '#server/lib/clock.ts';
 import { AppError, NotFoundError, ValidationFailedError } from '#server/lib/errors.ts';
 import type { EventBus } from '#server/lib/event-bus.ts';
 import { publishToMember } from '#server/lib/member-events.ts';
-import { lockUser, markPaidUser, setPaymentCustomer } from '#server/modules/accounts/accounts.service.ts';
+import {
+  flagChargeback,
+  lockUser,
+  markPaidUser,
+  setPaymentCustomer,
+} from '#server/modules/accounts/accounts.service.ts';
 import { announceSessionsChanged } from '#server/modules/accounts/session-cache.ts';
 import { changeCredits } from '#server/modules/credits/credits.service.ts';
 import { findProfileByUserId } from '#server/modules/profiles/profiles.service.ts';
@@ -52,7 +57,27 @@ export class RefundImpossibleError extends AppError {
   }
 }
 
-/** The idempotency key of an order's full refund: every retry of it is the same request to the provider. */
+/**
+ * What a provider report reverses on a locked order, once: a chargeback takes back the credits no
+ * refund took yet (the first report of it; a replay finds `charged_back_at` set); a refund the
+ * provider booked takes back the credits staff chose (all of them for a whole refund, also one made
+ * in the provider's dashboard).
+ */
+function reversalOf(
+  order: OrderRow,
+  payment: { refundedCents: number; chargedBackCents: number },
+): { reason: 'refund' | 'chargeback'; credits: number } | null {
+  const open = order.status === 'completed' || order.status === 'refunding';
+  if (payment.chargedBackCents > 0 && !order.chargedBackAt && (open || order.status === 'refunded'))
+    return { reason: 'chargeback', credits: Math.max(order.credits - order.reversedCredits, 0) };
+  if (order.status === 'refunding' && payment.refundedCents >= (order.refundCents ?? order.amountCents))
+    return { reason: 'refund', credits: order.refundCredits ?? order.credits };
+  if (order.status === 'completed' && payment.refundedCents >= order.amountCents)
+    return { reason: 'refund', credits: order.credits };
+  return null;
+}
+
+/** The idempotency key of an order's refund: every retry of it is the same request to the provider. */
 const refundKey = (orderId: number) => `refund-order-${orderId}`;
 
 /** A unique violation of the named constraint, however the driver wraps it (pg, PGlite, drizzle). */
@@ -475,19 +500,33 @@ export class PaymentsService {
   }
 
   /**
-   * Refunds a completed order in full, exactly once: the order moves to `refunding` by a conditional
-   * update before the provider is called, so of parallel requests (on any number of instances) one
-   * reaches the provider and the rest get 409 refund_impossible. The provider call carries the
-   * order's idempotency key; a refusal or an unreachable provider puts the order back to
-   * `completed` for staff to retry (the key makes a retry safe if the first call did go through).
-   * The credits are taken back by the one settlement path, as the provider's webhook would.
+   * Refunds a completed order, in full or in part, exactly once: the order moves to `refunding` (with
+   * the amount and the credits to take back) by a conditional update before the provider is called,
+   * so of parallel requests (on any number of instances) one reaches the provider and the rest get
+   * 409 refund_impossible. The provider call carries the order's idempotency key; a refusal or an
+   * unreachable provider puts the order back to `completed` for staff to retry (the key makes a
+   * retry safe if the first call did go through). The credits are taken back by the one settlement
+   * path, as the provider's webhook would. A part without `credits` takes back the same share of
+   * the order's credits, rounded down.
    */
-  async refundOrder(orderId: number): Promise<OrderRow> {
-    const order = await repo.beginRefund(this.db, orderId, this.provider.name, this.clock.now());
-    if (!order?.providerPaymentId) {
-      if (!(await repo.findOrder(this.db, orderId))) throw new NotFoundError();
-      throw new RefundImpossibleError();
-    }
+  async refundOrder(
+    orderId: number,
+    part: { amountCents?: number; credits?: number } = {},
+  ): Promise<OrderRow> {
+    const found = await repo.findOrder(this.db, orderId);
+    if (!found) throw new NotFoundError();
+    const cents = part.amountCents ?? found.amountCents;
+    if (cents < 1 || cents > found.amountCents)
+      throw new ValidationFailedError({ amount_cents: 'refund_amount' });
+    const credits = part.credits ?? Math.floor((found.credits * cents) / Math.max(found.amountCents, 1));
+    if (credits < 0 || credits > found.credits)
+      throw new ValidationFailedError({ credits: 'refund_credits' });
+    const whole = cents === found.amountCents && credits === found.credits;
+    const order = await repo.beginRefund(this.db, orderId, this.provider.name, this.clock.now(), {
+      cents: whole ? null : cents,
+      credits: whole ? null : credits,
+    });
+    if (!order?.providerPaymentId) throw new RefundImpossibleError();
     await this.askProviderToRefund(order, order.providerPaymentId, true);
     await this.settle(order.providerPaymentId, 'refund');
     return (await repo.findOrder(this.db, order.id)) ?? order;
@@ -499,7 +538,7 @@ export class PaymentsService {
     try {
       outcome = await this.provider.refundPayment({
         paymentId,
-        amountCents: order.amountCents,
+        amountCents: order.refundCents ?? order.amountCents,
         currency: order.currency,
         idempotencyKey: refundKey(order.id),
       });
@@ -604,23 +643,27 @@ export class PaymentsService {
         await record(payment.status);
         return null;
       }
-      const reversed =
-        payment.chargedBackCents > 0
-          ? 'chargeback'
-          : payment.refundedCents >= order.amountCents
-            ? 'refund'
-            : null;
-      if ((order.status === 'completed' || order.status === 'refunding') && reversed) {
+      const reversal = reversalOf(order, payment);
+      if (reversal) {
         const user = await lockUser(tx, order.userId);
-        const take = Math.min(order.credits, user?.credits ?? 0);
-        const balance = await changeCredits(tx, {
-          userId: order.userId,
-          delta: -take,
-          reason: reversed,
-          reference,
-          at: now,
+        const take = Math.min(reversal.credits, user?.credits ?? 0);
+        // Nothing left to take (a chargeback after a whole refund, a spent balance): no ledger row.
+        const balance =
+          take > 0
+            ? await changeCredits(tx, {
+                userId: order.userId,
+                delta: -take,
+                reason: reversal.reason,
+                reference,
+                at: now,
+              })
+            : null;
+        await repo.updateOrder(tx, order.id, {
+          status: 'refunded',
+          reversedCredits: order.reversedCredits + reversal.credits,
+          ...(reversal.reason === 'chargeback' ? { chargedBackAt: now } : {}),
         });
-        await repo.updateOrder(tx, order.id, { status: 'refunded' });
+        if (reversal.reason === 'chargeback') await flagChargeback(tx, order.userId, now);
         await record('refunded');
         return balance === null ? null : { userId: order.userId, balance };
       }

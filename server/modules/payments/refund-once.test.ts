@@ -185,6 +185,146 @@ describe('a refund happens once at the provider', () => {
     }
   });
 
+  const partRefund = (order: number, part: { amount_cents?: number; credits?: number }) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/admin/refund.php',
+      headers: { cookie: admin.cookie },
+      payload: { order, reason: 'half of the bundle unused', ...part },
+    });
+  const balanceOf = async (userId: number) =>
+    (await t.database.db.select().from(users).where(eq(users.id, userId)))[0]!.credits;
+  const ledgerOf = (userId: number, reason: 'refund' | 'chargeback') =>
+    t.database.db
+      .select()
+      .from(creditLedger)
+      .where(and(eq(creditLedger.userId, userId), eq(creditLedger.reason, reason)));
+  /** The provider's book of the payment, with a chargeback of its whole amount on top. */
+  const chargedBack = (payment: string) => {
+    const provider = t.app.deps.payments.provider;
+    const real = provider.getPayment.bind(provider);
+    return vi.spyOn(provider, 'getPayment').mockImplementation(async (id) => {
+      const found = await real(id);
+      return found && id === payment ? { ...found, chargedBackCents: found.amountCents } : found;
+    });
+  };
+  const webhook = (payment: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/payment-webhook.php',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: `id=${payment}`,
+    });
+
+  it('a partial refund pays back the amount asked and takes back the credits chosen, once', async () => {
+    const { member, order } = await paidOrder(t.app);
+    const { amountCents } = await orderRow(order.id);
+    const half = Math.floor(amountCents / 2);
+    const spy = vi.spyOn(t.app.deps.payments.provider, 'refundPayment');
+    try {
+      const answer = await partRefund(order.id, { amount_cents: half, credits: 3 });
+      expect(answer.statusCode).toBe(200);
+      expect(answer.json()).toEqual({
+        order: { id: order.id, status: 'refunded' },
+        credits: order.credits - 3,
+      });
+      expect(spy).toHaveBeenCalledTimes(1);
+      expect(spy.mock.calls[0]![0]).toMatchObject({
+        amountCents: half,
+        idempotencyKey: `refund-order-${order.id}`,
+      });
+      expect((await ledgerOf(member.userId, 'refund')).map((row) => row.delta)).toEqual([-3]);
+      expect(await orderRow(order.id)).toMatchObject({
+        status: 'refunded',
+        refundCents: half,
+        refundCredits: 3,
+        reversedCredits: 3,
+      });
+      const [audit] = await refundAudits(order.id);
+      expect(audit!.detail).toMatchObject({ amount_cents: half, credits: 3 });
+      const again = await partRefund(order.id, { amount_cents: 1 });
+      expect(again.statusCode).toBe(409);
+      expect(again.json().error).toBe('refund_impossible');
+      expect(spy).toHaveBeenCalledTimes(1);
+      expect(await balanceOf(member.userId)).toBe(order.credits - 3);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it('a partial refund without credits takes back the same share of them, rounded down', async () => {
+    const { member, order } = await paidOrder(t.app);
+    const { amountCents } = await orderRow(order.id);
+    const quarter = Math.floor(amountCents / 4);
+    expect((await partRefund(order.id, { amount_cents: quarter })).statusCode).toBe(200);
+    const share = Math.floor((order.credits * quarter) / amountCents);
+    expect((await ledgerOf(member.userId, 'refund')).map((row) => row.delta)).toEqual(
+      share > 0 ? [-share] : [],
+    );
+    expect(await balanceOf(member.userId)).toBe(order.credits - share);
+  });
+
+  it('more than was paid, or more credits than the order gave, is 422 on that field and changes nothing', async () => {
+    const { member, order } = await paidOrder(t.app);
+    const { amountCents } = await orderRow(order.id);
+    const spy = vi.spyOn(t.app.deps.payments.provider, 'refundPayment');
+    try {
+      const tooMuch = await partRefund(order.id, { amount_cents: amountCents + 1 });
+      expect(tooMuch.statusCode).toBe(422);
+      expect(tooMuch.json()).toMatchObject({
+        error: 'validation_failed',
+        fields: { amount_cents: expect.any(String) },
+      });
+      const tooMany = await partRefund(order.id, { credits: order.credits + 1 });
+      expect(tooMany.statusCode).toBe(422);
+      expect(tooMany.json()).toMatchObject({ fields: { credits: expect.any(String) } });
+      expect(spy).not.toHaveBeenCalled();
+      expect((await orderRow(order.id)).status).toBe('completed');
+      expect(await balanceOf(member.userId)).toBe(order.credits);
+      expect(await refundAudits(order.id)).toHaveLength(0);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it('a chargeback reported twice takes the credits back once and flags the member', async () => {
+    const { member, order, payment } = await paidOrder(t.app);
+    const spy = chargedBack(payment);
+    try {
+      expect((await webhook(payment)).statusCode).toBeLessThan(300);
+      expect((await webhook(payment)).statusCode).toBeLessThan(300);
+      expect((await ledgerOf(member.userId, 'chargeback')).map((row) => row.delta)).toEqual([-order.credits]);
+      expect(await balanceOf(member.userId)).toBe(0);
+      const row = await orderRow(order.id);
+      expect(row.status).toBe('refunded');
+      expect(row.chargedBackAt).toBeInstanceOf(Date);
+      const [user] = await t.database.db.select().from(users).where(eq(users.id, member.userId));
+      expect(user!.chargebackAt).toBeInstanceOf(Date);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it('a chargeback after a partial refund takes back only the credits the refund left', async () => {
+    const { member, order, payment } = await paidOrder(t.app);
+    const { amountCents } = await orderRow(order.id);
+    expect(
+      (await partRefund(order.id, { amount_cents: Math.floor(amountCents / 2), credits: 2 })).statusCode,
+    ).toBe(200);
+    const spy = chargedBack(payment);
+    try {
+      await webhook(payment);
+      await webhook(payment);
+      expect((await ledgerOf(member.userId, 'chargeback')).map((row) => row.delta)).toEqual([
+        -(order.credits - 2),
+      ]);
+      expect(await balanceOf(member.userId)).toBe(0);
+      expect((await orderRow(order.id)).reversedCredits).toBe(order.credits);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
   it('an unknown order is 404', async () => {
     const answer = await refund(t.app, 2_000_000_000);
     expect(answer.statusCode).toBe(404);
