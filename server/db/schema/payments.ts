@@ -132,6 +132,8 @@ export const discountCodes = pgTable(
   {
     id: serial().primaryKey(),
     code: text().notNull(),
+    /** A code of one site works there only; a code of no site works on every site. */
+    siteId: integer().references(() => sites.id, { onDelete: 'cascade' }),
     country: text(),
     userId: integer().references(() => users.id),
     expires: timestamp({ withTimezone: true }),

@@ -284,17 +284,26 @@ export async function messagesByIds(db: Executor, ids: number[]): Promise<Messag
   return db.select().from(messages).where(inArray(messages.id, ids));
 }
 
-export async function findGift(db: Executor, giftId: number) {
+/** The gifts a site offers: its own when it has any active, else those of no site (as bundles). */
+const offeredOn = (siteId: number) =>
+  sql`case when exists (select 1 from ${gifts} as own where own.site_id = ${siteId} and own.active)
+    then ${gifts.siteId} = ${siteId} else ${gifts.siteId} is null end`;
+
+export async function findGift(db: Executor, giftId: number, siteId: number) {
   const [row] = await db
     .select()
     .from(gifts)
-    .where(and(eq(gifts.id, giftId), eq(gifts.active, true)))
+    .where(and(eq(gifts.id, giftId), eq(gifts.active, true), offeredOn(siteId)))
     .limit(1);
   return row;
 }
 
-export async function listGifts(db: Executor) {
-  return db.select().from(gifts).where(eq(gifts.active, true)).orderBy(asc(gifts.position));
+export async function listGifts(db: Executor, siteId: number) {
+  return db
+    .select()
+    .from(gifts)
+    .where(and(eq(gifts.active, true), offeredOn(siteId)))
+    .orderBy(asc(gifts.position));
 }
 
 export async function giftsByIds(db: Executor, ids: number[]) {

@@ -399,7 +399,7 @@ export class ChatsService {
       }
       const photo = upload ?? (input.photo ? await repo.findOwnPhoto(tx, me.id, input.photo) : undefined);
       if (input.photo && !photo) throw new NotFoundError();
-      const gift = input.gift && sender ? await repo.findGift(tx, input.gift) : undefined;
+      const gift = input.gift && sender ? await repo.findGift(tx, input.gift, site.id) : undefined;
       if (input.gift && !gift) throw new NotFoundError();
       const kind = gift ? 'gift' : photo ? 'photo' : 'text';
       if (from.kind === 'staff') await from.beforeWrite?.(tx);
@@ -674,7 +674,7 @@ export class ChatsService {
   }
 
   async gifts(site: SiteRow) {
-    return (await repo.listGifts(this.db)).map((gift) => ({
+    return (await repo.listGifts(this.db, site.id)).map((gift) => ({
       id: gift.id,
       slug: gift.slug,
       image: this.url(gift.imageKey, site),

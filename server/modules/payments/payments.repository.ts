@@ -3,7 +3,12 @@ import type { Executor } from '#server/db/client.ts';
 import { bundlePrices, bundles } from '#server/db/schema/catalog.ts';
 import { discountCodes, discountRedemptions, orderEvents, orders } from '#server/db/schema/payments.ts';
 
-export async function bundlesFor(db: Executor, country: string) {
+/**
+ * The active bundles a site offers in a country: its own when it has any active, else those of no
+ * site (decision 049). One statement.
+ */
+export async function bundlesFor(db: Executor, country: string, siteId: number) {
+  const own = sql`exists (select 1 from ${bundles} as own where own.site_id = ${siteId} and own.active)`;
   return db
     .select({
       id: bundles.id,
@@ -14,7 +19,12 @@ export async function bundlesFor(db: Executor, country: string) {
     })
     .from(bundles)
     .innerJoin(bundlePrices, and(eq(bundlePrices.bundleId, bundles.id), eq(bundlePrices.country, country)))
-    .where(eq(bundles.active, true))
+    .where(
+      and(
+        eq(bundles.active, true),
+        sql`case when ${own} then ${bundles.siteId} = ${siteId} else ${bundles.siteId} is null end`,
+      ),
+    )
     .orderBy(asc(bundles.position));
 }
 

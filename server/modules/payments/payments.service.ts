@@ -153,7 +153,7 @@ export class PaymentsService {
     geoipCountry: string | null,
   ): Promise<BundlesResponse> {
     const country = await this.countryOf(member, site, geoipCountry);
-    const rows = await repo.bundlesFor(this.db, country);
+    const rows = await repo.bundlesFor(this.db, country, site.id);
     return {
       bundles: rows.map((row) => ({
         id: row.id,
@@ -205,6 +205,7 @@ export class PaymentsService {
       throw new DiscountNotFoundError('expired');
     if (row.expires && row.expires <= now) throw new DiscountNotFoundError('expired');
     if (row.userId !== null && row.userId !== member.id) throw new DiscountNotFoundError();
+    if (row.siteId !== null && row.siteId !== member.siteId) throw new DiscountNotFoundError();
     if (row.country && row.country !== order.country) throw new DiscountNotFoundError('country');
     if (row.currency && order.currency && row.currency !== order.currency)
       throw new DiscountNotFoundError('currency');
@@ -237,7 +238,7 @@ export class PaymentsService {
     geoipCountry: string | null,
   ): Promise<PricedOrder> {
     const country = await this.countryOf(member, site, geoipCountry);
-    const bundle = (await repo.bundlesFor(this.db, country)).find(
+    const bundle = (await repo.bundlesFor(this.db, country, site.id)).find(
       (candidate) => candidate.id === input.bundle,
     );
     if (!bundle) throw new ValidationFailedError({ bundle: 'invalid' });
@@ -427,7 +428,7 @@ export class PaymentsService {
       );
     }
     const country = await this.countryOf(member, site, context.geoipCountry);
-    const bundle = (await repo.bundlesFor(this.db, country)).find(
+    const bundle = (await repo.bundlesFor(this.db, country, site.id)).find(
       (candidate) => candidate.id === last.bundleId,
     );
     if (!bundle) throw new NotFoundError();
