@@ -55,8 +55,12 @@ export const statsDaySchema = z.object({
   signups: z.number().int().describe('real members who signed up that day'),
   activations: z.number().int().describe('members who confirmed their address (first time) that day'),
   first_purchases: z.number().int().describe('members whose first order was paid that day'),
-  orders: z.number().int().describe('paid orders (not refunded)'),
-  revenue: revenueSchema,
+  orders: z.number().int().describe('paid orders (not wholly refunded or charged back)'),
+  revenue: revenueSchema.describe(
+    'what the paid orders of the day kept: a partly refunded order counts less its refund; refunds and chargebacks never count',
+  ),
+  refunds: revenueSchema.describe('refunds asked that day, integer cents per currency'),
+  chargebacks: revenueSchema.describe('chargebacks reported that day, integer cents per currency'),
   messages_in: z.number().int().describe('messages of members to fictional profiles'),
   replies_out: z.number().int().describe('messages of fictional profiles to members'),
   median_reply_seconds: z
@@ -81,6 +85,34 @@ export const trafficSourceRowSchema = z.object({
 });
 export type TrafficSourceRow = z.infer<typeof trafficSourceRowSchema>;
 
+export const statsTotalsSchema = z.object({
+  revenue_cents: revenueSchema.describe('the range’s revenue per currency (as the days’ revenue)'),
+  refunds_cents: revenueSchema,
+  chargebacks_cents: revenueSchema,
+  orders: z.number().int(),
+  paying_members: z.number().int().describe('members with a paid order in the range'),
+  active_members: z.number().int().describe('members signed in at least once in the range'),
+  arpu_cents: revenueSchema.describe('revenue ÷ active members, per currency'),
+  arppu_cents: revenueSchema.describe('revenue ÷ paying members, per currency'),
+});
+export type StatsTotals = z.infer<typeof statsTotalsSchema>;
+
+export const statsCohortSchema = z.object({
+  week: z.string().describe('the Monday (UTC) of the signup week'),
+  signups: z.number().int(),
+  paid_within_1d: z.number().int().describe('members of the cohort who paid within a day of signing up'),
+  paid_within_7d: z.number().int(),
+  paid_within_30d: z.number().int(),
+  median_hours_to_first_purchase: z
+    .number()
+    .nullable()
+    .describe('of the members who paid; null when none did'),
+  revenue_per_member_7d_cents: revenueSchema.describe('paid within 7 days of signing up, ÷ signups'),
+  revenue_per_member_30d_cents: revenueSchema,
+  revenue_per_member_90d_cents: revenueSchema,
+});
+export type StatsCohort = z.infer<typeof statsCohortSchema>;
+
 export const statsResponseSchema = z.object({
   from: z.string(),
   to: z.string(),
@@ -88,5 +120,7 @@ export const statsResponseSchema = z.object({
   breakdown: z.enum(statsBreakdownOptions),
   days: z.array(statsDaySchema).describe('every day of the range, oldest first'),
   trafficsources: z.array(trafficSourceRowSchema).describe('most signups first'),
+  totals: statsTotalsSchema,
+  cohorts: z.array(statsCohortSchema).describe('by signup week within the range, oldest first'),
 });
 export type StatsResponse = z.infer<typeof statsResponseSchema>;

@@ -81,6 +81,8 @@ export const orders = pgTable(
     index('orders_site_settled_idx')
       .on(table.siteId, table.settledAt)
       .where(sql`${table.status} = 'completed'`),
+    // The numbers' refunds, chargebacks and partly refunded orders.
+    index('orders_site_reversed_idx').on(table.siteId).where(sql`${table.status} = 'refunded'`),
     uniqueIndex('orders_discount_once_unique')
       .on(table.discountCodeId, table.userId)
       .where(

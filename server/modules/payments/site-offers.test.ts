@@ -49,16 +49,14 @@ describe('offers per site', () => {
       .values({ siteId: siteB, credits: 77, position: 0 })
       .returning({ id: bundles.id });
     ownBundle = bundle!.id;
-    await db
-      .insert(bundlePrices)
-      .values(
-        first!.countries.map((country) => ({
-          bundleId: ownBundle,
-          country,
-          amountCents: 1234,
-          currency: 'EUR',
-        })),
-      );
+    await db.insert(bundlePrices).values(
+      first!.countries.map((country) => ({
+        bundleId: ownBundle,
+        country,
+        amountCents: 1234,
+        currency: 'EUR',
+      })),
+    );
     await db
       .insert(discountCodes)
       .values({ code, siteId: siteB, valuePercentage: 10, createdAt: new Date() });

@@ -62,6 +62,124 @@ export async function ordersPerDay(db: Executor, range: StatsRange) {
   );
 }
 
+/**
+ * What partly refunded orders kept, per day they were paid and currency: the amount less the part
+ * paid back (a whole refund or a chargeback keeps nothing). Through the index of reversed orders.
+ */
+export async function partlyRefundedPerDay(db: Executor, range: StatsRange) {
+  return rows(
+    db,
+    z.array(z.object({ day: z.string(), currency: z.string(), n: count, cents: count })),
+    sql`select to_char(x.day, 'YYYY-MM-DD') as day, x.currency, x.n, x.cents from (
+        select (o.settled_at at time zone 'UTC')::date as day, o.currency, count(*) as n,
+          sum(o.amount_cents - o.refund_cents) as cents
+        from orders o
+        where o.site_id in ${siteList(range)} and o.status = 'refunded' and o.refund_cents is not null
+          and o.charged_back_at is null and o.settled_at >= ${range.start} and o.settled_at < ${range.end}
+        group by 1, 2
+      ) x`,
+  );
+}
+
+/**
+ * Refunds and chargebacks per day and currency, each on the day it happened: a refund on the day
+ * staff asked for it (one made in the provider's dashboard has no such day and counts on the day
+ * of the payment), a chargeback on the day reported, for what no refund paid back already.
+ */
+export async function reversalsPerDay(db: Executor, range: StatsRange) {
+  return rows(
+    db,
+    z.array(
+      z.object({
+        day: z.string(),
+        kind: z.enum(['refund', 'chargeback']),
+        currency: z.string(),
+        cents: count,
+      }),
+    ),
+    sql`select to_char(x.day, 'YYYY-MM-DD') as day, x.kind, x.currency, sum(x.cents) as cents from (
+        select (coalesce(o.refund_requested_at, o.settled_at) at time zone 'UTC')::date as day, 'refund' as kind,
+          o.currency, coalesce(o.refund_cents, o.amount_cents) as cents
+        from orders o
+        where o.site_id in ${siteList(range)} and o.status = 'refunded'
+          and (o.refund_requested_at is not null or o.charged_back_at is null)
+          and coalesce(o.refund_requested_at, o.settled_at) >= ${range.start}
+          and coalesce(o.refund_requested_at, o.settled_at) < ${range.end}
+        union all
+        select (o.charged_back_at at time zone 'UTC')::date, 'chargeback', o.currency,
+          o.amount_cents - case when o.refund_requested_at is not null then coalesce(o.refund_cents, o.amount_cents) else 0 end
+        from orders o
+        where o.site_id in ${siteList(range)} and o.status = 'refunded'
+          and o.charged_back_at >= ${range.start} and o.charged_back_at < ${range.end}
+      ) x
+      group by x.day, x.kind, x.currency`,
+  );
+}
+
+/** Members with a paid order (kept, at least in part) in the range, and members active in it. */
+export async function payingAndActive(db: Executor, range: StatsRange) {
+  const [found] = await rows(
+    db,
+    z.array(z.object({ paying: count, active: count })),
+    sql`select
+        (select count(distinct o.user_id) from orders o
+          where o.site_id in ${siteList(range)} and o.settled_at >= ${range.start} and o.settled_at < ${range.end}
+            and (o.status = 'completed'
+              or (o.status = 'refunded' and o.refund_cents is not null and o.charged_back_at is null))) as paying,
+        (select count(distinct d.user_id) from member_active_days d
+          where d.site_id in ${siteList(range)} and d.day >= ${range.from}::date and d.day <= ${range.to}::date) as active`,
+  );
+  return found ?? { paying: 0, active: 0 };
+}
+
+/** The cohorts of the range, by signup week (Monday, UTC): how many paid and how fast. */
+export async function cohortMembers(db: Executor, range: StatsRange) {
+  const hours = sql`extract(epoch from (u.first_purchase_at - u.signup_date)) / 3600`;
+  return rows(
+    db,
+    z.array(
+      z.object({
+        week: z.string(),
+        signups: count,
+        paid_1d: count,
+        paid_7d: count,
+        paid_30d: count,
+        median_hours: z.coerce.number().nullable(),
+      }),
+    ),
+    sql`select to_char(date_trunc('week', u.signup_date at time zone 'UTC'), 'YYYY-MM-DD') as week,
+        count(*) as signups,
+        count(*) filter (where u.first_purchase_at < u.signup_date + interval '1 day') as paid_1d,
+        count(*) filter (where u.first_purchase_at < u.signup_date + interval '7 days') as paid_7d,
+        count(*) filter (where u.first_purchase_at < u.signup_date + interval '30 days') as paid_30d,
+        percentile_cont(0.5) within group (order by ${hours}) filter (where u.first_purchase_at is not null) as median_hours
+      from users u
+      where u.site_id in ${siteList(range)} and u.signup_date >= ${range.start} and u.signup_date < ${range.end}
+        and ${realMember}
+      group by 1`,
+  );
+}
+
+/** What each cohort's members paid within 7, 30 and 90 days of signing up, per currency (kept amounts). */
+export async function cohortRevenue(db: Executor, range: StatsRange) {
+  const kept = sql`case when o.status = 'completed' then o.amount_cents
+    when o.status = 'refunded' and o.refund_cents is not null and o.charged_back_at is null
+      then o.amount_cents - o.refund_cents
+    else 0 end`;
+  const within = (days: number) =>
+    sql`coalesce(sum(${kept}) filter (where o.settled_at < u.signup_date + ${sql.raw(`interval '${days} days'`)}), 0)`;
+  return rows(
+    db,
+    z.array(z.object({ week: z.string(), currency: z.string(), d7: count, d30: count, d90: count })),
+    sql`select to_char(date_trunc('week', u.signup_date at time zone 'UTC'), 'YYYY-MM-DD') as week, o.currency,
+        ${within(7)} as d7, ${within(30)} as d30, ${within(90)} as d90
+      from users u join orders o on o.user_id = u.id and o.settled_at is not null
+      where u.site_id in ${siteList(range)} and u.signup_date >= ${range.start} and u.signup_date < ${range.end}
+        and u.first_purchase_at is not null and ${realMember}
+      group by 1, 2`,
+  );
+}
+
 /** How far back a reply's waiting time is looked for (a member who waited longer counts from here). */
 export const replyLookbackDays = 7;
 

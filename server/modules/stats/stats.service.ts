@@ -1,8 +1,10 @@
 import type {
   StatsBreakdown,
+  StatsCohort,
   StatsDay,
   StatsQuery,
   StatsResponse,
+  StatsTotals,
   TrafficSourceRow,
 } from '#contract/admin-stats.ts';
 import type { Database } from '#server/db/client.ts';
@@ -38,6 +40,34 @@ function daysOf(from: string, to: string): string[] {
 function add(revenue: Record<string, number>, currency: string, cents: number): void {
   revenue[currency] = (revenue[currency] ?? 0) + cents;
 }
+
+type Money = Record<string, number>;
+
+function sumOf(days: StatsDay[], pick: (day: StatsDay) => Money): Money {
+  const total: Money = {};
+  for (const day of days)
+    for (const [currency, cents] of Object.entries(pick(day))) add(total, currency, cents);
+  return total;
+}
+
+/** Each currency's amount divided by a head count, rounded to the cent; nothing for no heads. */
+function perHead(money: Money, heads: number): Money {
+  if (heads === 0) return {};
+  return Object.fromEntries(
+    Object.entries(money).map(([currency, cents]) => [currency, Math.round(cents / heads)]),
+  );
+}
+
+const emptyTotals = (): StatsTotals => ({
+  revenue_cents: {},
+  refunds_cents: {},
+  chargebacks_cents: {},
+  orders: 0,
+  paying_members: 0,
+  active_members: 0,
+  arpu_cents: {},
+  arppu_cents: {},
+});
 
 /** The numbers of the back office's dashboard and its traffic-source table. */
 export class StatsService {
@@ -76,20 +106,37 @@ export class StatsService {
           replies_out: 0,
           median_reply_seconds: null,
           active_members: 0,
+          refunds: {},
+          chargebacks: {},
         },
       ]),
     );
-    if (range.siteIds.length === 0) return { ...base, days: [...days.values()], trafficsources: [] };
+    if (range.siteIds.length === 0)
+      return { ...base, days: [...days.values()], trafficsources: [], totals: emptyTotals(), cohorts: [] };
 
-    const [signups, activations, firstPurchases, orders, { messages, active }, trafficsources] =
-      await Promise.all([
-        repo.membersPerDay(this.db, range, 'signup_date'),
-        repo.membersPerDay(this.db, range, 'activated_at'),
-        repo.membersPerDay(this.db, range, 'first_purchase_at'),
-        repo.ordersPerDay(this.db, range),
-        this.messagesAndActive(range),
-        this.trafficSources(range, query.breakdown),
-      ]);
+    const [
+      signups,
+      activations,
+      firstPurchases,
+      orders,
+      partlyRefunded,
+      reversals,
+      { messages, active },
+      trafficsources,
+      heads,
+      cohorts,
+    ] = await Promise.all([
+      repo.membersPerDay(this.db, range, 'signup_date'),
+      repo.membersPerDay(this.db, range, 'activated_at'),
+      repo.membersPerDay(this.db, range, 'first_purchase_at'),
+      repo.ordersPerDay(this.db, range),
+      repo.partlyRefundedPerDay(this.db, range),
+      repo.reversalsPerDay(this.db, range),
+      this.messagesAndActive(range),
+      this.trafficSources(range, query.breakdown),
+      repo.payingAndActive(this.db, range),
+      this.cohorts(range),
+    ]);
     const at = (day: string) => days.get(day);
     for (const row of signups) {
       const found = at(row.day);
@@ -103,11 +150,15 @@ export class StatsService {
       const found = at(row.day);
       if (found) found.first_purchases = row.n;
     }
-    for (const row of orders) {
+    for (const row of [...orders, ...partlyRefunded]) {
       const found = at(row.day);
       if (!found) continue;
       found.orders += row.n;
       add(found.revenue, row.currency, row.cents);
+    }
+    for (const row of reversals) {
+      const found = at(row.day);
+      if (found) add(row.kind === 'refund' ? found.refunds : found.chargebacks, row.currency, row.cents);
     }
     for (const row of messages) {
       const found = at(row.day);
@@ -120,7 +171,46 @@ export class StatsService {
       const found = at(row.day);
       if (found) found.active_members = row.n;
     }
-    return { ...base, days: [...days.values()], trafficsources };
+    const list = [...days.values()];
+    const revenue = sumOf(list, (day) => day.revenue);
+    const totals: StatsTotals = {
+      revenue_cents: revenue,
+      refunds_cents: sumOf(list, (day) => day.refunds),
+      chargebacks_cents: sumOf(list, (day) => day.chargebacks),
+      orders: list.reduce((total, day) => total + day.orders, 0),
+      paying_members: heads.paying,
+      active_members: heads.active,
+      arpu_cents: perHead(revenue, heads.active),
+      arppu_cents: perHead(revenue, heads.paying),
+    };
+    return { ...base, days: list, trafficsources, totals, cohorts };
+  }
+
+  /** The signup weeks of the range: who paid within 1, 7 and 30 days, how fast, and what they spent. */
+  private async cohorts(range: repo.StatsRange): Promise<StatsCohort[]> {
+    const [members, revenue] = await Promise.all([
+      repo.cohortMembers(this.db, range),
+      repo.cohortRevenue(this.db, range),
+    ]);
+    return members
+      .sort((a, b) => a.week.localeCompare(b.week))
+      .map((cohort) => {
+        const spent = revenue.filter((row) => row.week === cohort.week);
+        const within = (pick: (row: (typeof spent)[number]) => number) =>
+          perHead(Object.fromEntries(spent.map((row) => [row.currency, pick(row)])), cohort.signups);
+        return {
+          week: cohort.week,
+          signups: cohort.signups,
+          paid_within_1d: cohort.paid_1d,
+          paid_within_7d: cohort.paid_7d,
+          paid_within_30d: cohort.paid_30d,
+          median_hours_to_first_purchase:
+            cohort.median_hours === null ? null : Math.round(cohort.median_hours * 10) / 10,
+          revenue_per_member_7d_cents: within((row) => row.d7),
+          revenue_per_member_30d_cents: within((row) => row.d30),
+          revenue_per_member_90d_cents: within((row) => row.d90),
+        };
+      });
   }
 
   /**

@@ -239,6 +239,8 @@ describe('the numbers of the back office (GET /api/admin/stats.php)', () => {
         replies_out: 4,
         median_reply_seconds: 300,
         active_members: 2,
+        refunds: {},
+        chargebacks: {},
       },
       {
         date: '2026-03-02',
@@ -251,6 +253,8 @@ describe('the numbers of the back office (GET /api/admin/stats.php)', () => {
         replies_out: 1,
         median_reply_seconds: 15000,
         active_members: 2,
+        refunds: { EUR: 700 },
+        chargebacks: {},
       },
       {
         date: '2026-03-03',
@@ -263,6 +267,8 @@ describe('the numbers of the back office (GET /api/admin/stats.php)', () => {
         replies_out: 0,
         median_reply_seconds: null,
         active_members: 1,
+        refunds: {},
+        chargebacks: {},
       },
     ]);
   });
@@ -462,6 +468,159 @@ describe('the numbers of the back office (GET /api/admin/stats.php)', () => {
         '',
       ].join('\r\n'),
     );
+  });
+});
+
+/**
+ * The owner's money over two signup weeks of a site of its own, computed by hand: a paid order, a
+ * partly refunded one, a charged-back one, a wholly refunded one; four members active.
+ */
+describe('the owner’s totals, refunds, chargebacks and cohorts', () => {
+  let t: TestApp;
+  let admin: TestStaff;
+  let siteId: number;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    admin = await signedInStaff(t.app, 'admin');
+    const db = t.app.deps.db;
+    const [company] = await db.select({ id: companies.id }).from(companies).limit(1);
+    const [site] = await db
+      .insert(sites)
+      .values({
+        domain: `money-${process.pid}-${Date.now()}.localhost`,
+        name: 'Money site',
+        indexTitle: 'Money',
+        description: '',
+        countries: ['NL'],
+        supportEmail: 'support@example.com',
+        companyId: company!.id,
+      })
+      .returning({ id: sites.id });
+    siteId = site!.id;
+    const member = async (name: string, signup: string, firstPurchase: string | null, fictional = false) => {
+      const [user] = await db
+        .insert(users)
+        .values({
+          siteId,
+          email: fictional ? null : `${name}.${siteId}@example.com`,
+          status: 'active',
+          signupDate: at(signup),
+          firstPurchaseAt: firstPurchase ? at(firstPurchase) : null,
+        })
+        .returning({ id: users.id });
+      await db
+        .insert(profiles)
+        .values({ userId: user!.id, name, birthdate: '1990-01-01', country: 'NL', fictional });
+      return user!.id;
+    };
+    const p = await member('Pia', '2026-04-06T10:00:00', '2026-04-06T12:00:00');
+    const q = await member('Quin', '2026-04-07T08:00:00', '2026-04-10T08:00:00');
+    const r = await member('Rik', '2026-04-13T09:00:00', null);
+    const s2 = await member('Sam', '2026-04-14T09:00:00', '2026-04-14T10:00:00');
+    await member('Fay', '2026-04-06T09:00:00', '2026-04-06T09:30:00', true);
+    const [bundle] = await db.select({ id: bundles.id }).from(bundles).limit(1);
+    const order = (
+      userId: number,
+      amountCents: number,
+      settled: string,
+      more: Partial<typeof orders.$inferInsert> = {},
+    ): typeof orders.$inferInsert => ({
+      userId,
+      siteId,
+      bundleId: bundle!.id,
+      credits: 10,
+      amountCents,
+      listPriceCents: amountCents,
+      currency: 'EUR',
+      country: 'NL',
+      paymentMethod: 'ideal',
+      provider: 'test',
+      status: 'completed',
+      createdAt: at(settled),
+      settledAt: at(settled),
+      ...more,
+    });
+    await db.insert(orders).values([
+      order(p, 1000, '2026-04-06T12:00:00'),
+      order(p, 2000, '2026-04-08T09:00:00', {
+        status: 'refunded',
+        refundCents: 500,
+        refundCredits: 2,
+        refundRequestedAt: at('2026-04-09T10:00:00'),
+      }),
+      order(q, 3000, '2026-04-10T08:00:00', { status: 'refunded', chargedBackAt: at('2026-04-12T10:00:00') }),
+      order(s2, 800, '2026-04-14T10:00:00'),
+      order(s2, 1200, '2026-04-15T10:00:00', {
+        status: 'refunded',
+        refundRequestedAt: at('2026-04-16T10:00:00'),
+      }),
+    ]);
+    await db.insert(memberActiveDays).values([
+      { siteId, day: '2026-04-06', userId: p },
+      { siteId, day: '2026-04-07', userId: p },
+      { siteId, day: '2026-04-10', userId: q },
+      { siteId, day: '2026-04-13', userId: r },
+      { siteId, day: '2026-04-14', userId: s2 },
+    ]);
+  });
+  afterAll(() => t.close());
+
+  const numbers = async () => {
+    const answer = await t.app.inject({
+      url: `/api/admin/stats.php?from=2026-04-06&to=2026-04-19&site=${siteId}`,
+      headers: { cookie: admin.cookie },
+    });
+    expect(answer.statusCode, answer.body).toBe(200);
+    return answer.json();
+  };
+
+  it('revenue keeps what a partial refund left and nothing of a chargeback or a whole refund; ARPU and ARPPU from it', async () => {
+    const { totals, days } = await numbers();
+    expect(totals).toEqual({
+      revenue_cents: { EUR: 3300 },
+      refunds_cents: { EUR: 1700 },
+      chargebacks_cents: { EUR: 3000 },
+      orders: 3,
+      paying_members: 2,
+      active_members: 4,
+      arpu_cents: { EUR: 825 },
+      arppu_cents: { EUR: 1650 },
+    });
+    const day = (date: string) => days.find((entry: { date: string }) => entry.date === date);
+    expect(day('2026-04-08')).toMatchObject({ orders: 1, revenue: { EUR: 1500 } });
+    expect(day('2026-04-09')).toMatchObject({ refunds: { EUR: 500 }, chargebacks: {} });
+    expect(day('2026-04-10')).toMatchObject({ orders: 0, revenue: {} });
+    expect(day('2026-04-12')).toMatchObject({ refunds: {}, chargebacks: { EUR: 3000 } });
+    expect(day('2026-04-16')).toMatchObject({ refunds: { EUR: 1200 } });
+  });
+
+  it('cohorts by signup week: who paid within 1, 7 and 30 days, the median hours, and revenue per member', async () => {
+    const { cohorts } = await numbers();
+    expect(cohorts).toEqual([
+      {
+        week: '2026-04-06',
+        signups: 2,
+        paid_within_1d: 1,
+        paid_within_7d: 2,
+        paid_within_30d: 2,
+        median_hours_to_first_purchase: 37,
+        revenue_per_member_7d_cents: { EUR: 1250 },
+        revenue_per_member_30d_cents: { EUR: 1250 },
+        revenue_per_member_90d_cents: { EUR: 1250 },
+      },
+      {
+        week: '2026-04-13',
+        signups: 2,
+        paid_within_1d: 1,
+        paid_within_7d: 1,
+        paid_within_30d: 1,
+        median_hours_to_first_purchase: 1,
+        revenue_per_member_7d_cents: { EUR: 400 },
+        revenue_per_member_30d_cents: { EUR: 400 },
+        revenue_per_member_90d_cents: { EUR: 400 },
+      },
+    ]);
   });
 });
 

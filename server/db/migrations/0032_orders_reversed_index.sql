@@ -1,0 +1,1 @@
+CREATE INDEX "orders_site_reversed_idx" ON "orders" USING btree ("site_id") WHERE "orders"."status" = 'refunded';
