@@ -302,6 +302,10 @@ export class StatsService {
     const money = (revenue: Record<string, number>) =>
       currencies.map((currency) => ((revenue[currency] ?? 0) / 100).toFixed(2));
     const revenueHeads = currencies.map((currency) => `revenue_${currency}`);
+    // Refunds and chargebacks as their own columns, for the currencies they happened in.
+    const reversalCurrencies = [
+      ...new Set(stats.days.flatMap((day) => [...Object.keys(day.refunds), ...Object.keys(day.chargebacks)])),
+    ].sort();
     if (table === 'days') {
       return toCsv([
         [
@@ -315,6 +319,8 @@ export class StatsService {
           'replies_out',
           'median_reply_seconds',
           'active_members',
+          ...reversalCurrencies.map((currency) => `refunds_${currency}`),
+          ...reversalCurrencies.map((currency) => `chargebacks_${currency}`),
         ],
         ...stats.days.map((day) => [
           day.date,
@@ -327,6 +333,8 @@ export class StatsService {
           day.replies_out,
           day.median_reply_seconds,
           day.active_members,
+          ...reversalCurrencies.map((currency) => ((day.refunds[currency] ?? 0) / 100).toFixed(2)),
+          ...reversalCurrencies.map((currency) => ((day.chargebacks[currency] ?? 0) / 100).toFixed(2)),
         ]),
       ]);
     }

@@ -447,10 +447,10 @@ describe('the numbers of the back office (GET /api/admin/stats.php)', () => {
     );
     expect(days.body).toBe(
       [
-        'date,signups,activations,first_purchases,orders,revenue_EUR,revenue_USD,messages_in,replies_out,median_reply_seconds,active_members',
-        '2026-03-01,2,2,0,0,0.00,0.00,4,4,300,2',
-        '2026-03-02,1,1,2,2,10.00,25.00,0,1,15000,2',
-        '2026-03-03,0,0,0,1,5.00,0.00,0,0,,1',
+        'date,signups,activations,first_purchases,orders,revenue_EUR,revenue_USD,messages_in,replies_out,median_reply_seconds,active_members,refunds_EUR,chargebacks_EUR',
+        '2026-03-01,2,2,0,0,0.00,0.00,4,4,300,2,0.00,0.00',
+        '2026-03-02,1,1,2,2,10.00,25.00,0,1,15000,2,7.00,0.00',
+        '2026-03-03,0,0,0,1,5.00,0.00,0,0,,1,0.00,0.00',
         '',
       ].join('\r\n'),
     );
