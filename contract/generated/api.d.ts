@@ -9259,9 +9259,15 @@ export interface operations {
                         sessions: {
                             created_at: string;
                             current: boolean;
+                            device: {
+                                browser: string | null;
+                                os: string | null;
+                            };
                             expires_at: string;
                             id: number;
                             ip: string | null;
+                            last_used_at: string;
+                            place: string | null;
                             user_agent: string | null;
                         }[];
                     };

@@ -5,8 +5,10 @@ import type { Database, Executor } from '#server/db/client.ts';
 import type { StaffRow } from '#server/db/schema/staff.ts';
 import { addMinutes, type Clock } from '#server/lib/clock.ts';
 import { AppError, NotFoundError, ValidationFailedError } from '#server/lib/errors.ts';
+import { countryForIp } from '#server/lib/geoip.ts';
 import { loadOtplib } from '#server/lib/lazy-packages.ts';
 import { hashToken, newToken } from '#server/lib/tokens.ts';
+import { parseUserAgent } from '#server/lib/user-agent.ts';
 import { AccountLockedError, LoginFailedError } from '#server/modules/accounts/accounts.errors.ts';
 import { type LockoutPolicy, LoginThrottle } from '#server/modules/accounts/login-throttle.ts';
 import { hashPassword, verifyPassword } from '#server/modules/accounts/passwords.ts';
@@ -232,6 +234,9 @@ export class StaffService {
       user_agent: session.userAgent,
       ip: session.ip,
       current: session.id === currentSessionId,
+      device: parseUserAgent(session.userAgent),
+      place: countryForIp(session.ip ?? undefined),
+      last_used_at: session.createdAt.toISOString(),
     }));
   }
 
