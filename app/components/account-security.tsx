@@ -104,12 +104,12 @@ export function PasskeysSection({
                     ` · ${t('security:passkeys.lastUsed', { date: dates.date(passkey.last_used_at) })}`}
                 </div>
               </div>
-              <Form method="post">
+              <Form method="post" className="flex-shrink-0">
                 <input type="hidden" name="intent" value={removeIntent} />
                 <input type="hidden" name="id" value={passkey.id} />
                 <button
                   type="submit"
-                  className="btn btn-sm btn-outline-secondary"
+                  className="btn btn-sm btn-outline-secondary text-nowrap"
                   aria-label={t('security:passkeys.removeName', { name: passkey.name })}
                 >
                   {t('security:passkeys.remove')}
@@ -199,12 +199,12 @@ export function DevicesSection({
                 </div>
               </div>
               {!session.current && (
-                <Form method="post">
+                <Form method="post" className="flex-shrink-0">
                   <input type="hidden" name="intent" value={endIntent} />
                   <input type="hidden" name="id" value={session.id} />
                   <button
                     type="submit"
-                    className="btn btn-sm btn-outline-danger"
+                    className="btn btn-sm btn-outline-danger text-nowrap"
                     aria-label={t('security:devices.endName', { device: name })}
                   >
                     {t('security:devices.end')}

@@ -164,6 +164,28 @@ describe('passkeys, signed-in devices and address bans', () => {
     expect(left).toEqual([]);
   });
 
+  it('never takes an expired challenge, and the sweep forgets it', async () => {
+    const member = await activeMember(t.app);
+    const { authenticator } = await registerPasskey(member.cookie);
+    const options = (await inject({ method: 'POST', url: '/api/passkey-login.php?step=options' })).json()
+      .options;
+    await t.database.db
+      .update(webauthnChallenges)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(webauthnChallenges.challenge, options.challenge));
+    const late = authenticator.get(options, origin);
+    expect(
+      (await inject({ method: 'POST', url: '/api/passkey-login.php', payload: { credential: late } }))
+        .statusCode,
+    ).toBe(401);
+    expect(await t.app.deps.security.pruneChallenges()).toBeGreaterThanOrEqual(1);
+    const left = await t.database.db
+      .select()
+      .from(webauthnChallenges)
+      .where(eq(webauthnChallenges.challenge, options.challenge));
+    expect(left).toEqual([]);
+  });
+
   it('refuses an answer for another origin, a wrong signature and a counter that went back', async () => {
     const member = await activeMember(t.app);
     const { authenticator } = await registerPasskey(member.cookie);
