@@ -1,5 +1,17 @@
+import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { activeMember, demoAdmin, e2eEmail, expect, gotoHydrated, phone, test } from './fixtures.ts';
+
+/** axe's serious and critical findings on the page as it is (the sections filled in). */
+async function seriousViolations(page: Page): Promise<string[]> {
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  const { violations } = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
+    .analyze();
+  return violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => `${violation.id} ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+}
 
 /** Chromium's virtual authenticator on the page: a platform passkey that verifies the user at once. */
 async function virtualAuthenticator(page: Page) {
@@ -43,6 +55,7 @@ test('a member adds a passkey on the account page and signs in with it instead o
   await page.setViewportSize({ width: 1366, height: 900 });
   await passkeys.scrollIntoViewIfNeeded();
   await page.screenshot({ path: 'docs/screens/account-security-desktop.png', fullPage: true });
+  expect(await seriousViolations(page)).toEqual([]);
 
   // Signed out, the login page offers the passkey; it signs in as a password does.
   await page
@@ -82,6 +95,7 @@ test('the account sections on a phone', async ({ browser, baseURL }) => {
   await expect(devices).toContainText('Firefox · macOS');
   await devices.scrollIntoViewIfNeeded();
   await page.screenshot({ path: 'docs/screens/account-security-phone.png', fullPage: true });
+  expect(await seriousViolations(page)).toEqual([]);
 
   // Signing the other device out ends its session at once.
   await devices.getByRole('button', { name: 'Sign out Firefox · macOS' }).click();
@@ -121,8 +135,10 @@ test('staff add a passkey and sign in with password and passkey instead of the c
   await expect(page.getByTestId('device-list')).toContainText('This device');
   await page.setViewportSize({ width: 1366, height: 900 });
   await page.screenshot({ path: 'docs/screens/admin-account-security-desktop.png', fullPage: true });
+  expect(await seriousViolations(page)).toEqual([]);
   await page.setViewportSize({ width: 390, height: 844 });
   await page.screenshot({ path: 'docs/screens/admin-account-security-phone.png', fullPage: true });
+  expect(await seriousViolations(page)).toEqual([]);
 
   await context.clearCookies();
   await gotoHydrated(page, '/admin/login');
