@@ -3,6 +3,7 @@ import { messageSchema } from './chats.ts';
 import { idField, idParam } from './common.ts';
 import { locales } from './locales.ts';
 import { photoSchema, profileSchema } from './profiles.ts';
+import { deviceSessionSchema } from './security.ts';
 
 /** Back-office roles (api-contract.md, Staff calls). */
 export const staffRoleOptions = ['operator', 'moderator', 'admin'] as const;
@@ -85,6 +86,10 @@ export const staffSessionSchema = z.object({
   user_agent: z.string().nullable(),
   ip: z.string().nullable(),
   current: z.boolean(),
+  // The members' device list's fields (contract/security.ts), so one list shows both.
+  device: deviceSessionSchema.shape.device,
+  place: deviceSessionSchema.shape.place,
+  last_used_at: z.string().describe('staff sessions are not touched as they are used: the sign-in time'),
 });
 export const staffSessionsResponseSchema = z.object({ sessions: z.array(staffSessionSchema) });
 export const endSessionSchema = z.object({ id: idField });

@@ -15,6 +15,7 @@ import { photosEndpoints } from './endpoints/photos.ts';
 import { profilesEndpoints } from './endpoints/profiles.ts';
 import { regionsEndpoints } from './endpoints/regions.ts';
 import { searchEndpoints } from './endpoints/search.ts';
+import { securityEndpoints } from './endpoints/security.ts';
 import { sitesEndpoints } from './endpoints/sites.ts';
 
 /** Error codes any member call can answer with (api-contract.md, Conventions). */
@@ -122,6 +123,12 @@ export const endpoints = {
   'POST /api/photos.php': photosEndpoints.postPhotos,
   'GET /api/logout.php': accountsEndpoints.getLogout,
   'POST /api/complaint.php': contentEndpoints.postComplaint,
+  'GET /api/sessions.php': securityEndpoints.getSessions,
+  'DELETE /api/sessions.php': securityEndpoints.deleteSessions,
+  'GET /api/passkeys.php': securityEndpoints.getPasskeys,
+  'POST /api/passkeys.php': securityEndpoints.postPasskeys,
+  'DELETE /api/passkeys.php': securityEndpoints.deletePasskeys,
+  'POST /api/passkey-login.php': securityEndpoints.postPasskeyLogin,
 } as const satisfies Record<string, EndpointDefinition>;
 
 export type Endpoints = typeof endpoints;
@@ -147,6 +154,7 @@ export const declaredEndpoints: readonly AnyEndpoint[] = [
   profilesEndpoints,
   regionsEndpoints,
   searchEndpoints,
+  securityEndpoints,
   sitesEndpoints,
 ].flatMap((area): AnyEndpoint[] => Object.values(area));
 export type EndpointKey = keyof Endpoints;

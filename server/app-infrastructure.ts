@@ -104,7 +104,7 @@ export async function openInfrastructure(
     (config.SMTP_URL
       ? createSmtpTransport(config.SMTP_URL, dkimKey(config))
       : createOutboxTransport(path.join(config.DATA_DIR, 'outbox'), dkimKey(config)));
-  const secrets = await loadSecrets(database.db, config.SESSION_SECRET);
+  const secrets = await loadSecrets(database.db, config.SESSION_SECRET, config.BAN_HASH_SECRET);
   return {
     database,
     bus,

@@ -26,6 +26,8 @@ import { photosRoutes } from './modules/photos/photos.routes.ts';
 import { profilesRoutes } from './modules/profiles/profiles.routes.ts';
 import { regionsRoutes } from './modules/regions/regions.routes.ts';
 import { searchRoutes } from './modules/search/search.routes.ts';
+import { securityRoutes } from './modules/security/security.routes.ts';
+import { staffSecurityRoutes } from './modules/security/staff-security.routes.ts';
 import { seoRoutes } from './modules/sites/seo.routes.ts';
 import { sitesRoutes } from './modules/sites/sites.routes.ts';
 import { staffRoutes } from './modules/staff/staff.routes.ts';
@@ -39,6 +41,7 @@ export async function registerRoutes(app: FastifyInstance, config: Config): Prom
     sitesRoutes,
     assetsRoutes,
     accountsRoutes,
+    securityRoutes,
     profilesRoutes,
     photosRoutes,
     privateMediaRoutes,
@@ -59,6 +62,7 @@ export async function registerRoutes(app: FastifyInstance, config: Config): Prom
   await app.register(liveRoutes);
   for (const routes of [
     staffRoutes,
+    staffSecurityRoutes,
     operatorRoutes,
     moderationRoutes,
     sitesAdminRoutes,

@@ -22,6 +22,7 @@ import { PhotosService } from './modules/photos/photos.service.ts';
 import { ProfilesService } from './modules/profiles/profiles.service.ts';
 import { SearchService } from './modules/search/search.service.ts';
 import { SearchCounts } from './modules/search/search-counts.ts';
+import { SecurityService } from './modules/security/security.service.ts';
 import { SiteDirectory } from './modules/sites/sites.service.ts';
 import { ensureStaffAtStart } from './modules/staff/staff.bootstrap.ts';
 import { StaffService } from './modules/staff/staff.service.ts';
@@ -87,6 +88,7 @@ export async function createServices(
   };
   const chats = new ChatsService(db, clock, storage, bus, caught.reportCaught, notifications, chatLists);
   const staff = new StaffService(db, clock, logins);
+  const security = new SecurityService(db, clock, secrets.banSecret);
   const payments = new PaymentsService(db, clock, bus, provider, directDebit);
   payments.onRecheckFailure = (providerPaymentId, error) => {
     metrics.jobFailures.inc({ queue: 'payments' });
@@ -126,7 +128,8 @@ export async function createServices(
     payments,
     directDebit,
     staff,
-    accounts: new AccountsService(db, clock, mail, translator, storage, logins),
+    security,
+    accounts: new AccountsService(db, clock, mail, translator, storage, logins, security),
     photos: new PhotosService(db, clock, storage),
     search: new SearchService(db, clock, storage, new SearchCounts(config.SEARCH_COUNT_CACHE_MS, clock)),
     likes,

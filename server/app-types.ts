@@ -28,6 +28,7 @@ import type { PaymentProvider } from './modules/payments/providers.ts';
 import type { PhotosService } from './modules/photos/photos.service.ts';
 import type { ProfilesService } from './modules/profiles/profiles.service.ts';
 import type { SearchService } from './modules/search/search.service.ts';
+import type { SecurityService } from './modules/security/security.service.ts';
 import type { SiteDirectory } from './modules/sites/sites.service.ts';
 import type { StaffStart } from './modules/staff/staff.bootstrap.ts';
 import type { StaffService } from './modules/staff/staff.service.ts';
@@ -66,6 +67,8 @@ export type AppDeps = {
   notifications: NotificationsService;
   directDebit: DirectDebitService;
   staff: StaffService;
+  /** Passkeys (members and staff) and address bans. */
+  security: SecurityService;
   operator: OperatorService;
   /** Landing clicks (visits) and the postbacks of what they led to. */
   tracking: TrackingService;

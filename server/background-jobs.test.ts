@@ -14,7 +14,13 @@ describe('the periodic work', () => {
   it('runs each sweep once per period on the job runner, and again in the next period', async () => {
     await t.app.deps.jobs.runDue();
     await t.app.deps.jobs.runDue();
-    const names = ['payments.recheck', 'accounts.erase-expired', 'login-throttles.prune', 'jobs.prune'];
+    const names = [
+      'payments.recheck',
+      'accounts.erase-expired',
+      'login-throttles.prune',
+      'webauthn-challenges.prune',
+      'jobs.prune',
+    ];
     const rows = (await t.database.db.select().from(jobs)).filter((row) => names.includes(row.queue));
     expect(rows.map((row) => [row.queue, row.status]).sort()).toEqual(
       names.map((name) => [name, 'done']).sort(),

@@ -25,6 +25,10 @@ export function registerBackgroundJobs(
   jobs.every('login-throttles.prune', hour, async () => {
     await Promise.all([deps.accounts.pruneLoginThrottles(), deps.staff.pruneLoginThrottles()]);
   });
+  // WebAuthn challenges nobody answered (an expired one is never taken, only kept).
+  jobs.every('webauthn-challenges.prune', hour, async () => {
+    await deps.security.pruneChallenges();
+  });
   // Finished jobs are kept a week for the record, then forgotten.
   jobs.every('jobs.prune', hour, async (periodStart) => {
     await jobs.pruneFinished(new Date(periodStart.getTime() - 7 * 24 * hour));

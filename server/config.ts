@@ -76,6 +76,11 @@ const envSchema = z.object({
   /** Where a fresh embedded database's start snapshot is kept (docs/decisions/012); default node_modules/.cache. */
   PGLITE_SNAPSHOT_DIR: z.string().min(1).optional(),
   SESSION_SECRET: z.string().min(32).optional(),
+  /**
+   * The key of the address bans' HMAC (docs/decisions/046); generated and stored in the database when
+   * unset. Changing it forgets every ban, so set it once.
+   */
+  BAN_HASH_SECRET: z.string().min(32).optional(),
   LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).max(100).default(5),
   LOGIN_WINDOW_MINUTES: z.coerce.number().int().min(1).max(1440).default(15),
   LOGIN_LOCK_MINUTES: z.coerce.number().int().min(1).max(1440).default(15),

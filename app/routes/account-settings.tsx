@@ -1,5 +1,6 @@
 import { BellFill, ChevronLeft, ChevronRight } from 'react-bootstrap-icons';
 import { Form, Link, redirect, useNavigation } from 'react-router';
+import { DevicesSection, memberPasskeys, PasskeysSection } from '#app/components/account-security.tsx';
 import { FormAlert, FormField } from '#app/components/forms/form-field.tsx';
 import { LanguageSwitcher } from '#app/components/language-switcher.tsx';
 import { cookieHeaders, formError, formText } from '#app/lib/actions.server.ts';
@@ -13,12 +14,28 @@ export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, 'page.accountSettings');
 }
 
-type Intent = 'unblock' | 'password' | 'email' | 'delete';
+type Intent =
+  | 'unblock'
+  | 'password'
+  | 'email'
+  | 'delete'
+  | 'passkey-remove'
+  | 'session-end'
+  | 'session-end-others';
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const blocked = await serverApi(context.api)('GET /api/blocks.php');
+  const call = serverApi(context.api);
+  const [blocked, sessions, passkeys] = await Promise.all([
+    call('GET /api/blocks.php'),
+    call('GET /api/sessions.php'),
+    call('GET /api/passkeys.php'),
+  ]);
   if (!blocked.ok) throw redirect('/login?redirect=%2Fprofile%2Faccount');
-  return { blocked: blocked.data.profiles };
+  return {
+    blocked: blocked.data.profiles,
+    sessions: sessions.ok ? sessions.data.sessions : [],
+    passkeys: passkeys.ok ? passkeys.data.passkeys : [],
+  };
 }
 
 export async function action({ context, request }: Route.ActionArgs) {
@@ -29,6 +46,17 @@ export async function action({ context, request }: Route.ActionArgs) {
       method: 'DELETE',
       body: { profile: Number(formText(form, 'profile')) },
     });
+    return result.ok ? { intent, done: true } : { intent, ...(await formError(result)).data };
+  }
+  if (intent === 'passkey-remove' || intent === 'session-end' || intent === 'session-end-others') {
+    const call = serverApi(context.api);
+    const id = Number(formText(form, 'id'));
+    const result =
+      intent === 'passkey-remove'
+        ? await call('DELETE /api/passkeys.php', { body: { id } })
+        : await call('DELETE /api/sessions.php', {
+            body: intent === 'session-end' ? { id } : { others: true },
+          });
     return result.ok ? { intent, done: true } : { intent, ...(await formError(result)).data };
   }
   if (intent === 'password') {
@@ -202,6 +230,28 @@ export default function AccountSettings({ actionData, loaderData }: Route.Compon
             {t('auth:mailChange.submit')}
           </button>
         </Form>
+      </Group>
+
+      <Group id="account-passkeys" title={t('security:passkeys.heading')}>
+        <FormAlert errors={errorsFor('passkey-remove')} />
+        {doneFor('passkey-remove') && (
+          <div className="alert alert-success" role="status">
+            {t('security:passkeys.removed')}
+          </div>
+        )}
+        <PasskeysSection
+          passkeys={loaderData.passkeys}
+          lead={t('security:passkeys.lead')}
+          registration={memberPasskeys}
+        />
+      </Group>
+
+      <Group id="account-devices" title={t('security:devices.heading')}>
+        <FormAlert errors={errorsFor('session-end') ?? errorsFor('session-end-others')} />
+        <DevicesSection
+          sessions={loaderData.sessions}
+          ended={doneFor('session-end') ? 'one' : doneFor('session-end-others') ? 'others' : undefined}
+        />
       </Group>
 
       <Group id="account-delete" title={t('auth:delete.heading')}>

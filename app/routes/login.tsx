@@ -1,5 +1,6 @@
 import { Form, Link, redirect, useNavigation, useSearchParams } from 'react-router';
 import { FormAlert, FormField } from '#app/components/forms/form-field.tsx';
+import { PasskeyLogin } from '#app/components/passkey-login.tsx';
 import { formError, formText, redirectWithCookies } from '#app/lib/actions.server.ts';
 import { serverApi } from '#app/lib/api.ts';
 import { pageMeta } from '#app/lib/meta.ts';
@@ -43,6 +44,18 @@ export default function Login({ actionData }: Route.ComponentProps) {
   return (
     <div className="container py-4" style={{ maxWidth: 480 }}>
       <h1 className="h3 mb-3">{t('auth:login.heading')}</h1>
+      {params.get('session_ended') !== null && (
+        <div
+          className={`alert ${params.get('session_ended') === '1' ? 'alert-warning' : 'alert-info'}`}
+          role="status"
+        >
+          {t(
+            params.get('session_ended') === '1'
+              ? 'security:login.sessionEnded'
+              : 'security:login.sessionLinkInvalid',
+          )}
+        </div>
+      )}
       {pendingDeletion ? (
         <div className="alert alert-warning" role="alert">
           {t('auth:login.pendingDeletion')}
@@ -80,6 +93,7 @@ export default function Login({ actionData }: Route.ComponentProps) {
           </button>
         </div>
       </Form>
+      <PasskeyLogin redirect={params.get('redirect')} />
       <p className="mt-3">
         <Link to="/reset-password">{t('auth:login.forgot')}</Link>
       </p>

@@ -26,9 +26,15 @@ export type Secrets = {
   vapid: { publicKey: string; privateKey: string };
   /** Signs the short-lived links to private media (photo originals). */
   mediaSecret: string;
+  /** Keys the hashes of banned addresses (BAN_HASH_SECRET, else a stored one). */
+  banSecret: string;
 };
 
-export async function loadSecrets(db: Database, sessionSecret?: string): Promise<Secrets> {
+export async function loadSecrets(
+  db: Database,
+  sessionSecret?: string,
+  banSecret?: string,
+): Promise<Secrets> {
   const storedSessionSecret = await getOrCreateSecret(db, 'session_secret', () =>
     randomBytes(32).toString('base64url'),
   );
@@ -41,5 +47,13 @@ export async function loadSecrets(db: Database, sessionSecret?: string): Promise
   const mediaSecret = await getOrCreateSecret(db, 'media_secret', () =>
     randomBytes(32).toString('base64url'),
   );
-  return { sessionSecret: sessionSecret ?? storedSessionSecret, vapid, mediaSecret };
+  const storedBanSecret = banSecret
+    ? undefined
+    : await getOrCreateSecret(db, 'ban_hash_secret', () => randomBytes(32).toString('base64url'));
+  return {
+    sessionSecret: sessionSecret ?? storedSessionSecret,
+    vapid,
+    mediaSecret,
+    banSecret: banSecret ?? storedBanSecret ?? '',
+  };
 }

@@ -1,63 +1,70 @@
-import { Form } from 'react-router';
+import type { z } from 'zod';
+import { DevicesSection, PasskeysSection } from '#app/components/account-security.tsx';
+import { staffPasskeys } from '#app/components/staff-passkeys.ts';
 import { formText } from '#app/lib/actions.server.ts';
-import { formatDate } from '#app/lib/format.ts';
-import { useRootData } from '#app/lib/root-data.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
+import type { staffSessionsResponseSchema } from '#contract/admin.ts';
+import type { passkeysResponseSchema } from '#contract/security.ts';
 import type { Route } from './+types/account';
 
-type Session = {
-  id: number;
-  created_at: string;
-  expires_at: string;
-  user_agent: string | null;
-  ip: string | null;
-  current: boolean;
-};
-
 export async function loader({ context }: Route.LoaderArgs) {
-  const result = await context.api<{ sessions: Session[] }>('/api/admin/sessions.php');
-  return { sessions: result.ok ? result.data.sessions : [] };
+  const [sessions, passkeys] = await Promise.all([
+    context.api<z.infer<typeof staffSessionsResponseSchema>>('/api/admin/sessions.php'),
+    context.api<z.infer<typeof passkeysResponseSchema>>('/api/admin/passkeys.php'),
+  ]);
+  return {
+    sessions: sessions.ok ? sessions.data.sessions : [],
+    passkeys: passkeys.ok ? passkeys.data.passkeys : [],
+  };
 }
 
 export async function action({ context, request }: Route.ActionArgs) {
   const form = await request.formData();
-  await context.api('/api/admin/sessions.php', {
-    method: 'DELETE',
-    body: { id: Number(formText(form, 'id')) },
-  });
-  return null;
+  const intent = formText(form, 'intent');
+  const id = Number(formText(form, 'id'));
+  if (intent === 'passkey-remove') {
+    const result = await context.api('/api/admin/passkeys.php', { method: 'DELETE', body: { id } });
+    return { intent, done: result.ok };
+  }
+  const result = await context.api('/api/admin/sessions.php', { method: 'DELETE', body: { id } });
+  return { intent: 'session-end', done: result.ok };
 }
 
-/** The own sign-ins (12 hours each); any other one can be ended here. */
-export default function Account({ loaderData }: Route.ComponentProps) {
+/** The own sign-ins (12 hours each), any other of which can be ended here, and the own passkeys. */
+export default function Account({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const locale = useRootData().locale;
   return (
     <div style={{ maxWidth: 720 }}>
-      <h1 className="h4">{t('admin:account.heading')}</h1>
-      <ul className="list-group">
-        {loaderData.sessions.map((session) => (
-          <li key={session.id} className="list-group-item d-flex flex-wrap gap-2 align-items-center">
-            <div className="me-auto small">
-              <div>{session.user_agent ?? '–'}</div>
-              <div className="text-body-secondary">
-                {session.ip ?? ''} ·{' '}
-                {formatDate(session.created_at, locale, { dateStyle: 'short', timeStyle: 'short' })}
-              </div>
+      <h1 className="h4 mb-3">{t('admin:account.heading')}</h1>
+      <section className="card mb-4" aria-labelledby="staff-passkeys-title">
+        <div className="card-body">
+          <h2 className="h5 card-title" id="staff-passkeys-title">
+            {t('security:passkeys.heading')}
+          </h2>
+          {actionData?.intent === 'passkey-remove' && actionData.done && (
+            <div className="alert alert-success" role="status">
+              {t('security:passkeys.removed')}
             </div>
-            {session.current ? (
-              <span className="badge text-bg-success">{t('admin:account.current')}</span>
-            ) : (
-              <Form method="post">
-                <input type="hidden" name="id" value={session.id} />
-                <button type="submit" className="btn btn-sm btn-outline-danger">
-                  {t('admin:account.end')}
-                </button>
-              </Form>
-            )}
-          </li>
-        ))}
-      </ul>
+          )}
+          <PasskeysSection
+            passkeys={loaderData.passkeys}
+            lead={t('security:staff.passkeysLead')}
+            registration={staffPasskeys}
+          />
+        </div>
+      </section>
+      <section className="card" aria-labelledby="staff-devices-title">
+        <div className="card-body">
+          <h2 className="h5 card-title" id="staff-devices-title">
+            {t('security:devices.heading')}
+          </h2>
+          <DevicesSection
+            sessions={loaderData.sessions}
+            ended={actionData?.intent === 'session-end' && actionData.done ? 'one' : undefined}
+            allowOthers={false}
+          />
+        </div>
+      </section>
     </div>
   );
 }

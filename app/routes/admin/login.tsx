@@ -1,5 +1,6 @@
 import { Form, useNavigation } from 'react-router';
 import { FormAlert, FormField } from '#app/components/forms/form-field.tsx';
+import { StaffPasskeyLogin } from '#app/components/staff-passkey-login.tsx';
 import { formError, formText, redirectWithCookies } from '#app/lib/actions.server.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import type { Staff } from '#contract/admin.ts';
@@ -80,6 +81,7 @@ export default function AdminLogin({ actionData }: Route.ComponentProps) {
             {otpStep ? t('admin:login.verify') : t('admin:login.submit')}
           </button>
         </div>
+        {!otpStep && <StaffPasskeyLogin />}
       </Form>
     </div>
   );

@@ -7,6 +7,8 @@ export const sessions = pgTable(
   'sessions',
   {
     tokenHash: text().primaryKey(),
+    /** What the member's device list names the session by (the token never leaves the cookie). */
+    id: serial().notNull().unique(),
     userId: integer()
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
@@ -14,6 +16,10 @@ export const sessions = pgTable(
     lastSeenAt: timestamp({ withTimezone: true }).notNull(),
     expiresAt: timestamp({ withTimezone: true }).notNull(),
     userAgent: text(),
+    /** The country of the sign-in's address (offline GeoIP); the address itself is not kept. */
+    country: text(),
+    /** SHA-256 of the token in the new-device mail's "that was not me" link, which ends this session. */
+    endTokenHash: text().unique(),
   },
   (table) => [index('sessions_user_idx').on(table.userId)],
 );

@@ -9,6 +9,7 @@ export * from './members.ts';
 export * from './notifications.ts';
 export * from './payments.ts';
 export * from './photos.ts';
+export * from './security.ts';
 export * from './sites.ts';
 export * from './social.ts';
 export * from './staff.ts';

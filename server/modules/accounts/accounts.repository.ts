@@ -1,10 +1,11 @@
-import { and, eq, gt, isNull, lt, ne, or, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import { type Executor, preparedPerConnection } from '#server/db/client.ts';
 import { mainPhotoLateral } from '#server/db/fragments.ts';
 import { type EmailTokenPurpose, emailTokens, loginThrottles, sessions } from '#server/db/schema/accounts.ts';
 import { messages } from '#server/db/schema/chats.ts';
 import { profiles, type TrafficSource, users } from '#server/db/schema/members.ts';
 import { photos } from '#server/db/schema/photos.ts';
+import { knownDevices } from '#server/db/schema/security.ts';
 
 export type UserUpdate = Partial<typeof users.$inferInsert>;
 
@@ -89,16 +90,80 @@ export async function updateProfileOfUser(
 
 export async function insertSession(
   db: Executor,
-  session: { tokenHash: string; userId: number; at: Date; expiresAt: Date; userAgent: string | null },
-): Promise<void> {
-  await db.insert(sessions).values({
-    tokenHash: session.tokenHash,
-    userId: session.userId,
-    createdAt: session.at,
-    lastSeenAt: session.at,
-    expiresAt: session.expiresAt,
-    userAgent: session.userAgent,
-  });
+  session: {
+    tokenHash: string;
+    userId: number;
+    at: Date;
+    expiresAt: Date;
+    userAgent: string | null;
+    country: string | null;
+    endTokenHash: string | null;
+  },
+): Promise<number> {
+  const [row] = await db
+    .insert(sessions)
+    .values({
+      tokenHash: session.tokenHash,
+      userId: session.userId,
+      createdAt: session.at,
+      lastSeenAt: session.at,
+      expiresAt: session.expiresAt,
+      userAgent: session.userAgent,
+      country: session.country,
+      endTokenHash: session.endTokenHash,
+    })
+    .returning({ id: sessions.id });
+  return row!.id;
+}
+
+/** The member's sessions that have not expired, the most recently used first. */
+export async function listSessionsOfUser(db: Executor, userId: number, now: Date) {
+  return db
+    .select({
+      id: sessions.id,
+      tokenHash: sessions.tokenHash,
+      createdAt: sessions.createdAt,
+      lastSeenAt: sessions.lastSeenAt,
+      userAgent: sessions.userAgent,
+      country: sessions.country,
+    })
+    .from(sessions)
+    .where(and(eq(sessions.userId, userId), gt(sessions.expiresAt, now)))
+    .orderBy(desc(sessions.lastSeenAt), desc(sessions.id));
+}
+
+/** Ends one of the member's sessions by its id; false when the member has none of that id. */
+export async function deleteSessionOfUserById(db: Executor, userId: number, id: number): Promise<boolean> {
+  const rows = await db
+    .delete(sessions)
+    .where(and(eq(sessions.userId, userId), eq(sessions.id, id)))
+    .returning({ id: sessions.id });
+  return rows.length > 0;
+}
+
+/** Ends the session a new-device mail's link names; returns its member. */
+export async function deleteSessionByEndToken(
+  db: Executor,
+  endTokenHash: string,
+): Promise<number | undefined> {
+  const [row] = await db
+    .delete(sessions)
+    .where(eq(sessions.endTokenHash, endTokenHash))
+    .returning({ userId: sessions.userId });
+  return row?.userId;
+}
+
+/**
+ * Remembers a device of the member; true when it was not known yet. The insert decides (its primary
+ * key), so two sign-ins from one new device at once mail once.
+ */
+export async function rememberDevice(db: Executor, userId: number, deviceHash: string, at: Date) {
+  const rows = await db
+    .insert(knownDevices)
+    .values({ userId, deviceHash, createdAt: at })
+    .onConflictDoNothing()
+    .returning({ userId: knownDevices.userId });
+  return rows.length > 0;
 }
 
 /** The session lookup runs on nearly every request: built once per database, as a prepared statement. */

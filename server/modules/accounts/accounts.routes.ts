@@ -15,6 +15,7 @@ import {
   requireMember,
   sessionCookieName,
   setSessionCookie,
+  signInContext,
 } from './sessions.ts';
 
 const perIp = (max: number, timeWindow: string) => ({ rateLimit: { max, timeWindow } });
@@ -36,7 +37,7 @@ export async function accountsRoutes(app: ZodApp): Promise<void> {
     const credentials = loginBodySchema.safeParse(request.body);
     if (!credentials.success) throw new ValidationFailedError({ email: 'required' });
     const { user, sessionToken } = await accounts.login(
-      requestContext(request),
+      signInContext(request, reply),
       credentials.data.email,
       credentials.data.password,
       request.cookies[sessionCookieName],
@@ -76,7 +77,7 @@ export async function accountsRoutes(app: ZodApp): Promise<void> {
   });
 
   routeOf(app, accountsEndpoints.postSignup, { config: perIp(10, '1 hour') }, async (request, reply) => {
-    const { user, sessionToken } = await accounts.signup(requestContext(request), {
+    const { user, sessionToken } = await accounts.signup(signInContext(request, reply), {
       ...request.body,
       tracking: trackingOfSignup(request.body.tracking, request.cookies.tracking),
     });

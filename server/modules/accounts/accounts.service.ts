@@ -1,4 +1,7 @@
+import { countryName } from '#contract/countries.ts';
+import { dateTimeFormat } from '#contract/intl-cache.ts';
 import { isLocale, type Locale } from '#contract/locales.ts';
+import type { DeviceSession } from '#contract/security.ts';
 import type { User } from '#contract/users.ts';
 import type { Database, Executor, Transaction } from '#server/db/client.ts';
 import type { EmailTokenPurpose } from '#server/db/schema/accounts.ts';
@@ -6,11 +9,12 @@ import type { TrafficSource, UserRow } from '#server/db/schema/members.ts';
 import type { SiteRow } from '#server/db/schema/sites.ts';
 import { ageOn } from '#server/lib/age.ts';
 import { addDays, addMinutes, type Clock } from '#server/lib/clock.ts';
-import { ValidationFailedError } from '#server/lib/errors.ts';
+import { NotFoundError, ValidationFailedError } from '#server/lib/errors.ts';
 import type { EventBus } from '#server/lib/event-bus.ts';
 import type { Translator } from '#server/lib/i18n.ts';
 import type { MediaStorage } from '#server/lib/storage.ts';
 import { hashToken, newToken } from '#server/lib/tokens.ts';
+import { parseUserAgent } from '#server/lib/user-agent.ts';
 import { changeCredits } from '#server/modules/credits/credits.service.ts';
 import type { MailQueue } from '#server/modules/mail/mail.service.ts';
 import { mailSiteOf, renderMail } from '#server/modules/mail/mail-templates.ts';
@@ -20,6 +24,7 @@ import {
   sessionMainPhotoOf,
   sessionProfileOf,
 } from '#server/modules/profiles/profiles.service.ts';
+import type { SecurityService } from '#server/modules/security/security.service.ts';
 import { recordActivation, recordActiveDay, recordSignup } from '#server/modules/tracking/attribution.ts';
 import { verifiedTrafficSource } from '#server/modules/tracking/tracking.service.ts';
 import {
@@ -99,7 +104,21 @@ export type RequestContext = {
   /** The country for a new member: the visitor's if the site serves it, else the site's first. */
   country: string;
   userAgent: string | null;
+  /** The visitor's own country by GeoIP (null when unknown): where the device list says a sign-in came from. */
+  clientCountry?: string | null;
+  /** The long-lived device cookie: a sign-in from a device the member never used mails them. */
+  deviceToken?: string | null;
 };
+
+/** What a new session records of the device it is for. */
+type DeviceInfo = { userAgent: string | null; clientCountry?: string | null };
+
+/** "Chrome · Windows": product names, the same in every language. */
+export function deviceLabel(userAgent: string | null): string | null {
+  const { browser, os } = parseUserAgent(userAgent);
+  const parts = [browser, os].filter((part): part is string => part !== null);
+  return parts.length > 0 ? parts.join(' · ') : null;
+}
 
 export type SignupInput = {
   email: string;
@@ -138,6 +157,7 @@ export class AccountsService {
     private readonly translator: Translator,
     private readonly storage: MediaStorage,
     lockout: LockoutPolicy,
+    private readonly security: SecurityService,
   ) {
     this.throttle = new LoginThrottle(db, clock, lockout, {
       lock: repo.lockLoginThrottle,
@@ -191,7 +211,12 @@ export class AccountsService {
 
   // ---- sessions
 
-  private async createSession(db: Executor, userId: number, userAgent: string | null): Promise<string> {
+  private async createSession(
+    db: Executor,
+    userId: number,
+    device: DeviceInfo,
+    endTokenHash: string | null = null,
+  ): Promise<string> {
     const token = newToken();
     const now = this.clock.now();
     await repo.insertSession(db, {
@@ -199,10 +224,115 @@ export class AccountsService {
       userId,
       at: now,
       expiresAt: addDays(now, sessionDays),
-      userAgent: userAgent?.slice(0, 300) ?? null,
+      userAgent: device.userAgent?.slice(0, 300) ?? null,
+      country: device.clientCountry ?? null,
+      endTokenHash,
     });
     await recordActiveDay(db, userId, now);
     return token;
+  }
+
+  /**
+   * A sign-in's session. A device the member has not signed in from before (its cookie unknown)
+   * gets a mail in the member's language, with a link that ends this session; the sign-up's device
+   * is known from the start.
+   */
+  private async signInSession(
+    tx: Executor,
+    ctx: RequestContext,
+    user: UserRow,
+    options: { silent?: boolean } = {},
+  ): Promise<string> {
+    const now = this.clock.now();
+    const isNew = ctx.deviceToken
+      ? await repo.rememberDevice(tx, user.id, hashToken(ctx.deviceToken), now)
+      : true;
+    if (!isNew || options.silent || !user.email) return this.createSession(tx, user.id, ctx);
+    const endToken = newToken();
+    const sessionToken = await this.createSession(tx, user.id, ctx, hashToken(endToken));
+    const locale: Locale = isLocale(user.language) ? user.language : 'en';
+    await this.sendMail(
+      tx,
+      ctx,
+      { email: user.email, language: locale, name: await this.profileName(tx, user.id) },
+      'newDevice',
+      {
+        actionUrl: `${ctx.baseUrl}/api/end-session.php?token=${endToken}`,
+        params: {
+          device: deviceLabel(ctx.userAgent) ?? this.translator.t(locale, 'mail:newDevice.unknownDevice'),
+          place: ctx.clientCountry
+            ? countryName(ctx.clientCountry, locale)
+            : this.translator.t(locale, 'mail:newDevice.unknownPlace'),
+          time: dateTimeFormat(locale, { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(
+            now,
+          ),
+        },
+      },
+    );
+    return sessionToken;
+  }
+
+  // ---- the member's signed-in devices
+
+  async listSessions(user: UserRow, currentToken: string | undefined): Promise<DeviceSession[]> {
+    const current = currentToken ? hashToken(currentToken) : null;
+    const rows = await repo.listSessionsOfUser(this.db, user.id, this.clock.now());
+    return rows.map((row) => ({
+      id: row.id,
+      current: row.tokenHash === current,
+      device: parseUserAgent(row.userAgent),
+      place: row.country,
+      created_at: row.createdAt.toISOString(),
+      last_used_at: row.lastSeenAt.toISOString(),
+    }));
+  }
+
+  /**
+   * Ends one of the member's sessions, or every other one. The rows go at once; the cached sessions
+   * are dropped on every instance over the event bus (memberChanged), so the device is signed out
+   * wherever its next request lands.
+   */
+  async endSessions(
+    user: UserRow,
+    currentToken: string | undefined,
+    which: { id: number } | { others: true },
+  ) {
+    if ('id' in which) {
+      if (!(await repo.deleteSessionOfUserById(this.db, user.id, which.id))) throw new NotFoundError();
+    } else {
+      await repo.deleteSessionsOfUser(this.db, user.id, currentToken ? hashToken(currentToken) : undefined);
+    }
+    await this.memberChanged(user.id);
+  }
+
+  /** The new-device mail's link: ends the session it was sent for; false for a used or unknown link. */
+  async endSessionByLink(token: string): Promise<boolean> {
+    const userId = await repo.deleteSessionByEndToken(this.db, hashToken(token));
+    if (userId === undefined) return false;
+    await this.memberChanged(userId);
+    return true;
+  }
+
+  /**
+   * Signs in the member a verified passkey belongs to, as a password sign-in does (a new session id,
+   * the new-device mail); the passkey stands for the password, so the address throttle is not asked.
+   */
+  async loginWithPasskey(
+    ctx: RequestContext,
+    userId: number,
+    previousSessionToken?: string,
+  ): Promise<{ user: UserRow; sessionToken: string }> {
+    const user = await repo.findUserById(this.db, userId);
+    if (!user || user.status === 'deleted' || user.siteId !== ctx.site.id) throw new LoginFailedError();
+    if (user.status === 'pending_deletion') throw new PendingDeletionError(403);
+    if (user.status === 'banned') throw new BannedError();
+    const now = this.clock.now();
+    return this.db.transaction(async (tx) => {
+      await repo.updateUser(tx, user.id, { lastLoginAt: now });
+      if (previousSessionToken) await repo.deleteSession(tx, hashToken(previousSessionToken));
+      const sessionToken = await this.signInSession(tx, ctx, user);
+      return { user, sessionToken };
+    });
   }
 
   /** The member behind a session cookie; the session's 30 days start again at most once an hour. */
@@ -330,6 +460,7 @@ export class AccountsService {
       throw new SignupsClosedError();
     }
     await this.validateSignup(ctx, input);
+    await this.security.refuseBannedAddress(this.db, input.email);
     const existing = await repo.findUserByEmail(this.db, ctx.site.id, input.email);
     if (existing?.status === 'pending_deletion') throw new PendingDeletionError();
     if (existing) throw new EmailExistsError();
@@ -369,7 +500,7 @@ export class AccountsService {
           'activation',
           { actionUrl: `${ctx.baseUrl}/api/activate.php?token=${token}` },
         );
-        const sessionToken = await this.createSession(tx, user.id, ctx.userAgent);
+        const sessionToken = await this.signInSession(tx, ctx, user, { silent: true });
         return { user: { ...user, credits }, sessionToken };
       });
     } catch (error) {
@@ -473,7 +604,7 @@ export class AccountsService {
       await repo.updateUser(tx, user.id, { lastLoginAt: now });
       // A new session id on every login: a session fixed before login is worth nothing after it.
       if (previousSessionToken) await repo.deleteSession(tx, hashToken(previousSessionToken));
-      const sessionToken = await this.createSession(tx, user.id, ctx.userAgent);
+      const sessionToken = await this.signInSession(tx, ctx, user);
       return { user, sessionToken };
     });
   }
@@ -542,7 +673,7 @@ export class AccountsService {
       if (user.email) await repo.deleteLoginThrottle(tx, throttleKey(user.siteId, user.email));
       await repo.invalidateEmailTokens(tx, user.id, 'password_reset', this.clock.now());
       await repo.deleteSessionsOfUser(tx, user.id);
-      const sessionToken = await this.createSession(tx, user.id, ctx.userAgent);
+      const sessionToken = await this.createSession(tx, user.id, ctx);
       return { user, sessionToken };
     });
     await this.memberChanged(result.user.id);
@@ -579,6 +710,7 @@ export class AccountsService {
     if (!(await verifyPassword(user.passwordHash, password))) {
       throw new ValidationFailedError({ password: 'old_password_wrong' });
     }
+    await this.security.refuseBannedAddress(this.db, newEmail);
     const existing = await repo.findUserByEmail(this.db, ctx.site.id, newEmail);
     if (existing?.status === 'pending_deletion') throw new PendingDeletionError();
     if (existing) throw new EmailExistsError();
@@ -618,6 +750,8 @@ export class AccountsService {
         if (!used?.newEmail) throw new LinkInvalidError();
         const user = await repo.lockUser(tx, used.userId);
         if (!user || user.status === 'deleted') throw new LinkInvalidError();
+        // Banned between the request and the click: the link no longer changes anything.
+        await this.security.refuseBannedAddress(tx, used.newEmail);
         const taken = await repo.findUserByEmail(tx, user.siteId, used.newEmail);
         if (taken && taken.id !== user.id) throw new EmailExistsError();
         // Whoever can read the new mailbox has confirmed it as well.
@@ -671,7 +805,7 @@ export class AccountsService {
     return started;
   }
 
-  private async restore(tx: Executor, user: UserRow, ctx: { userAgent: string | null }) {
+  private async restore(tx: Executor, user: UserRow, ctx: DeviceInfo) {
     const confirmed = user.emailConfirmedAt !== null;
     await repo.updateUser(tx, user.id, {
       status: confirmed ? 'active' : 'not_confirmed',
@@ -679,7 +813,7 @@ export class AccountsService {
     });
     if (confirmed) await repo.updateProfileOfUser(tx, user.id, { status: 'active' });
     await repo.invalidateEmailTokens(tx, user.id, 'reactivation', this.clock.now());
-    return this.createSession(tx, user.id, ctx.userAgent);
+    return this.createSession(tx, user.id, ctx);
   }
 
   /** The link in the deletion mail, valid for 14 days. */
@@ -692,7 +826,7 @@ export class AccountsService {
       if (!used) throw new LinkInvalidError();
       const user = await repo.lockUser(tx, used.userId);
       if (user?.status !== 'pending_deletion') throw new LinkInvalidError();
-      const sessionToken = await this.restore(tx, user, { userAgent });
+      const sessionToken = await this.restore(tx, user, { userAgent, clientCountry: null });
       return { user, sessionToken };
     });
   }

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { UserRow } from '#server/db/schema/members.ts';
 import { AuthenticationRequiredError } from '#server/lib/errors.ts';
 import { announcePublicPagesChanged } from '#server/lib/public-pages.ts';
+import { newToken } from '#server/lib/tokens.ts';
 import { rememberedSessionProfile } from '#server/modules/profiles/profiles.service.ts';
 import { siteOrigin } from '#server/modules/sites/site-origin.ts';
 import { selectedCountry } from '#server/modules/sites/sites.service.ts';
@@ -117,5 +118,29 @@ export function requestContext(request: FastifyRequest): RequestContext {
     baseUrl: siteOrigin(request.site, request.server.deps.config),
     country: selectedCountry(request.site, request.clientCountry),
     userAgent: request.headers['user-agent'] ?? null,
+    clientCountry: request.clientCountry,
+    deviceToken: request.cookies[deviceCookieName] ?? null,
   };
+}
+
+/** The long-lived cookie that tells a device the member used before from a new one. */
+export const deviceCookieName = 'did';
+
+/**
+ * The request's context for a sign-in, with a device cookie made (and set on the answer) when the
+ * browser has none: a device without one is new, and keeps the one it gets.
+ */
+export function signInContext(request: FastifyRequest, reply: FastifyReply): RequestContext {
+  const ctx = requestContext(request);
+  const known = ctx.deviceToken && /^[A-Za-z0-9_-]{20,100}$/.test(ctx.deviceToken) ? ctx.deviceToken : null;
+  if (known) return ctx;
+  const deviceToken = newToken();
+  reply.setCookie(deviceCookieName, deviceToken, {
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: request.protocol === 'https',
+    path: '/',
+    maxAge: 400 * 24 * 3600,
+  });
+  return { ...ctx, deviceToken };
 }

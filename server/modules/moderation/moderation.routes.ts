@@ -48,6 +48,7 @@ export async function moderationRoutes(app: ZodApp): Promise<void> {
     staff: deps.staff,
     accounts: deps.accounts,
     payments: deps.payments,
+    security: deps.security,
     mail: deps.mail,
     translator: deps.translator,
     bus: deps.bus,

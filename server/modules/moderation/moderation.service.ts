@@ -29,6 +29,7 @@ import type { MailQueue } from '#server/modules/mail/mail.service.ts';
 import { mailSiteOf, renderMail } from '#server/modules/mail/mail-templates.ts';
 import type { PaymentsService } from '#server/modules/payments/payments.service.ts';
 import { deletePhotoClosingRanks } from '#server/modules/photos/photos.service.ts';
+import type { SecurityService } from '#server/modules/security/security.service.ts';
 import { siteOrigin } from '#server/modules/sites/site-origin.ts';
 import type { SiteDirectory } from '#server/modules/sites/sites.service.ts';
 import type { StaffService } from '#server/modules/staff/staff.service.ts';
@@ -52,6 +53,7 @@ export type ModerationDeps = {
   staff: StaffService;
   accounts: AccountsService;
   payments: PaymentsService;
+  security: SecurityService;
   mail: MailQueue;
   translator: Translator;
   bus: EventBus;
@@ -248,8 +250,11 @@ export class ModerationService {
         await repo.setUserStatus(tx, user.id, 'banned');
         await repo.setProfileStatusOfUser(tx, user.id, 'disabled');
         await endSessionsOfUser(tx, user.id);
+        // The address stays banned as a keyed hash, also once the account is erased.
+        await this.deps.security.banAddress(tx, user.id, user.email);
       } else if (status === 'active' && user.status === 'banned') {
         next = user.emailConfirmedAt ? 'active' : 'not_confirmed';
+        await this.deps.security.liftAddressBan(tx, user.id);
         await repo.setUserStatus(tx, user.id, next);
         if (next === 'active') await repo.setProfileStatusOfUser(tx, user.id, 'active');
       }

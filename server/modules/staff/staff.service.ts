@@ -5,11 +5,14 @@ import type { Database, Executor } from '#server/db/client.ts';
 import type { StaffRow } from '#server/db/schema/staff.ts';
 import { addMinutes, type Clock } from '#server/lib/clock.ts';
 import { AppError, NotFoundError, ValidationFailedError } from '#server/lib/errors.ts';
+import { countryForIp } from '#server/lib/geoip.ts';
 import { loadOtplib } from '#server/lib/lazy-packages.ts';
 import { hashToken, newToken } from '#server/lib/tokens.ts';
+import { parseUserAgent } from '#server/lib/user-agent.ts';
 import { AccountLockedError, LoginFailedError } from '#server/modules/accounts/accounts.errors.ts';
 import { type LockoutPolicy, LoginThrottle } from '#server/modules/accounts/login-throttle.ts';
 import { hashPassword, verifyPassword } from '#server/modules/accounts/passwords.ts';
+import { PasskeyFailedError } from '#server/modules/security/security.errors.ts';
 import { ForbiddenError, OtpRequiredError, OtpUsedError } from './staff.errors.ts';
 import * as repo from './staff.repository.ts';
 
@@ -131,6 +134,11 @@ export class StaffService {
   async login(
     input: { email: string; password: string; otp?: string | undefined },
     info: StaffRequestInfo,
+    /**
+     * A second factor in place of the TOTP code (a passkey's assertion, staff-security.routes.ts):
+     * checked after the password, a false counts as a failed try.
+     */
+    secondFactor?: (account: StaffRow) => Promise<boolean>,
   ): Promise<{ staff: StaffRow; token: string }> {
     const key = input.email.trim().toLowerCase();
     const attempt = await this.throttle.countTry(key);
@@ -146,7 +154,9 @@ export class StaffService {
       throw error;
     };
     if (!account || !valid) return fail('sign_in.failed', new LoginFailedError());
-    if (account.totpSecret) {
+    if (secondFactor) {
+      if (!(await secondFactor(account))) return fail('sign_in.passkey_failed', new PasskeyFailedError(401));
+    } else if (account.totpSecret) {
       if (!input.otp) {
         // The first step of a two-step sign-in is no failure: the try is given back.
         await this.throttle.giveBack(key);
@@ -224,6 +234,9 @@ export class StaffService {
       user_agent: session.userAgent,
       ip: session.ip,
       current: session.id === currentSessionId,
+      device: parseUserAgent(session.userAgent),
+      place: countryForIp(session.ip ?? undefined),
+      last_used_at: session.createdAt.toISOString(),
     }));
   }
 

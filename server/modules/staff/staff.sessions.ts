@@ -21,9 +21,14 @@ const operatorChatPaths = new Set(
   ['claim', 'reply', 'notes', 'typing'].map((name) => `${adminApiPrefix}${name}.php`),
 );
 export const signInPath = '/api/admin/session.php';
-/** Every back-office call needs a staff session but the sign-in itself (the OpenAPI document says so too). */
+/** The sign-in with a passkey as second factor (server/modules/security/staff-security.routes.ts). */
+export const passkeySignInPath = '/api/admin/passkey-login.php';
+/** Every back-office call needs a staff session but the sign-ins themselves (the OpenAPI document says so too). */
 export function needsStaffSession(method: string, path: string): boolean {
-  return path.startsWith(adminApiPrefix) && !(method === 'POST' && path === signInPath);
+  return (
+    path.startsWith(adminApiPrefix) &&
+    !(method === 'POST' && (path === signInPath || path === passkeySignInPath))
+  );
 }
 
 const adminRoutesOf = new WeakMap<FastifyInstance, { method: string; url: string }[]>();

@@ -7,7 +7,7 @@ import { activeMember, nextIp, uniqueEmail } from '../../../tests/setup/members.
 import { signedInStaff, staffCookie, staffPassword, totpCode } from '../../../tests/setup/staff.ts';
 import { createTestApp, type TestApp } from '../../../tests/setup/test-app.ts';
 import { ensureStaffAtStart } from './staff.bootstrap.ts';
-import { adminRoutes, signInPath } from './staff.sessions.ts';
+import { adminRoutes, passkeySignInPath, signInPath } from './staff.sessions.ts';
 
 /** Every password check the sign-in makes (argon2 verify, or the equal-time hash for no account). */
 const verifications = vi.hoisted(() => ({ count: 0 }));
@@ -265,7 +265,7 @@ describe('staff accounts and sign-in', () => {
   it('answers 403 staff_required to members and visitors on every /api/admin/ route', async () => {
     const member = await activeMember(t.app);
     const routes = adminRoutes(t.app).filter(
-      (route) => !(route.method === 'POST' && route.url === signInPath),
+      (route) => !(route.method === 'POST' && (route.url === signInPath || route.url === passkeySignInPath)),
     );
     expect(routes.length).toBeGreaterThanOrEqual(15);
     expect(routes.map((route) => route.url)).toContain('/api/admin/ws');
