@@ -604,7 +604,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Refunds an order through the payment provider; the ledger takes its credits back once (admin) */
+        /** Refunds an order, in full or in part, through the payment provider, once (409 refund_impossible for a repeat); the ledger takes the chosen credits back (admin) */
         post: operations["postAdminRefund"];
         delete?: never;
         options?: never;
@@ -8524,6 +8524,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    amount_cents?: number;
+                    credits?: number;
                     order: number;
                     reason: string;
                 };
@@ -10671,14 +10673,37 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         breakdown: "network" | "ref" | "sub1" | "sub2" | "sub3" | "lander";
+                        cohorts: {
+                            median_hours_to_first_purchase: number | null;
+                            paid_within_1d: number;
+                            paid_within_7d: number;
+                            paid_within_30d: number;
+                            revenue_per_member_7d_cents: {
+                                [key: string]: number;
+                            };
+                            revenue_per_member_30d_cents: {
+                                [key: string]: number;
+                            };
+                            revenue_per_member_90d_cents: {
+                                [key: string]: number;
+                            };
+                            signups: number;
+                            week: string;
+                        }[];
                         days: {
                             activations: number;
                             active_members: number;
+                            chargebacks: {
+                                [key: string]: number;
+                            };
                             date: string;
                             first_purchases: number;
                             median_reply_seconds: number | null;
                             messages_in: number;
                             orders: number;
+                            refunds: {
+                                [key: string]: number;
+                            };
                             replies_out: number;
                             revenue: {
                                 [key: string]: number;
@@ -10688,6 +10713,26 @@ export interface operations {
                         from: string;
                         site: number | null;
                         to: string;
+                        totals: {
+                            active_members: number;
+                            arppu_cents: {
+                                [key: string]: number;
+                            };
+                            arpu_cents: {
+                                [key: string]: number;
+                            };
+                            chargebacks_cents: {
+                                [key: string]: number;
+                            };
+                            orders: number;
+                            paying_members: number;
+                            refunds_cents: {
+                                [key: string]: number;
+                            };
+                            revenue_cents: {
+                                [key: string]: number;
+                            };
+                        };
                         trafficsources: {
                             buyers: number;
                             network: string | null;
