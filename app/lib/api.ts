@@ -67,11 +67,13 @@ export type ApiOutcome<K extends EndpointKey> = OutcomeIn<Endpoints, K>;
  * its type or the text as typed. The back office sends a field that does not parse as it was typed,
  * so the server's validation names that field (in the staff member's language) and the form shows it.
  */
-export type FormInput<T> = T extends string | number | boolean | null | undefined
-  ? T | string | undefined
-  : T extends readonly (infer Item)[]
-    ? readonly FormInput<Item>[] | undefined
-    : { [Field in keyof T]?: FormInput<T[Field]> };
+export type FormInput<T> = unknown extends T
+  ? T
+  : T extends string | number | boolean | null | undefined
+    ? T | string | undefined
+    : T extends readonly (infer Item)[]
+      ? readonly FormInput<Item>[] | undefined
+      : { [Field in keyof T]?: FormInput<T[Field]> };
 
 /** How a client takes its queries and bodies: as the contract types them, or as a form's input. */
 export type InputMode = 'exact' | 'form';
