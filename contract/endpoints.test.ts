@@ -54,7 +54,7 @@ const expectedMissing: string[] = [
 
 type Route = ReturnType<typeof registeredRoutes>[number];
 
-describe('one contract declaration per call (contract/endpoints.ts)', () => {
+describe('one contract declaration per call (contract/endpoints.ts, contract/staff-endpoints.ts)', () => {
   let t: TestApp;
   let routes: Route[];
   beforeAll(async () => {
