@@ -57,3 +57,8 @@ export const completeSignupBodySchema = z.object({
   seeking: z.enum(['male', 'female', 'both'], { error: 'required' }),
   countryregion: z.string().max(10).optional(),
 });
+
+/** A member's data export (GDPR), for the member (GET /api/export.php) and for staff on their request. */
+export const dataExportSchema = z
+  .record(z.string(), z.unknown())
+  .describe('account, profile, photos (URLs and keys), messages, orders, credits ledger, consents');

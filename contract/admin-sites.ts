@@ -438,7 +438,11 @@ export const bulkProfilesSchema = z.discriminatedUnion(
 export type BulkProfiles = z.infer<typeof bulkProfilesSchema>;
 export const bulkProfilesResponseSchema = z.object({ updated: z.number().int() });
 
-export const adminPhotoQuerySchema = z.object({ profile: idParam });
+/** The upload's query: the profile, and `premium` when the form does not carry it as a field. */
+export const adminPhotoUploadQuerySchema = z.object({
+  profile: idParam,
+  premium: z.enum(['0', '1', 'true', 'false']).optional(),
+});
 export const adminPhotoResponseSchema = z.object({ photo: adminPhotoSchema });
 export const deleteAdminPhotoSchema = z.object({
   profile: idField,

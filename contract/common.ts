@@ -12,6 +12,9 @@ export type ErrorBody = z.infer<typeof errorBodySchema>;
 
 export const okSchema = z.object({ ok: z.literal(true) });
 
+/** A CSV download's body (text/csv; the browser follows the link, no client parses it). */
+export const csvFileSchema = z.string().describe('text/csv');
+
 /** The largest value of a PostgreSQL `integer` column: every id and count of the API fits in one. */
 export const maxInt32 = 2_147_483_647;
 

@@ -2,10 +2,39 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registeredRoutes } from '../server/lib/openapi.ts';
 import { createTestApp, type TestApp } from '../tests/setup/test-app.ts';
 import { declaredEndpoints, endpoints } from './endpoints.ts';
+import { declaredStaffEndpoints, staffEndpoints } from './staff-endpoints.ts';
 
 /**
- * Routes under /api/ registered without a declaration. The staff area (/api/admin/…) is left out
- * of this test until its routes move onto declarations too. The list may only shrink: a route that
+ * Staff routes still registered by hand, by the file that registers them: their declarations are
+ * being written while those files change. The lists may only shrink, to none: a route that gains a
+ * declaration fails the test until it is taken off here.
+ */
+const pendingStaffRoutes = {
+  'server/modules/operator/operator.routes.ts': [
+    'POST /api/admin/claim.php',
+    'POST /api/admin/typing.php',
+    'GET /api/admin/conversation.php',
+    'POST /api/admin/reply.php',
+    'POST /api/admin/notes.php',
+    'GET /api/admin/operator-stats.php',
+    'GET /api/admin/ws',
+  ],
+  'server/modules/staff/staff.routes.ts': [
+    'POST /api/admin/session.php',
+    'GET /api/admin/session.php',
+    'DELETE /api/admin/session.php',
+    'GET /api/admin/sessions.php',
+    'DELETE /api/admin/sessions.php',
+    'POST /api/admin/totp.php',
+    'PUT /api/admin/totp.php',
+    'GET /api/admin/staff.php',
+    'POST /api/admin/staff.php',
+    'GET /api/admin/audit.php',
+  ],
+} satisfies Record<string, string[]>;
+
+/**
+ * Routes under /api/ registered without a declaration. The list may only shrink: a route that
  * gains a declaration fails the test until it is taken off here.
  */
 const expectedMissing: string[] = [
@@ -20,39 +49,47 @@ const expectedMissing: string[] = [
   'GET /api/docs/static/index.html',
   'GET /api/docs/static/swagger-initializer.js',
   'GET /api/docs/yaml',
-  // A member's data export, registered among the staff routes (moderation.routes.ts).
-  'GET /api/export.php',
+  ...Object.values(pendingStaffRoutes).flat(),
 ];
 
 type Route = ReturnType<typeof registeredRoutes>[number];
 
-describe('one contract declaration per call (contract/endpoints.ts)', () => {
+describe('one contract declaration per call (contract/endpoints.ts, contract/staff-endpoints.ts)', () => {
   let t: TestApp;
   let routes: Route[];
   beforeAll(async () => {
     t = await createTestApp();
     await t.app.ready();
     routes = registeredRoutes(t.app).filter(
-      (route) =>
-        route.method !== 'HEAD' && route.url.startsWith('/api/') && !route.url.startsWith('/api/admin/'),
+      (route) => route.method !== 'HEAD' && route.url.startsWith('/api/'),
     );
   });
   afterAll(() => t.close());
 
-  const byKey = new Map(declaredEndpoints.map((endpoint) => [endpoint.key, endpoint]));
+  const declared = [...declaredEndpoints, ...declaredStaffEndpoints];
+  const byKey = new Map(declared.map((endpoint) => [endpoint.key, endpoint]));
 
   it('declares each call once', () => {
-    expect(byKey.size).toBe(declaredEndpoints.length);
+    expect(byKey.size).toBe(declared.length);
   });
 
-  it("names every entry of the client's map after its declaration, and each is one of the declarations", () => {
-    for (const [key, definition] of Object.entries(endpoints)) {
+  it("names every entry of the clients' maps after its declaration, and each is one of the declarations", () => {
+    for (const [key, definition] of [...Object.entries(endpoints), ...Object.entries(staffEndpoints)]) {
       expect(key).toBe(`${definition.method} ${definition.path}`);
       expect(byKey.get(key), key).toBe(definition);
     }
   });
 
-  it('registers every member and visitor route from its declaration, and only those lack one that are listed', () => {
+  it("keeps the staff calls out of the members' map and the members' out of the staff map", () => {
+    for (const definition of Object.values(endpoints)) {
+      expect(definition.path.startsWith('/api/admin/'), definition.key).toBe(false);
+    }
+    for (const definition of Object.values(staffEndpoints)) {
+      expect(definition.path.startsWith('/api/admin/'), definition.key).toBe(true);
+    }
+  });
+
+  it('registers every member, visitor and staff route from its declaration, and only those lack one that are listed', () => {
     const missing: string[] = [];
     for (const route of routes) {
       const key = `${route.method} ${route.url}`;

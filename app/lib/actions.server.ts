@@ -1,7 +1,9 @@
 import { data, redirect } from 'react-router';
 import { type ErrorBody, errorBodySchema } from '#contract/common.ts';
-import type { ApiFailure } from './api.ts';
 import type { ApiResult } from './load-context.ts';
+
+/** A typed client's refusal (app/lib/api.ts, the members' or the back office's): its status and error body. */
+type TypedFailure = { ok: false; status: number; error: ErrorBody };
 
 /** Hands the API's Set-Cookie headers (the session) on to the browser. */
 export function cookieHeaders(result: { setCookies: string[] }): Headers {
@@ -10,14 +12,14 @@ export function cookieHeaders(result: { setCookies: string[] }): Headers {
   return headers;
 }
 
-function errorOf(result: ApiResult | ApiFailure): ErrorBody {
+function errorOf(result: ApiResult | TypedFailure): ErrorBody {
   if ('error' in result) return result.error;
   const body = errorBodySchema.safeParse(result.data);
   return body.success ? body.data : { error: 'internal_error', message: `HTTP ${result.status}` };
 }
 
 /** An action's answer when the API refused (a typed failure of app/lib/api.ts): the form shows the error. */
-export function formError(result: ApiResult | ApiFailure) {
+export function formError(result: ApiResult | TypedFailure) {
   return data({ errors: { status: result.status, body: errorOf(result) } }, { status: result.status });
 }
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   changePasswordBodySchema,
   completeSignupBodySchema,
+  dataExportSchema,
   deleteAccountBodySchema,
   languageBodySchema,
   loginBodySchema,
@@ -184,5 +185,12 @@ export const accountsEndpoints = {
     tags: ['accounts'],
     summary: 'Beacon when a page is hidden (empty body); lb=1 logs a page bounce',
     query: pageHiddenQuerySchema,
+  }),
+  getExport: defineEndpoint({
+    method: 'GET',
+    path: '/api/export.php',
+    tags: ['accounts'],
+    summary: 'Download my data: everything stored about the signed-in member as a JSON file (GDPR)',
+    responses: { 200: dataExportSchema, 403: errorBodySchema, 429: errorBodySchema },
   }),
 };

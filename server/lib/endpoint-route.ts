@@ -61,7 +61,7 @@ export function schemaOf<E extends AnyEndpoint>(endpoint: E): SchemaOf<E> & { co
 
 /**
  * Registers the route a contract declaration describes: method, path and every schema come from
- * it (contract/endpoints.test.ts checks no member route is written any other way).
+ * it (contract/endpoints.test.ts checks no route under /api/ is written any other way).
  */
 export function routeOf<E extends AnyEndpoint>(
   app: ZodApp,

@@ -97,6 +97,16 @@ test('an admin signs in with TOTP, creates a site in the back office and sees it
     .getByLabel('Add a photo')
     .setInputFiles({ name: 'greta.jpg', mimeType: 'image/jpeg', buffer: photo });
   await expect(page.getByText('Free', { exact: true })).toBeVisible();
+  // A second photo goes in as premium (the box is ticked once there is a free one); removing it
+  // goes through the page's action and the list is read again.
+  await expect(page.getByLabel('Upload as a premium photo (blurred for free members)')).toBeChecked();
+  await page
+    .getByLabel('Add a photo')
+    .setInputFiles({ name: 'greta-2.jpg', mimeType: 'image/jpeg', buffer: photo });
+  await expect(page.getByText('Premium', { exact: true })).toBeVisible();
+  await page.getByRole('button', { name: 'Delete photo' }).nth(1).click();
+  await expect(page.getByText('Premium', { exact: true })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Delete photo' })).toHaveCount(1);
   await page.screenshot({ path: '/tmp/backoffice-profile-editor.png', fullPage: true });
   await page.getByRole('link', { name: '← All fictional profiles' }).click();
   await page.getByLabel('Name or number').fill('Greta');

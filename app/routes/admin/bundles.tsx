@@ -2,44 +2,39 @@ import { redirect } from 'react-router';
 import { formText } from '#app/lib/actions.server.ts';
 import { formatMoney } from '#app/lib/format.ts';
 import { useRootData } from '#app/lib/root-data.ts';
+import { staffApi } from '#app/lib/staff-api.server.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
-import type { AdminBundle } from '#contract/admin-money.ts';
 import { bundleBadgeOptions } from '#contract/payments.ts';
 import type { Route } from './+types/bundles';
 import { AdminCheckbox, AdminField, AdminInput, defined, text, whole } from './backoffice-form.tsx';
 import { BundlePrices } from './bundle-prices.tsx';
-import { loadAdminList, saveAdminItem } from './crud.server.ts';
+import { loadAdminList } from './crud.server.ts';
 import { actionErrors } from './crud-editor.tsx';
 import { AdminCrudPage } from './crud-page.tsx';
 import { cents, intentError } from './money-form.ts';
 
 export async function loader({ context, request }: Route.LoaderArgs) {
-  return loadAdminList(
-    context,
-    request,
-    '/api/admin/bundles.php',
-    (data: { bundles: AdminBundle[] }) => data.bundles,
-  );
+  return loadAdminList(request, staffApi(context.api)('GET /api/admin/bundles.php'), (data) => data.bundles);
 }
 
 export async function action({ context, request }: Route.ActionArgs) {
+  const api = staffApi(context.api);
   const form = await request.formData();
   const intent = formText(form, 'intent');
   const id = whole(form, 'id');
   if (intent === 'price' || intent === 'removePrice') {
     const country = text(form, 'country')?.trim().toUpperCase();
-    const result = await context.api<{ bundle: AdminBundle }>('/api/admin/bundle-prices.php', {
-      method: intent === 'price' ? 'PUT' : 'DELETE',
-      body:
-        intent === 'price'
-          ? defined({
+    const result =
+      intent === 'price'
+        ? await api('PUT /api/admin/bundle-prices.php', {
+            body: defined({
               bundle: id,
               country,
               amount: cents(text(form, 'amount')),
               currency: text(form, 'currency')?.trim().toUpperCase(),
-            })
-          : { bundle: id, country },
-    });
+            }),
+          })
+        : await api('DELETE /api/admin/bundle-prices.php', { body: { bundle: id, country } });
     return result.ok ? { saved: 'price' as const, intent } : intentError(result, intent);
   }
   const badge = text(form, 'badge');
@@ -49,7 +44,10 @@ export async function action({ context, request }: Route.ActionArgs) {
     badge: badge === undefined ? undefined : badge || null,
     active: form.has('active'),
   });
-  const result = await saveAdminItem<{ bundle: AdminBundle }>(context, '/api/admin/bundles.php', id, body);
+  const result =
+    id === undefined
+      ? await api('POST /api/admin/bundles.php', { body })
+      : await api('PUT /api/admin/bundles.php', { body: { ...body, id } });
   if (!result.ok) return intentError(result, 'bundle');
   // A new bundle opens in the editor, where its prices per country are set.
   if (id === undefined) throw redirect(`/admin/bundles?edit=${result.data.bundle.id}&saved=1`);

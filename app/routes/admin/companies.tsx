@@ -1,19 +1,18 @@
 import { Link } from 'react-router';
 import { formError } from '#app/lib/actions.server.ts';
+import { staffApi } from '#app/lib/staff-api.server.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
-import type { AdminCompany } from '#contract/admin-sites.ts';
 import type { Route } from './+types/companies';
 import { AdminInput, defined, list, text, whole } from './backoffice-form.tsx';
-import { loadAdminList, saveAdminItem } from './crud.server.ts';
+import { loadAdminList } from './crud.server.ts';
 import { actionErrors } from './crud-editor.tsx';
 import { AdminCrudPage } from './crud-page.tsx';
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   return loadAdminList(
-    context,
     request,
-    '/api/admin/companies.php',
-    (data: { companies: AdminCompany[] }) => data.companies,
+    staffApi(context.api)('GET /api/admin/companies.php'),
+    (data) => data.companies,
   );
 }
 
@@ -34,12 +33,11 @@ export async function action({ context, request }: Route.ActionArgs) {
     support_phone: text(form, 'support_phone'),
     delete_discount: whole(form, 'delete_discount'),
   });
-  const result = await saveAdminItem<{ company: AdminCompany }>(
-    context,
-    '/api/admin/companies.php',
-    id,
-    body,
-  );
+  const api = staffApi(context.api);
+  const result =
+    id === undefined
+      ? await api('POST /api/admin/companies.php', { body })
+      : await api('PUT /api/admin/companies.php', { body: { ...body, id } });
   return result.ok ? { savedCompany: result.data.company } : formError(result);
 }
 

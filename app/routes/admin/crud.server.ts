@@ -1,16 +1,16 @@
-import type { AppLoadContext } from 'react-router';
+/** A back-office list as the typed client answers it (app/lib/staff-api.server.ts). */
+type ListAnswer<Data> = { ok: true; data: Data } | { ok: false; status: number };
 
 /**
  * The loader of a back-office list with its editor beside it: the items, the one `?edit=` names
  * (null for a new one), and whether the page opens right after creating it (`?saved=1`).
  */
 export async function loadAdminList<Data, Item extends { id: number }>(
-  context: AppLoadContext,
   request: Request,
-  path: string,
+  answer: Promise<ListAnswer<Data>>,
   itemsOf: (data: Data) => Item[],
 ) {
-  const result = await context.api<Data>(path);
+  const result = await answer;
   if (!result.ok) throw new Response(null, { status: result.status });
   const url = new URL(request.url);
   const edit = Number(url.searchParams.get('edit')) || null;
@@ -20,17 +20,4 @@ export async function loadAdminList<Data, Item extends { id: number }>(
     edit: items.find((item) => item.id === edit) ?? null,
     created: url.searchParams.get('saved') === '1',
   };
-}
-
-/** Saves an editor's form: a new item without an id (POST), the one with it (PUT). */
-export function saveAdminItem<Answer>(
-  context: AppLoadContext,
-  path: string,
-  id: number | string | undefined,
-  body: Record<string, unknown>,
-) {
-  return context.api<Answer>(path, {
-    method: id === undefined ? 'POST' : 'PUT',
-    body: id === undefined ? body : { ...body, id },
-  });
 }

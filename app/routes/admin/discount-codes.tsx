@@ -2,22 +2,22 @@ import { Form } from 'react-router';
 import { formError, formText } from '#app/lib/actions.server.ts';
 import { formatDate, formatMoney } from '#app/lib/format.ts';
 import { useRootData } from '#app/lib/root-data.ts';
+import { staffApi } from '#app/lib/staff-api.server.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import type { AdminDiscountCode } from '#contract/admin-money.ts';
 import { paymentMethodOptions } from '#contract/payments.ts';
 import type { Route } from './+types/discount-codes';
 import { AdminField, AdminInput, defined, errorAt, text, whole } from './backoffice-form.tsx';
-import { loadAdminList, saveAdminItem } from './crud.server.ts';
+import { loadAdminList } from './crud.server.ts';
 import { actionErrors } from './crud-editor.tsx';
 import { AdminCrudPage } from './crud-page.tsx';
 import { cents, centsText, isoFromLocal, localFromIso, utcTime } from './money-form.ts';
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   return loadAdminList(
-    context,
     request,
-    '/api/admin/discountcodes.php',
-    (data: { discountcodes: AdminDiscountCode[] }) => data.discountcodes,
+    staffApi(context.api)('GET /api/admin/discountcodes.php'),
+    (data) => data.discountcodes,
   );
 }
 
@@ -26,12 +26,12 @@ const upperOrNull = (value: string | undefined) =>
   value === undefined ? undefined : value.trim().toUpperCase() || null;
 
 export async function action({ context, request }: Route.ActionArgs) {
+  const api = staffApi(context.api);
   const form = await request.formData();
   const id = whole(form, 'id');
   const intent = formText(form, 'intent');
   if (intent === 'status') {
-    const result = await context.api<{ discountcode: AdminDiscountCode }>('/api/admin/discountcodes.php', {
-      method: 'PUT',
+    const result = await api('PUT /api/admin/discountcodes.php', {
       body: { id, status: text(form, 'status') },
     });
     return result.ok ? { savedCode: result.data.discountcode } : formError(result);
@@ -49,12 +49,10 @@ export async function action({ context, request }: Route.ActionArgs) {
     validity: text(form, 'validity'),
     paymentmethods: form.getAll('paymentmethods').filter((value) => typeof value === 'string'),
   });
-  const result = await saveAdminItem<{ discountcode: AdminDiscountCode }>(
-    context,
-    '/api/admin/discountcodes.php',
-    id,
-    body,
-  );
+  const result =
+    id === undefined
+      ? await api('POST /api/admin/discountcodes.php', { body })
+      : await api('PUT /api/admin/discountcodes.php', { body: { ...body, id } });
   return result.ok ? { savedCode: result.data.discountcode } : formError(result);
 }
 

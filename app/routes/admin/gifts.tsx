@@ -2,22 +2,18 @@ import { redirect } from 'react-router';
 import { formError } from '#app/lib/actions.server.ts';
 import { giftName } from '#app/lib/gift-name.ts';
 import { useRootData } from '#app/lib/root-data.ts';
+import { staffApi } from '#app/lib/staff-api.server.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import type { AdminGift } from '#contract/admin-money.ts';
 import { localeNames, locales } from '#contract/locales.ts';
 import type { Route } from './+types/gifts';
 import { AdminCheckbox, AdminImageUpload, AdminInput, defined, text, whole } from './backoffice-form.tsx';
-import { loadAdminList, saveAdminItem } from './crud.server.ts';
+import { loadAdminList } from './crud.server.ts';
 import { actionErrors } from './crud-editor.tsx';
 import { AdminCrudPage } from './crud-page.tsx';
 
 export async function loader({ context, request }: Route.LoaderArgs) {
-  return loadAdminList(
-    context,
-    request,
-    '/api/admin/gifts.php',
-    (data: { gifts: AdminGift[] }) => data.gifts,
-  );
+  return loadAdminList(request, staffApi(context.api)('GET /api/admin/gifts.php'), (data) => data.gifts);
 }
 
 export async function action({ context, request }: Route.ActionArgs) {
@@ -31,7 +27,11 @@ export async function action({ context, request }: Route.ActionArgs) {
     position: whole(form, 'position'),
     active: form.has('active'),
   });
-  const result = await saveAdminItem<{ gift: AdminGift }>(context, '/api/admin/gifts.php', id, body);
+  const api = staffApi(context.api);
+  const result =
+    id === undefined
+      ? await api('POST /api/admin/gifts.php', { body })
+      : await api('PUT /api/admin/gifts.php', { body: { ...body, id } });
   if (!result.ok) return formError(result);
   // A new gift opens in the editor, where its image is uploaded.
   if (id === undefined) throw redirect(`/admin/gifts?edit=${result.data.gift.id}&saved=1`);

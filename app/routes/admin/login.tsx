@@ -4,6 +4,7 @@ import { StaffPasskeyLogin } from '#app/components/staff-passkey-login.tsx';
 import { formError, formText, redirectWithCookies } from '#app/lib/actions.server.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import type { Staff } from '#contract/admin.ts';
+import { errorBodySchema } from '#contract/common.ts';
 import type { Route } from './+types/login';
 
 export async function action({ context, request }: Route.ActionArgs) {
@@ -13,7 +14,8 @@ export async function action({ context, request }: Route.ActionArgs) {
     method: 'POST',
     body: { email: formText(form, 'email'), password: formText(form, 'password'), ...(otp ? { otp } : {}) },
   });
-  const error = result.status === 401 ? (result.data as unknown as { error: string }).error : undefined;
+  const refused = result.status === 401 ? errorBodySchema.safeParse(result.data) : undefined;
+  const error = refused?.success ? refused.data.error : undefined;
   if (error === 'otp_required') return { otpStep: true, wrongCode: otp !== '', codeUsed: false };
   // A right code that signed in already (a double submit): the code step again, with why.
   if (error === 'otp_used') return { otpStep: true, wrongCode: false, codeUsed: true };

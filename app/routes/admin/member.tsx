@@ -4,8 +4,9 @@ import { FormAlert } from '#app/components/forms/form-field.tsx';
 import { useStaff } from '#app/layouts/admin-layout.tsx';
 import { formError, formText } from '#app/lib/actions.server.ts';
 import { useRootData } from '#app/lib/root-data.ts';
+import { staffApi } from '#app/lib/staff-api.server.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
-import type { MemberDetail } from '#contract/admin-members.ts';
+import type { ErrorBody } from '#contract/common.ts';
 import type { Route } from './+types/member';
 import { ReportCount, StatusBadge } from './members.tsx';
 import { ReportList } from './reports.tsx';
@@ -14,7 +15,7 @@ import { TableScroll } from './table-scroll.tsx';
 export async function loader({ context, params }: Route.LoaderArgs) {
   const id = Number(params.id);
   if (!Number.isInteger(id) || id <= 0) throw new Response(null, { status: 404 });
-  const result = await context.api<MemberDetail>(`/api/admin/member.php?id=${id}`);
+  const result = await staffApi(context.api)('GET /api/admin/member.php', { query: { id } });
   if (!result.ok) throw new Response(null, { status: result.status });
   return { detail: result.data };
 }
@@ -25,43 +26,27 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   const member = Number(params.id);
   const reason = formText(form, 'reason');
   const intent = formText(form, 'intent');
-  const calls: Record<string, () => { path: string; method: 'POST' | 'PUT' | 'DELETE'; body: object }> = {
-    ban: () => ({
-      path: '/api/admin/member.php',
-      method: 'PUT',
-      body: { id: member, status: 'banned', reason },
-    }),
-    unban: () => ({
-      path: '/api/admin/member.php',
-      method: 'PUT',
-      body: { id: member, status: 'active', reason },
-    }),
-    credits: () => ({
-      path: '/api/admin/credits.php',
-      method: 'POST',
-      body: { member, amount: Number(formText(form, 'amount')), reason },
-    }),
-    photo: () => ({
-      path: '/api/admin/member-photo.php',
-      method: 'DELETE',
-      body: { photo: Number(formText(form, 'photo')), reason },
-    }),
-    refund: () => ({
-      path: '/api/admin/refund.php',
-      method: 'POST',
-      body: { order: Number(formText(form, 'order')), reason },
-    }),
-    activation: () => ({
-      path: '/api/admin/member-activation.php',
-      method: 'POST',
-      body: { member, reason },
-    }),
-    deletion: () => ({ path: '/api/admin/member-deletion.php', method: 'POST', body: { member, reason } }),
-  };
+  const api = staffApi(context.api);
+  const calls: Record<string, () => Promise<{ ok: true } | { ok: false; status: number; error: ErrorBody }>> =
+    {
+      ban: () => api('PUT /api/admin/member.php', { body: { id: member, status: 'banned', reason } }),
+      unban: () => api('PUT /api/admin/member.php', { body: { id: member, status: 'active', reason } }),
+      credits: () =>
+        api('POST /api/admin/credits.php', {
+          body: { member, amount: Number(formText(form, 'amount')), reason },
+        }),
+      photo: () =>
+        api('DELETE /api/admin/member-photo.php', {
+          body: { photo: Number(formText(form, 'photo')), reason },
+        }),
+      refund: () =>
+        api('POST /api/admin/refund.php', { body: { order: Number(formText(form, 'order')), reason } }),
+      activation: () => api('POST /api/admin/member-activation.php', { body: { member, reason } }),
+      deletion: () => api('POST /api/admin/member-deletion.php', { body: { member, reason } }),
+    };
   const call = calls[intent];
   if (!call) throw new Response(null, { status: 400 });
-  const { path, method, body } = call();
-  const result = await context.api(path, { method, body });
+  const result = await call();
   return result.ok ? { done: intent } : formError(result);
 }
 

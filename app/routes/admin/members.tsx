@@ -1,24 +1,23 @@
 import { Form, Link } from 'react-router';
+import { staffApi } from '#app/lib/staff-api.server.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
-import { type MemberSummary, memberStatusOptions } from '#contract/admin-members.ts';
+import { memberStatusOptions } from '#contract/admin-members.ts';
 import type { Route } from './+types/members';
 import { TableScroll } from './table-scroll.tsx';
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const url = new URL(request.url);
-  const query = new URLSearchParams();
-  for (const name of ['q', 'site', 'status', 'page']) {
+  const query: Partial<Record<'q' | 'site' | 'status' | 'page', string>> = {};
+  for (const name of ['q', 'site', 'status', 'page'] as const) {
     const value = url.searchParams.get(name)?.trim();
-    if (value) query.set(name, value);
+    if (value) query[name] = value;
   }
-  const result = await context.api<{ members: MemberSummary[]; total: number }>(
-    `/api/admin/members.php?${query}`,
-  );
+  const result = await staffApi(context.api)('GET /api/admin/members.php', { query });
   if (!result.ok) throw new Response(null, { status: result.status });
   return {
     ...result.data,
-    page: Math.max(1, Number(query.get('page')) || 1),
-    filters: { q: query.get('q') ?? '', status: query.get('status') ?? '', site: query.get('site') ?? '' },
+    page: Math.max(1, Number(query.page) || 1),
+    filters: { q: query.q ?? '', status: query.status ?? '', site: query.site ?? '' },
   };
 }
 

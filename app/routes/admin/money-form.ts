@@ -1,5 +1,4 @@
 import { data } from 'react-router';
-import type { ApiResult } from '#app/lib/load-context.ts';
 import type { ErrorBody } from '#contract/common.ts';
 
 /** Form helpers of the money pages (bundles, codes, orders). */
@@ -36,11 +35,8 @@ export function localFromIso(value: string | null | undefined): string {
 }
 
 /** An action's answer when the API refused one of several forms on a page: the form named by `intent` shows it. */
-export function intentError(result: ApiResult, intent: string) {
-  return data(
-    { errors: { status: result.status, body: result.data as ErrorBody }, intent },
-    { status: result.status },
-  );
+export function intentError(result: { status: number; error: ErrorBody }, intent: string) {
+  return data({ errors: { status: result.status, body: result.error }, intent }, { status: result.status });
 }
 
 /** Times in the money pages are UTC (as the date filters and expiry fields are): the same on server and browser. */

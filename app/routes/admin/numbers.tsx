@@ -1,9 +1,9 @@
 import { useMemo } from 'react';
 import { Form } from 'react-router';
 import uplotCss from 'uplot/dist/uPlot.min.css?url';
+import { staffApi } from '#app/lib/staff-api.server.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
-import type { AdminSite } from '#contract/admin-sites.ts';
-import { type StatsResponse, statsBreakdownOptions } from '#contract/admin-stats.ts';
+import { statsBreakdownOptions } from '#contract/admin-stats.ts';
 import type { Route } from './+types/numbers';
 import { formatSeconds } from './admin-socket.ts';
 import { type ChartSeries, DayChart } from './numbers-chart.tsx';
@@ -36,9 +36,10 @@ export async function loader({ context, request }: Route.LoaderArgs) {
       : 'network',
   };
   const query = new URLSearchParams(Object.entries(filters).filter(([, value]) => value));
+  const api = staffApi(context.api);
   const [stats, sites] = await Promise.all([
-    context.api<StatsResponse>(`/api/admin/stats.php?${query}`),
-    context.api<{ sites: AdminSite[] }>('/api/admin/sites.php'),
+    api('GET /api/admin/stats.php', { query: Object.fromEntries(query) }),
+    api('GET /api/admin/sites.php'),
   ]);
   if (!stats.ok && stats.status !== 422) throw new Response(null, { status: stats.status });
   return {

@@ -3,8 +3,8 @@ import { Form, Link, useNavigation } from 'react-router';
 import { formError, formText } from '#app/lib/actions.server.ts';
 import { formatDate, formatMoney } from '#app/lib/format.ts';
 import { useRootData } from '#app/lib/root-data.ts';
+import { staffApi } from '#app/lib/staff-api.server.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
-import type { AdminOrderDetail } from '#contract/admin-money.ts';
 import type { Route } from './+types/order';
 import { utcTime } from './money-form.ts';
 import { StatusBadge } from './orders.tsx';
@@ -13,7 +13,7 @@ import { TableScroll } from './table-scroll.tsx';
 export async function loader({ context, params }: Route.LoaderArgs) {
   const id = Number(params.id);
   if (!Number.isInteger(id) || id <= 0) throw new Response(null, { status: 404 });
-  const result = await context.api<AdminOrderDetail>(`/api/admin/order.php?id=${id}`);
+  const result = await staffApi(context.api)('GET /api/admin/order.php', { query: { id } });
   if (!result.ok) throw new Response(null, { status: result.status });
   return result.data;
 }
@@ -21,8 +21,7 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 /** The refund: through the payment provider; the ledger takes the credits back once. */
 export async function action({ context, params, request }: Route.ActionArgs) {
   const form = await request.formData();
-  const result = await context.api('/api/admin/refund.php', {
-    method: 'POST',
+  const result = await staffApi(context.api)('POST /api/admin/refund.php', {
     body: { order: Number(params.id), reason: formText(form, 'reason') },
   });
   return result.ok ? { refunded: true as const } : formError(result);

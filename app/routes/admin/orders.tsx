@@ -1,9 +1,9 @@
 import { Form, Link } from 'react-router';
 import { formatDate, formatMoney } from '#app/lib/format.ts';
 import { useRootData } from '#app/lib/root-data.ts';
+import { staffApi } from '#app/lib/staff-api.server.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import type { AdminOrder } from '#contract/admin-money.ts';
-import type { AdminSite } from '#contract/admin-sites.ts';
 import { orderStatusSchema, paymentMethodOptions } from '#contract/payments.ts';
 import type { Route } from './+types/orders';
 import { utcTime } from './money-form.ts';
@@ -13,16 +13,15 @@ const filterNames = ['status', 'method', 'site', 'member', 'from', 'to'] as cons
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const url = new URL(request.url);
-  const query = new URLSearchParams();
-  for (const name of [...filterNames, 'page']) {
+  const query: Partial<Record<(typeof filterNames)[number] | 'page', string>> = {};
+  for (const name of [...filterNames, 'page'] as const) {
     const value = url.searchParams.get(name)?.trim();
-    if (value) query.set(name, value);
+    if (value) query[name] = value;
   }
+  const api = staffApi(context.api);
   const [result, sites] = await Promise.all([
-    context.api<{ orders: AdminOrder[]; total: number; page: number; pages: number }>(
-      `/api/admin/orders.php?${query}`,
-    ),
-    context.api<{ sites: AdminSite[] }>('/api/admin/sites.php'),
+    api('GET /api/admin/orders.php', { query }),
+    api('GET /api/admin/sites.php'),
   ]);
   if (result.status === 422) {
     return {
@@ -31,7 +30,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
       page: 1,
       pages: 0,
       invalid: true,
-      filters: Object.fromEntries(query),
+      filters: query,
       sites: [],
     };
   }
@@ -39,7 +38,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   return {
     ...result.data,
     invalid: false,
-    filters: Object.fromEntries(query) as Partial<Record<(typeof filterNames)[number], string>>,
+    filters: query,
     sites: sites.ok ? sites.data.sites.map((site) => ({ id: site.id, name: site.name })) : [],
   };
 }

@@ -1,13 +1,13 @@
 import { Form, Link, useNavigation } from 'react-router';
 import { FormAlert } from '#app/components/forms/form-field.tsx';
 import { formError, formText } from '#app/lib/actions.server.ts';
+import { staffApi } from '#app/lib/staff-api.server.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
-import type { PhotoQueueItem } from '#contract/admin-members.ts';
 import type { Route } from './+types/photos';
 import { ReportCount } from './members.tsx';
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const result = await context.api<{ photos: PhotoQueueItem[] }>('/api/admin/photo-queue.php');
+  const result = await staffApi(context.api)('GET /api/admin/photo-queue.php');
   if (!result.ok) throw new Response(null, { status: result.status });
   return { photos: result.data.photos };
 }
@@ -15,8 +15,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 export async function action({ context, request }: Route.ActionArgs) {
   const form = await request.formData();
   const reason = formText(form, 'reason').trim();
-  const result = await context.api('/api/admin/photo-queue.php', {
-    method: 'PUT',
+  const result = await staffApi(context.api)('PUT /api/admin/photo-queue.php', {
     body: {
       photo: Number(formText(form, 'photo')),
       decision: formText(form, 'decision'),

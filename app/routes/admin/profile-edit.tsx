@@ -1,9 +1,13 @@
 import { useRef, useState } from 'react';
-import { Form, Link, redirect, useNavigation, useRevalidator } from 'react-router';
-import { formError } from '#app/lib/actions.server.ts';
+import { Form, Link, redirect, useFetcher, useNavigation, useRevalidator } from 'react-router';
+import { formError, formText } from '#app/lib/actions.server.ts';
+import { api as memberApi, serverApi } from '#app/lib/api.ts';
 import type { FormErrors } from '#app/lib/form-errors.ts';
+import { staffApi } from '#app/lib/staff-api.server.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
-import type { AdminFictionalProfile, ProfileSite } from '#contract/admin-sites.ts';
+import type { AdminFictionalProfile } from '#contract/admin-sites.ts';
+import { errorBodySchema } from '#contract/common.ts';
+import type { Region } from '#contract/endpoints/regions.ts';
 import {
   bodyTypeOptions,
   eyeColourOptions,
@@ -17,21 +21,18 @@ import {
 import type { Route } from './+types/profile-edit';
 import { AdminCheckbox, AdminField, AdminInput, defined, text, whole } from './backoffice-form.tsx';
 
-type Region = { code: string; name: string };
-
 export async function loader({ context, params, request }: Route.LoaderArgs) {
-  const sites = await context.api<{ sites: ProfileSite[] }>('/api/admin/profile-sites.php');
+  const api = staffApi(context.api);
+  const sites = await api('GET /api/admin/profile-sites.php');
   if (!sites.ok) throw new Response(null, { status: sites.status });
   let profile: AdminFictionalProfile | null = null;
   if (params.id !== 'new') {
-    const found = await context.api<{ profile: AdminFictionalProfile }>(
-      `/api/admin/profile.php?id=${Number(params.id) || 0}`,
-    );
+    const found = await api('GET /api/admin/profile.php', { query: { id: Number(params.id) || 0 } });
     if (!found.ok) throw new Response(null, { status: found.status });
     profile = found.data.profile;
   }
   const country = profile?.country ?? sites.data.sites[0]?.countries[0] ?? 'NL';
-  const regions = await context.api<{ regions: Region[] }>(`/api/regions.php?country=${country}`);
+  const regions = await serverApi(context.api)('GET /api/regions.php', { query: { country } });
   return {
     profile,
     sites: sites.data.sites,
@@ -41,7 +42,14 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
 }
 
 export async function action({ context, params, request }: Route.ActionArgs) {
+  const api = staffApi(context.api);
   const form = await request.formData();
+  if (formText(form, 'intent') === 'removePhoto') {
+    const removed = await api('DELETE /api/admin/profile-photo.php', {
+      body: { profile: Number(params.id), photo: Number(formText(form, 'photo')) },
+    });
+    return removed.ok ? { removedPhoto: true as const } : formError(removed);
+  }
   const optional = (name: string) => {
     const value = text(form, name);
     return value === undefined ? undefined : value || null;
@@ -65,10 +73,9 @@ export async function action({ context, params, request }: Route.ActionArgs) {
     status: text(form, 'status'),
   });
   const creating = params.id === 'new';
-  const result = await context.api<{ profile: AdminFictionalProfile }>('/api/admin/profiles.php', {
-    method: creating ? 'POST' : 'PUT',
-    body: creating ? body : { ...body, id: Number(params.id) },
-  });
+  const result = creating
+    ? await api('POST /api/admin/profiles.php', { body })
+    : await api('PUT /api/admin/profiles.php', { body: { ...body, id: Number(params.id) } });
   if (!result.ok) return formError(result);
   throw redirect(`/admin/profiles/${result.data.profile.id}?saved=1`);
 }
@@ -116,6 +123,9 @@ function OptionSelect({
 function Photos({ profile }: { profile: AdminFictionalProfile }) {
   const { t } = useTranslation();
   const revalidator = useRevalidator();
+  const removal = useFetcher<typeof action>();
+  const removalError =
+    removal.data && 'errors' in removal.data ? (removal.data.errors?.body.message ?? null) : null;
   const input = useRef<HTMLInputElement>(null);
   const [chosen, setPremium] = useState<boolean | null>(null);
   // Premium by default once the profile has its free main photo.
@@ -125,11 +135,12 @@ function Photos({ profile }: { profile: AdminFictionalProfile }) {
     setState({ busy: true, error: null });
     const response = await work();
     if (!response.ok) {
-      const body = (await response.json().catch(() => {
+      const answer: unknown = await response.json().catch(() => {
         // expected: an error answer without a JSON body shows the generic message.
         return null;
-      })) as { message?: string } | null;
-      setState({ busy: false, error: body?.message ?? t('errors:internal_error') });
+      });
+      const body = errorBodySchema.safeParse(answer);
+      setState({ busy: false, error: (body.success && body.data.message) || t('errors:internal_error') });
       return;
     }
     setState({ busy: false, error: null });
@@ -147,22 +158,18 @@ function Photos({ profile }: { profile: AdminFictionalProfile }) {
         credentials: 'same-origin',
       });
     });
+  // Through the page's action (the typed staff client); the page's data is read again after it.
   const remove = (photo: number) =>
-    run(() =>
-      fetch('/api/admin/profile-photo.php', {
-        method: 'DELETE',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ profile: profile.id, photo }),
-        credentials: 'same-origin',
-      }),
-    );
+    removal.submit({ intent: 'removePhoto', photo: String(photo) }, { method: 'post' });
+  const busy = state.busy || removal.state !== 'idle';
+  const error = state.error ?? removalError;
   return (
     <section className="card mb-3">
       <div className="card-body">
         <h2 className="h6 card-title">{t('profile:photos.heading')}</h2>
-        {state.error && (
+        {error && (
           <div className="alert alert-danger" role="alert">
-            {state.error}
+            {error}
           </div>
         )}
         <ul className="row row-cols-3 row-cols-md-4 g-2 list-unstyled">
@@ -184,7 +191,7 @@ function Photos({ profile }: { profile: AdminFictionalProfile }) {
                   <button
                     type="button"
                     className="btn btn-outline-danger btn-sm"
-                    disabled={state.busy}
+                    disabled={busy}
                     onClick={() => void remove(photo.id)}
                   >
                     {t('profile:photos.delete')}
@@ -216,7 +223,7 @@ function Photos({ profile }: { profile: AdminFictionalProfile }) {
           type="file"
           accept="image/*"
           className="form-control"
-          disabled={state.busy}
+          disabled={busy}
           onChange={(event) => {
             const file = event.currentTarget.files?.[0];
             if (file) void upload(file);
@@ -237,8 +244,8 @@ export default function ProfileEdit({ loaderData, actionData }: Route.ComponentP
   const [regions, setRegions] = useState<Region[]>(loaderData.regions);
   const loadRegions = async (country: string) => {
     if (!/^[A-Z]{2}$/.test(country)) return setRegions([]);
-    const response = await fetch(`/api/regions.php?country=${country}`);
-    setRegions(response.ok ? ((await response.json()) as { regions: Region[] }).regions : []);
+    const answer = await memberApi('GET /api/regions.php', { query: { country } });
+    setRegions(answer.ok ? answer.data.regions : []);
   };
   const select = (
     name: string,

@@ -1,7 +1,8 @@
 import { Form, Link, useNavigation } from 'react-router';
 import { formError } from '#app/lib/actions.server.ts';
+import { staffApi } from '#app/lib/staff-api.server.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
-import type { AdminFictionalProfileSummary, ProfileSite } from '#contract/admin-sites.ts';
+import type { ProfileSite } from '#contract/admin-sites.ts';
 import { genderOptions } from '#contract/profiles.ts';
 import type { Route } from './+types/profiles';
 import { whole } from './backoffice-form.tsx';
@@ -13,28 +14,26 @@ type SiteOption = Pick<ProfileSite, 'id' | 'name'>;
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const url = new URL(request.url);
-  const query = new URLSearchParams();
+  const query: Partial<Record<(typeof filterNames)[number] | 'page', string>> = {};
   for (const name of [...filterNames, 'page'] as const) {
     const value = url.searchParams.get(name)?.trim();
-    if (value) query.set(name, name === 'country' ? value.toUpperCase() : value);
+    if (value) query[name] = name === 'country' ? value.toUpperCase() : value;
   }
+  const api = staffApi(context.api);
   const [result, sites] = await Promise.all([
-    context.api<{ profiles: AdminFictionalProfileSummary[]; total: number; page: number; pages: number }>(
-      `/api/admin/profiles.php?${query}`,
-    ),
-    context.api<{ sites: SiteOption[] }>('/api/admin/profile-sites.php'),
+    api('GET /api/admin/profiles.php', { query }),
+    api('GET /api/admin/profile-sites.php'),
   ]);
   if (!result.ok) throw new Response(null, { status: result.status });
   const siteOptions: SiteOption[] = sites.ok ? sites.data.sites.map(({ id, name }) => ({ id, name })) : [];
-  return { ...result.data, sites: siteOptions, filters: Object.fromEntries(query) as Record<string, string> };
+  return { ...result.data, sites: siteOptions, filters: query };
 }
 
 export async function action({ context, request }: Route.ActionArgs) {
   const form = await request.formData();
   const profiles = form.getAll('profiles').map(Number).filter(Number.isInteger);
   const bulk = String(form.get('bulk') ?? '');
-  const result = await context.api<{ updated: number }>('/api/admin/profiles-bulk.php', {
-    method: 'POST',
+  const result = await staffApi(context.api)('POST /api/admin/profiles-bulk.php', {
     body:
       bulk === 'move' ? { action: 'move', profiles, site: whole(form, 'site') } : { action: bulk, profiles },
   });

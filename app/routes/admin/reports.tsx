@@ -2,6 +2,7 @@ import { Form, Link, useNavigation } from 'react-router';
 import { FormAlert } from '#app/components/forms/form-field.tsx';
 import { formError, formText } from '#app/lib/actions.server.ts';
 import { useRootData } from '#app/lib/root-data.ts';
+import { staffApi } from '#app/lib/staff-api.server.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import { type Report, reportActionOptions } from '#contract/admin-members.ts';
 import type { Route } from './+types/reports';
@@ -9,7 +10,7 @@ import { ReportCount, StatusBadge } from './members.tsx';
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const status = new URL(request.url).searchParams.get('status') === 'handled' ? 'handled' : 'open';
-  const result = await context.api<{ reports: Report[] }>(`/api/admin/reports.php?status=${status}`);
+  const result = await staffApi(context.api)('GET /api/admin/reports.php', { query: { status } });
   if (!result.ok) throw new Response(null, { status: result.status });
   return { reports: result.data.reports, status };
 }
@@ -17,8 +18,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 export async function action({ context, request }: Route.ActionArgs) {
   const form = await request.formData();
   const photo = Number(formText(form, 'photo'));
-  const result = await context.api<{ report: Report }>('/api/admin/reports.php', {
-    method: 'PUT',
+  const result = await staffApi(context.api)('PUT /api/admin/reports.php', {
     body: {
       id: Number(formText(form, 'id')),
       action: formText(form, 'action'),

@@ -2,9 +2,9 @@ import { data, Form, Link, redirect, useNavigation } from 'react-router';
 import { FormAlert } from '#app/components/forms/form-field.tsx';
 import { formError } from '#app/lib/actions.server.ts';
 import { useRootData } from '#app/lib/root-data.ts';
+import { staffApi } from '#app/lib/staff-api.server.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import {
-  type AdminCompany,
   type AdminSite,
   postbackEventOptions,
   signupRuleOptions,
@@ -30,9 +30,10 @@ import {
 import { StaffingHours, staffingHoursOf } from './site-staffing.tsx';
 
 export async function loader({ context, params, request }: Route.LoaderArgs) {
+  const api = staffApi(context.api);
   const [sites, companies] = await Promise.all([
-    context.api<{ sites: AdminSite[] }>('/api/admin/sites.php'),
-    context.api<{ companies: AdminCompany[] }>('/api/admin/companies.php'),
+    api('GET /api/admin/sites.php'),
+    api('GET /api/admin/companies.php'),
   ]);
   if (!sites.ok) throw new Response(null, { status: sites.status });
   const site =
@@ -139,10 +140,10 @@ export async function action({ context, params, request }: Route.ActionArgs) {
     ),
   });
   const creating = params.id === 'new';
-  const result = await context.api<{ site: AdminSite }>('/api/admin/sites.php', {
-    method: creating ? 'POST' : 'PUT',
-    body: creating ? body : { ...body, id: Number(params.id) },
-  });
+  const api = staffApi(context.api);
+  const result = creating
+    ? await api('POST /api/admin/sites.php', { body })
+    : await api('PUT /api/admin/sites.php', { body: { ...body, id: Number(params.id) } });
   if (!result.ok) return formError(result);
   if (creating) throw redirect(`/admin/sites/${result.data.site.id}?saved=1`);
   return data({ saved: true as const, errors: undefined as { status: number; body: ErrorBody } | undefined });

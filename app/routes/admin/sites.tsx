@@ -1,15 +1,16 @@
 import { Link } from 'react-router';
 import { useRootData } from '#app/lib/root-data.ts';
+import { staffApi } from '#app/lib/staff-api.server.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
-import type { AdminCompany, AdminSite } from '#contract/admin-sites.ts';
 import type { Route } from './+types/sites';
 import { languageName } from './admin-socket.ts';
 import { TableScroll } from './table-scroll.tsx';
 
 export async function loader({ context }: Route.LoaderArgs) {
+  const api = staffApi(context.api);
   const [sites, companies] = await Promise.all([
-    context.api<{ sites: AdminSite[] }>('/api/admin/sites.php'),
-    context.api<{ companies: AdminCompany[] }>('/api/admin/companies.php'),
+    api('GET /api/admin/sites.php'),
+    api('GET /api/admin/companies.php'),
   ]);
   if (!sites.ok) throw new Response(null, { status: sites.status });
   return { sites: sites.data.sites, companies: companies.ok ? companies.data.companies : [] };

@@ -2,9 +2,9 @@ import { Form, useNavigation } from 'react-router';
 import { FormAlert, FormField } from '#app/components/forms/form-field.tsx';
 import { formError, formText } from '#app/lib/actions.server.ts';
 import { useRootData } from '#app/lib/root-data.ts';
+import { staffApi } from '#app/lib/staff-api.server.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import { defaultMaxClaims, maxClaimsLimit, type Staff, staffRoleOptions } from '#contract/admin.ts';
-import type { AdminSite } from '#contract/admin-sites.ts';
 import { locales } from '#contract/locales.ts';
 import type { Route } from './+types/staff';
 import { languageName } from './admin-socket.ts';
@@ -13,7 +13,7 @@ import { TableScroll } from './table-scroll.tsx';
 export async function loader({ context }: Route.LoaderArgs) {
   const [result, sites] = await Promise.all([
     context.api<{ staff: Staff[] }>('/api/admin/staff.php'),
-    context.api<{ sites: AdminSite[] }>('/api/admin/sites.php'),
+    staffApi(context.api)('GET /api/admin/sites.php'),
   ]);
   if (!result.ok) throw new Response(null, { status: result.status });
   return {
@@ -26,8 +26,7 @@ export async function action({ context, request }: Route.ActionArgs) {
   const form = await request.formData();
   if (formText(form, 'intent') === 'update') {
     const maxClaims = formText(form, 'max_claims').trim();
-    const updated = await context.api<{ staff: Staff }>('/api/admin/staff.php', {
-      method: 'PUT',
+    const updated = await staffApi(context.api)('PUT /api/admin/staff.php', {
       body: {
         id: Number(formText(form, 'id')),
         role: formText(form, 'role'),

@@ -1,29 +1,14 @@
 import type { FastifyRequest } from 'fastify';
-import { z } from 'zod';
-import {
-  adminPhotoQuerySchema,
-  adminPhotoResponseSchema,
-  bulkProfilesResponseSchema,
-  bulkProfilesSchema,
-  createFictionalProfileSchema,
-  deleteAdminPhotoSchema,
-  fictionalProfileQuerySchema,
-  fictionalProfileResponseSchema,
-  fictionalProfilesQuerySchema,
-  fictionalProfilesResponseSchema,
-  profileSitesResponseSchema,
-  updateFictionalProfileSchema,
-} from '#contract/admin-sites.ts';
-import { okSchema } from '#contract/common.ts';
+import { profilesAdminEndpoints as calls } from '#contract/endpoints/backoffice.ts';
+import { routeOf } from '#server/lib/endpoint-route.ts';
 import { AppError } from '#server/lib/errors.ts';
 import type { ZodApp } from '#server/lib/zod-app.ts';
 import { maxUploadBytes } from '#server/modules/photos/photos.routes.ts';
 import { UnsupportedImageAppError } from '#server/modules/photos/photos.service.ts';
 import { requireStaff } from '#server/modules/staff/staff.sessions.ts';
 import { ProfilesAdminService } from './profiles-admin.service.ts';
-import { backofficeErrors } from './sites-admin.routes.ts';
 
-const tags = ['admin'];
+const right = 'manage_profiles';
 const truthy = new Set(['1', 'true', 'on', 'yes']);
 
 /** The upload's bytes and its `premium` field (before or after the file, or in the query). */
@@ -63,121 +48,42 @@ export async function profilesAdminRoutes(app: ZodApp): Promise<void> {
     deps.profiles,
   );
 
-  app.get(
-    '/api/admin/profiles.php',
-    {
-      schema: {
-        tags,
-        summary:
-          'Fictional profiles with their site and numbers (conversations, messages received, replies, credits earned); filters site, q (name or id), gender, country, status',
-        querystring: fictionalProfilesQuerySchema,
-        response: { 200: fictionalProfilesResponseSchema, ...backofficeErrors },
-      },
-    },
-    async (request) => {
-      requireStaff(request, 'manage_profiles');
-      return service.list(request.query);
-    },
-  );
+  routeOf(app, calls.getProfiles, {}, async (request) => {
+    requireStaff(request, right);
+    return service.list(request.query);
+  });
 
-  app.get(
-    '/api/admin/profile-sites.php',
-    {
-      schema: {
-        tags,
-        summary:
-          'The sites a fictional profile can be on, with their countries and minimum age (moderator, admin)',
-        response: { 200: profileSitesResponseSchema, ...backofficeErrors },
-      },
-    },
-    async (request) => {
-      requireStaff(request, 'manage_profiles');
-      return { sites: await service.siteChoices() };
-    },
-  );
+  routeOf(app, calls.getProfileSites, {}, async (request) => {
+    requireStaff(request, right);
+    return { sites: await service.siteChoices() };
+  });
 
-  app.post(
-    '/api/admin/profiles.php',
-    {
-      schema: {
-        tags,
-        summary:
-          'Creates a fictional profile on a site (moderator, admin). 201 {profile} with fictional: true',
-        body: createFictionalProfileSchema,
-        response: { 201: fictionalProfileResponseSchema, ...backofficeErrors },
-      },
-    },
+  routeOf(app, calls.postProfiles, {}, async (request, reply) => {
+    const actor = requireStaff(request, right);
+    const profile = await service.create(actor, request.body, request.ip);
+    reply.status(201);
+    return { profile };
+  });
+
+  routeOf(app, calls.putProfiles, {}, async (request) => ({
+    profile: await service.update(requireStaff(request, right), request.body, request.ip),
+  }));
+
+  routeOf(app, calls.getProfile, {}, async (request) => {
+    requireStaff(request, right);
+    return { profile: await service.get(request.query.id) };
+  });
+
+  routeOf(app, calls.postProfilesBulk, {}, async (request) => ({
+    updated: await service.bulk(requireStaff(request, right), request.body, request.ip),
+  }));
+
+  routeOf(
+    app,
+    calls.postPhotos,
+    { config: { rateLimit: { max: 300, timeWindow: '1 hour' } } },
     async (request, reply) => {
-      const actor = requireStaff(request, 'manage_profiles');
-      const profile = await service.create(actor, request.body, request.ip);
-      reply.status(201);
-      return { profile };
-    },
-  );
-
-  app.put(
-    '/api/admin/profiles.php',
-    {
-      schema: {
-        tags,
-        summary: 'Changes a fictional profile: attributes, about, site, status (disable) (moderator, admin)',
-        body: updateFictionalProfileSchema,
-        response: { 200: fictionalProfileResponseSchema, ...backofficeErrors },
-      },
-    },
-    async (request) => ({
-      profile: await service.update(requireStaff(request, 'manage_profiles'), request.body, request.ip),
-    }),
-  );
-
-  app.get(
-    '/api/admin/profile.php',
-    {
-      schema: {
-        tags,
-        summary: 'One fictional profile with its photos and numbers (moderator, admin)',
-        querystring: fictionalProfileQuerySchema,
-        response: { 200: fictionalProfileResponseSchema, ...backofficeErrors },
-      },
-    },
-    async (request) => {
-      requireStaff(request, 'manage_profiles');
-      return { profile: await service.get(request.query.id) };
-    },
-  );
-
-  app.post(
-    '/api/admin/profiles-bulk.php',
-    {
-      schema: {
-        tags,
-        summary: 'Disables, enables or moves to a site many fictional profiles at once (moderator, admin)',
-        body: bulkProfilesSchema,
-        response: { 200: bulkProfilesResponseSchema, ...backofficeErrors },
-      },
-    },
-    async (request) => ({
-      updated: await service.bulk(requireStaff(request, 'manage_profiles'), request.body, request.ip),
-    }),
-  );
-
-  app.post(
-    '/api/admin/photos.php',
-    {
-      config: { rateLimit: { max: 300, timeWindow: '1 hour' } },
-      schema: {
-        tags,
-        summary:
-          'Adds a photo to a fictional profile (multipart "file", "premium"): premium photos go last, premium=false makes it the free main photo',
-        consumes: ['multipart/form-data'],
-        querystring: adminPhotoQuerySchema.extend({
-          premium: z.enum(['0', '1', 'true', 'false']).optional(),
-        }),
-        response: { 201: adminPhotoResponseSchema, ...backofficeErrors },
-      },
-    },
-    async (request, reply) => {
-      const actor = requireStaff(request, 'manage_profiles');
+      const actor = requireStaff(request, right);
       if (!request.isMultipart()) throw new AppError(415, 'unsupported_media_type');
       const form = await readPhotoForm(request);
       const fromQuery = request.query.premium === undefined ? undefined : truthy.has(request.query.premium);
@@ -193,24 +99,13 @@ export async function profilesAdminRoutes(app: ZodApp): Promise<void> {
     },
   );
 
-  app.delete(
-    '/api/admin/profile-photo.php',
-    {
-      schema: {
-        tags,
-        summary: 'Removes a photo of a fictional profile (moderator, admin)',
-        body: deleteAdminPhotoSchema,
-        response: { 200: okSchema, ...backofficeErrors },
-      },
-    },
-    async (request) => {
-      await service.removePhoto(
-        requireStaff(request, 'manage_profiles'),
-        request.body.profile,
-        request.body.photo,
-        request.ip,
-      );
-      return { ok: true as const };
-    },
-  );
+  routeOf(app, calls.deleteProfilePhoto, {}, async (request) => {
+    await service.removePhoto(
+      requireStaff(request, right),
+      request.body.profile,
+      request.body.photo,
+      request.ip,
+    );
+    return { ok: true as const };
+  });
 }
