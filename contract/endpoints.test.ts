@@ -26,12 +26,30 @@ const expectedMissing: string[] = [
 
 type Route = ReturnType<typeof registeredRoutes>[number];
 
+/** Whether a route's schemas are its declaration's own instances (identity, not likeness). */
+function builtFrom(route: Route, endpoint: (typeof declaredEndpoints)[number] | undefined): boolean {
+  const schema = route.schema ?? {};
+  return (
+    endpoint !== undefined &&
+    schema.querystring === endpoint.query &&
+    schema.params === endpoint.params &&
+    schema.body === endpoint.body &&
+    schema.response === endpoint.responses &&
+    schema.summary === endpoint.summary &&
+    JSON.stringify(schema.tags) === JSON.stringify(endpoint.tags)
+  );
+}
+
 describe('one contract declaration per call (contract/endpoints.ts)', () => {
   let t: TestApp;
   let routes: Route[];
+  let adminRoutes: Route[];
   beforeAll(async () => {
     t = await createTestApp();
     await t.app.ready();
+    adminRoutes = registeredRoutes(t.app).filter(
+      (route) => route.method !== 'HEAD' && route.url.startsWith('/api/admin/'),
+    );
     routes = registeredRoutes(t.app).filter(
       (route) =>
         route.method !== 'HEAD' && route.url.startsWith('/api/') && !route.url.startsWith('/api/admin/'),
@@ -49,6 +67,16 @@ describe('one contract declaration per call (contract/endpoints.ts)', () => {
     for (const [key, definition] of Object.entries(endpoints)) {
       expect(key).toBe(`${definition.method} ${definition.path}`);
       expect(byKey.get(key), key).toBe(definition);
+    }
+  });
+
+  it('registers every declared staff call (staff accounts and the operator console) from its declaration', () => {
+    const declaredAdmin = declaredEndpoints.filter((endpoint) => endpoint.path.startsWith('/api/admin/'));
+    expect(declaredAdmin.length).toBeGreaterThan(20);
+    for (const endpoint of declaredAdmin) {
+      const route = adminRoutes.find((candidate) => `${candidate.method} ${candidate.url}` === endpoint.key);
+      expect(route, endpoint.key).toBeDefined();
+      expect(builtFrom(route!, endpoint), endpoint.key).toBe(true);
     }
   });
 

@@ -10,12 +10,14 @@ import { landersEndpoints } from './endpoints/landers.ts';
 import { likesEndpoints } from './endpoints/likes.ts';
 import { liveEndpoints } from './endpoints/live.ts';
 import { notificationsEndpoints } from './endpoints/notifications.ts';
+import { operatorEndpoints } from './endpoints/operator.ts';
 import { paymentsEndpoints } from './endpoints/payments.ts';
 import { photosEndpoints } from './endpoints/photos.ts';
 import { profilesEndpoints } from './endpoints/profiles.ts';
 import { regionsEndpoints } from './endpoints/regions.ts';
 import { searchEndpoints } from './endpoints/search.ts';
 import { sitesEndpoints } from './endpoints/sites.ts';
+import { staffEndpoints } from './endpoints/staff.ts';
 
 /** Error codes any member call can answer with (api-contract.md, Conventions). */
 export const commonErrorCodes = [
@@ -122,6 +124,34 @@ export const endpoints = {
   'POST /api/photos.php': photosEndpoints.postPhotos,
   'GET /api/logout.php': accountsEndpoints.getLogout,
   'POST /api/complaint.php': contentEndpoints.postComplaint,
+  // The back office's staff and operator console calls (the staff cookie, not the member's).
+  'POST /api/admin/session.php': staffEndpoints.postSession,
+  'GET /api/admin/session.php': staffEndpoints.getSession,
+  'DELETE /api/admin/session.php': staffEndpoints.deleteSession,
+  'PUT /api/admin/password.php': staffEndpoints.putPassword,
+  'GET /api/admin/sessions.php': staffEndpoints.getSessions,
+  'DELETE /api/admin/sessions.php': staffEndpoints.deleteSessions,
+  'POST /api/admin/totp.php': staffEndpoints.postTotp,
+  'PUT /api/admin/totp.php': staffEndpoints.putTotp,
+  'GET /api/admin/staff.php': staffEndpoints.getStaff,
+  'POST /api/admin/staff.php': staffEndpoints.postStaff,
+  'PUT /api/admin/staff.php': staffEndpoints.putStaff,
+  'GET /api/admin/audit.php': staffEndpoints.getAudit,
+  'GET /api/admin/inbox.php': operatorEndpoints.getInbox,
+  'POST /api/admin/next.php': operatorEndpoints.postNext,
+  'POST /api/admin/claim.php': operatorEndpoints.postClaim,
+  'DELETE /api/admin/claim.php': operatorEndpoints.deleteClaim,
+  'POST /api/admin/typing.php': operatorEndpoints.postTyping,
+  'GET /api/admin/conversation.php': operatorEndpoints.getConversation,
+  'POST /api/admin/reply.php': operatorEndpoints.postReply,
+  'POST /api/admin/notes.php': operatorEndpoints.postNote,
+  'GET /api/admin/operator-stats.php': operatorEndpoints.getOperatorStats,
+  'GET /api/admin/templates.php': operatorEndpoints.getTemplates,
+  'POST /api/admin/templates.php': operatorEndpoints.postTemplate,
+  'PUT /api/admin/templates.php': operatorEndpoints.putTemplate,
+  'DELETE /api/admin/templates.php': operatorEndpoints.deleteTemplate,
+  'GET /api/admin/persona.php': operatorEndpoints.getPersona,
+  'PUT /api/admin/persona.php': operatorEndpoints.putPersona,
 } as const satisfies Record<string, EndpointDefinition>;
 
 export type Endpoints = typeof endpoints;
@@ -142,11 +172,13 @@ export const declaredEndpoints: readonly AnyEndpoint[] = [
   likesEndpoints,
   liveEndpoints,
   notificationsEndpoints,
+  operatorEndpoints,
   paymentsEndpoints,
   photosEndpoints,
   profilesEndpoints,
   regionsEndpoints,
   searchEndpoints,
   sitesEndpoints,
+  staffEndpoints,
 ].flatMap((area): AnyEndpoint[] => Object.values(area));
 export type EndpointKey = keyof Endpoints;
