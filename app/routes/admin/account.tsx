@@ -1,28 +1,19 @@
 import { Form } from 'react-router';
 import { formText } from '#app/lib/actions.server.ts';
+import { serverApi } from '#app/lib/api.ts';
 import { formatDate } from '#app/lib/format.ts';
 import { useRootData } from '#app/lib/root-data.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import type { Route } from './+types/account';
 
-type Session = {
-  id: number;
-  created_at: string;
-  expires_at: string;
-  user_agent: string | null;
-  ip: string | null;
-  current: boolean;
-};
-
 export async function loader({ context }: Route.LoaderArgs) {
-  const result = await context.api<{ sessions: Session[] }>('/api/admin/sessions.php');
+  const result = await serverApi(context.api)('GET /api/admin/sessions.php');
   return { sessions: result.ok ? result.data.sessions : [] };
 }
 
 export async function action({ context, request }: Route.ActionArgs) {
   const form = await request.formData();
-  await context.api('/api/admin/sessions.php', {
-    method: 'DELETE',
+  await serverApi(context.api)('DELETE /api/admin/sessions.php', {
     body: { id: Number(formText(form, 'id')) },
   });
   return null;

@@ -1,11 +1,11 @@
+import { serverApi } from '#app/lib/api.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
-import type { OperatorStats } from '#contract/admin.ts';
 import type { Route } from './+types/stats';
 import { formatSeconds } from './admin-socket.ts';
 import { TableScroll } from './table-scroll.tsx';
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const result = await context.api<OperatorStats>('/api/admin/operator-stats.php');
+  const result = await serverApi(context.api)('GET /api/admin/operator-stats.php');
   if (!result.ok) throw new Response(null, { status: result.status });
   return { stats: result.data };
 }
