@@ -73,6 +73,8 @@ export default [
     route('admin/login', 'routes/admin/login.tsx', { id: 'admin-login' }),
     route('admin/logout', 'routes/admin/logout.tsx', { id: 'admin-logout' }),
     route('admin/enrol', 'routes/admin/enrol.tsx', { id: 'admin-enrol' }),
+    route('admin/password', 'routes/admin/password.tsx', { id: 'admin-password' }),
+    route('admin/templates', 'routes/admin/templates.tsx', { id: 'admin-templates' }),
     route('admin/inbox', 'routes/admin/inbox.tsx', { id: 'admin-inbox' }),
     route('admin/conversations/:id', 'routes/admin/conversation.tsx', { id: 'admin-conversation' }),
     route('admin/staff', 'routes/admin/staff.tsx', { id: 'admin-staff' }),

@@ -34,6 +34,9 @@ export const staffSchema = z.object({
     .int()
     .nullable()
     .describe(`conversations held at once; null: the default (${defaultMaxClaims})`),
+  password_change_required: z
+    .boolean()
+    .describe('an account an admin created: every call but PUT password.php answers 403 until it is set'),
 });
 export type Staff = z.infer<typeof staffSchema>;
 export const staffResponseSchema = z.object({ staff: staffSchema });
@@ -56,6 +59,12 @@ export const totpSetupResponseSchema = z.object({
   qr: z.string().describe('the otpauth URL as an SVG QR code (data: URL) to scan'),
 });
 export const totpConfirmSchema = z.object({ code: otpCode });
+
+/** A staff member sets their own password (the first thing an account an admin created does). */
+export const staffPasswordSchema = z.object({
+  current: z.string({ error: 'required' }).min(1, 'required').max(200),
+  password: z.string({ error: 'required' }).min(10, 'too_short').max(200, 'too_long'),
+});
 
 export const createStaffSchema = z.object({
   email: z.email({ error: 'invalid' }).max(254),
@@ -189,9 +198,14 @@ export const claimResponseSchema = z.object({
 });
 export type ClaimResponse = z.infer<typeof claimResponseSchema>;
 
+/** What kind of fact a note keeps; warnings come first in the console. */
+export const noteCategories = ['warnings', 'facts', 'likes', 'dislikes'] as const;
+export type NoteCategory = (typeof noteCategories)[number];
+
 export const noteSchema = z.object({
   id: z.number().int(),
   about: z.enum(['member', 'profile']),
+  category: z.enum(noteCategories),
   text: z.string(),
   by: z.object({ id: z.number().int(), name: z.string() }),
   at: z.string(),
@@ -200,9 +214,104 @@ export type Note = z.infer<typeof noteSchema>;
 export const createNoteSchema = z.object({
   conversation: idField,
   about: z.enum(['member', 'profile'], { error: 'invalid' }),
+  category: z.enum(noteCategories, { error: 'invalid' }).default('facts'),
   text: z.string().trim().min(1, 'required').max(2000, 'too_long'),
 });
 export const noteResponseSchema = z.object({ note: noteSchema });
+
+// ---- templates and persona sheets
+
+/** The variables a template's text may hold; the console fills them in from the conversation. */
+export const templateVariables = ['member_name', 'profile_name', 'member_city', 'member_age'] as const;
+export type TemplateVariable = (typeof templateVariables)[number];
+
+export const templateSchema = z.object({
+  id: z.number().int(),
+  site: z.number().int().nullable().describe('null: every site'),
+  language: z.string(),
+  title: z.string(),
+  text: z.string(),
+  updated_at: z.string(),
+});
+export type Template = z.infer<typeof templateSchema>;
+export const templatesQuerySchema = z.object({
+  site: idParam.optional(),
+  language: z.enum(locales).optional(),
+});
+const templateFields = {
+  site: idField.nullable().optional(),
+  language: z.enum(locales, { error: 'invalid' }),
+  title: z.string({ error: 'required' }).trim().min(1, 'required').max(80, 'too_long'),
+  text: z.string({ error: 'required' }).trim().min(1, 'required').max(2000, 'too_long'),
+};
+export const createTemplateSchema = z.object(templateFields);
+export const updateTemplateSchema = z.object({
+  id: idField,
+  site: templateFields.site,
+  language: templateFields.language.optional(),
+  title: templateFields.title.optional(),
+  text: templateFields.text.optional(),
+});
+export const templateRefSchema = z.object({ id: idField });
+export const templatesResponseSchema = z.object({ templates: z.array(templateSchema) });
+export const templateResponseSchema = z.object({ template: templateSchema });
+
+/**
+ * Fills a template in for one conversation; a variable without a value (a member without a city)
+ * becomes empty rather than showing its braces to the member.
+ */
+export function fillTemplate(text: string, values: Record<TemplateVariable, string>): string {
+  return text.replace(
+    /\{(member_name|profile_name|member_city|member_age)\}/g,
+    (_, name: TemplateVariable) => values[name],
+  );
+}
+
+export const personaFields = ['job', 'city', 'family', 'hobbies', 'style', 'other'] as const;
+export type PersonaField = (typeof personaFields)[number];
+const personaText = z.string().trim().max(1000, 'too_long');
+export const personaFactsSchema = z.object({
+  job: personaText.optional(),
+  city: personaText.optional(),
+  family: personaText.optional(),
+  hobbies: personaText.optional(),
+  style: personaText.optional(),
+  other: personaText.optional(),
+});
+export type PersonaFacts = z.infer<typeof personaFactsSchema>;
+export const personaSchema = z.object({
+  profile: z.number().int(),
+  facts: personaFactsSchema,
+  updated_at: z.string().nullable().describe('null: nobody has written the sheet yet'),
+  updated_by: z.object({ id: z.number().int(), name: z.string() }).nullable(),
+});
+export type Persona = z.infer<typeof personaSchema>;
+export const personaQuerySchema = z.object({ profile: idParam });
+export const updatePersonaSchema = z.object({ profile: idField, facts: personaFactsSchema });
+export const personaResponseSchema = z.object({ persona: personaSchema });
+
+/** What the console shows about the member beside the conversation. */
+export const dossierSchema = z.object({
+  seeking: z.string().nullable().describe('the gender the member looks for'),
+  countryregion: z.string().nullable(),
+  photos: z.array(photoSchema),
+  spent_cents_total: z.number().int(),
+  last_purchase_at: z.string().nullable(),
+  last_seen_at: z.string().describe('date and time'),
+  online: z.boolean(),
+  conversations: z
+    .array(
+      z.object({
+        id: z.number().int(),
+        profile: z.object({ id: z.number().int(), name: z.string() }),
+        last_message_at: z.string().nullable(),
+        answered_by: z.object({ id: z.number().int(), name: z.string() }).nullable(),
+      }),
+    )
+    .describe('the member’s other conversations with fictional profiles, newest first'),
+  reports: z.array(z.object({ id: z.number().int(), reason: z.string(), at: z.string() })),
+});
+export type Dossier = z.infer<typeof dossierSchema>;
 
 /** A message as staff see it: `mine` means sent by the fictional profile. */
 export const adminConversationResponseSchema = z.object({
@@ -223,9 +332,11 @@ export const adminConversationResponseSchema = z.object({
       signup_date: z.string(),
       last_seen: z.string(),
     }),
+    dossier: dossierSchema,
   }),
   profile: profileSchema,
   profile_photos: z.array(photoSchema),
+  persona: personaSchema,
   messages: z.array(messageSchema),
   notes: z.array(noteSchema),
 });

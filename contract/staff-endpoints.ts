@@ -2,6 +2,8 @@ import type { AnyEndpoint } from './endpoint.ts';
 import { moneyAdminEndpoints, profilesAdminEndpoints, sitesAdminEndpoints } from './endpoints/backoffice.ts';
 import { moderationEndpoints } from './endpoints/moderation.ts';
 import { operatorEndpoints } from './endpoints/operator.ts';
+import { staffEndpoints as staffAccountEndpoints } from './endpoints/staff.ts';
+import { staffSecurityEndpoints } from './endpoints/staff-security.ts';
 import { statsEndpoints } from './endpoints/stats.ts';
 import type { EndpointDefinition } from './endpoints.ts';
 
@@ -56,10 +58,38 @@ export const staffEndpoints = {
   'PUT /api/admin/photo-queue.php': moderationEndpoints.putPhotoQueue,
   'GET /api/admin/stats.php': statsEndpoints.getStats,
   'GET /api/admin/stats-export.php': statsEndpoints.getStatsExport,
+  // The staff accounts and the operator console.
+  'POST /api/admin/session.php': staffAccountEndpoints.postSession,
+  'GET /api/admin/session.php': staffAccountEndpoints.getSession,
+  'DELETE /api/admin/session.php': staffAccountEndpoints.deleteSession,
+  'PUT /api/admin/password.php': staffAccountEndpoints.putPassword,
+  'GET /api/admin/sessions.php': staffAccountEndpoints.getSessions,
+  'DELETE /api/admin/sessions.php': staffAccountEndpoints.deleteSessions,
+  'POST /api/admin/totp.php': staffAccountEndpoints.postTotp,
+  'PUT /api/admin/totp.php': staffAccountEndpoints.putTotp,
+  'GET /api/admin/staff.php': staffAccountEndpoints.getStaff,
+  'POST /api/admin/staff.php': staffAccountEndpoints.postStaff,
+  'PUT /api/admin/staff.php': staffAccountEndpoints.putStaff,
+  'GET /api/admin/audit.php': staffAccountEndpoints.getAudit,
+  'GET /api/admin/passkeys.php': staffSecurityEndpoints.getPasskeys,
+  'POST /api/admin/passkeys.php': staffSecurityEndpoints.postPasskeys,
+  'DELETE /api/admin/passkeys.php': staffSecurityEndpoints.deletePasskeys,
+  'POST /api/admin/passkey-login.php': staffSecurityEndpoints.postPasskeyLogin,
   'GET /api/admin/inbox.php': operatorEndpoints.getInbox,
   'POST /api/admin/next.php': operatorEndpoints.postNext,
+  'POST /api/admin/claim.php': operatorEndpoints.postClaim,
   'DELETE /api/admin/claim.php': operatorEndpoints.deleteClaim,
-  'PUT /api/admin/staff.php': operatorEndpoints.putStaff,
+  'POST /api/admin/typing.php': operatorEndpoints.postTyping,
+  'GET /api/admin/conversation.php': operatorEndpoints.getConversation,
+  'POST /api/admin/reply.php': operatorEndpoints.postReply,
+  'POST /api/admin/notes.php': operatorEndpoints.postNote,
+  'GET /api/admin/operator-stats.php': operatorEndpoints.getOperatorStats,
+  'GET /api/admin/templates.php': operatorEndpoints.getTemplates,
+  'POST /api/admin/templates.php': operatorEndpoints.postTemplate,
+  'PUT /api/admin/templates.php': operatorEndpoints.putTemplate,
+  'DELETE /api/admin/templates.php': operatorEndpoints.deleteTemplate,
+  'GET /api/admin/persona.php': operatorEndpoints.getPersona,
+  'PUT /api/admin/persona.php': operatorEndpoints.putPersona,
 } as const satisfies Record<string, EndpointDefinition>;
 
 export type StaffEndpoints = typeof staffEndpoints;
@@ -73,4 +103,6 @@ export const declaredStaffEndpoints: readonly AnyEndpoint[] = [
   moderationEndpoints,
   statsEndpoints,
   operatorEndpoints,
+  staffAccountEndpoints,
+  staffSecurityEndpoints,
 ].flatMap((area): AnyEndpoint[] => Object.values(area));

@@ -140,10 +140,10 @@ describe('code', () => {
  * one. `staff` areas (the back office) keep their own register where the guide gives none.
  */
 const otherRegister: Partial<Record<Locale, { pattern: RegExp; skip?: (id: string) => boolean }>> = {
-  // vous for members; the back office's own catalog talks to the team with tu.
+  // vous for members; the back office's own catalogs (admin, workbench) talk to the team with tu.
   fr: {
     pattern: /(^|[^\p{L}])(tu|te|toi|ton|ta|tes|t’)(?=[^\p{L}]|$)/iu,
-    skip: (id) => id.startsWith('admin:') || memberToMember(id),
+    skip: (id) => id.startsWith('admin:') || id.startsWith('workbench:') || memberToMember(id),
   },
   // du: never the formal Sie, Ihnen, Ihr… in the middle of a sentence (at its start it is "she").
   de: { pattern: /(?<![.!?:]\s|^)(?<![\p{L}])(Sie|Ihnen|Ihre[mnrs]?|Ihr)(?![\p{L}])/u },

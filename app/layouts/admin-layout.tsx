@@ -12,6 +12,13 @@ export const handle: LayoutHandle = { layout: 'bare' };
 
 const publicPaths = new Set(['/admin/login']);
 
+/** Where a staff member still has to go before working: their own password, then TOTP; null when done. */
+export function firstSignInStep(staff: Staff): '/admin/password' | '/admin/enrol' | null {
+  if (staff.password_change_required) return '/admin/password';
+  if (!staff.totp_enabled) return '/admin/enrol';
+  return null;
+}
+
 /** The back office: staff only (their own session), never indexed, never framed. */
 export async function loader({ context, request }: Route.LoaderArgs) {
   const path = new URL(request.url).pathname.replace(/\/$/, '');
@@ -19,14 +26,11 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const staff = me.ok ? me.data.staff : null;
   if (!staff && !publicPaths.has(path)) throw redirect('/admin/login');
   if (staff && publicPaths.has(path)) throw redirect('/admin/inbox');
-  if (
-    staff &&
-    staff.role !== 'operator' &&
-    !staff.totp_enabled &&
-    path !== '/admin/enrol' &&
-    path !== '/admin/logout'
-  ) {
-    throw redirect('/admin/enrol');
+  if (staff && path !== '/admin/logout') {
+    // The first sign-in's steps, in order: the own password (an account an admin created), then
+    // two-factor enrolment (every role); nothing else opens before both are done.
+    const step = firstSignInStep(staff);
+    if (step && path !== step) throw redirect(step);
   }
   return { staff, titles: titlesOf(context.resources.admin ?? {}) };
 }
@@ -50,6 +54,8 @@ const pageTitleKeys: Record<string, string> = {
   login: 'login.heading',
   logout: 'nav.signOut',
   enrol: 'enrol.heading',
+  password: 'nav.password',
+  templates: 'nav.templates',
   inbox: 'nav.inbox',
   conversations: 'nav.inbox',
   staff: 'nav.staff',
@@ -99,7 +105,7 @@ export function useStaff(): Staff | null {
 export default function AdminLayout({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const staff = loaderData.staff;
-  const ready = staff && (staff.role === 'operator' || staff.totp_enabled);
+  const ready = staff && firstSignInStep(staff) === null;
   return (
     <>
       <nav
@@ -175,6 +181,11 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
                 <li className="nav-item">
                   <NavLink className="nav-link" to="/admin/stats">
                     {t('admin:nav.stats')}
+                  </NavLink>
+                </li>
+                <li className="nav-item">
+                  <NavLink className="nav-link" to="/admin/templates">
+                    {t('admin:nav.templates')}
                   </NavLink>
                 </li>
                 <li className="nav-item">

@@ -1,11 +1,26 @@
 import {
+  adminConversationResponseSchema,
   claimNextResponseSchema,
   claimNextSchema,
+  claimResponseSchema,
+  conversationQuerySchema,
   conversationRefSchema,
+  createNoteSchema,
+  createTemplateSchema,
   inboxQuerySchema,
   inboxResponseSchema,
-  staffResponseSchema,
-  updateStaffSchema,
+  noteResponseSchema,
+  operatorStatsSchema,
+  personaQuerySchema,
+  personaResponseSchema,
+  replyResponseSchema,
+  replySchema,
+  templateRefSchema,
+  templateResponseSchema,
+  templatesQuerySchema,
+  templatesResponseSchema,
+  updatePersonaSchema,
+  updateTemplateSchema,
 } from '../admin.ts';
 import { errorBodySchema, okSchema } from '../common.ts';
 import { defineEndpoint } from '../endpoint.ts';
@@ -19,8 +34,10 @@ const errors = {
   429: errorBodySchema,
 };
 const tags = ['admin'] as const;
+/** What any working staff call answers before the account is ready (its own password, TOTP). */
+const gates = ['staff_required', 'password_change_required', 'otp_enrolment_required', 'forbidden'] as const;
 
-/** The operator workbench (api-contract.md, Staff calls — the workbench), declared once each. */
+/** The operator console (api-contract.md, Staff calls and the workbench), declared once each. */
 export const operatorEndpoints = {
   getInbox: defineEndpoint({
     method: 'GET',
@@ -30,7 +47,7 @@ export const operatorEndpoints = {
       'The queue the caller may answer (their sites and languages). `order=value` (default): members who paid and have credits left first, then the longest waiting (by the minute), then the larger 30-day spend; `order=oldest`: longest waiting first. A page of unclaimed rows at a time (`next_cursor`), the claimed ones in `claimed`',
     query: inboxQuerySchema,
     responses: { 200: inboxResponseSchema, ...errors },
-    errors: ['staff_required', 'forbidden'],
+    errors: [...gates],
   }),
   postNext: defineEndpoint({
     method: 'POST',
@@ -40,7 +57,16 @@ export const operatorEndpoints = {
       'Claims the best waiting conversation the caller may answer (the value order) and answers it. 404 queue_empty; 409 claim_limit when the caller holds max_claims already',
     body: claimNextSchema,
     responses: { 200: claimNextResponseSchema, ...errors },
-    errors: ['staff_required', 'queue_empty', 'claim_limit'],
+    errors: [...gates, 'queue_empty', 'claim_limit'],
+  }),
+  postClaim: defineEndpoint({
+    method: 'POST',
+    path: '/api/admin/claim.php',
+    tags,
+    summary: 'Claims a conversation for 5 minutes (renews the own claim). 409 claimed; 409 claim_limit',
+    body: conversationRefSchema,
+    responses: { 200: claimResponseSchema, ...errors },
+    errors: [...gates, 'claimed', 'claim_limit'],
   }),
   deleteClaim: defineEndpoint({
     method: 'DELETE',
@@ -49,16 +75,109 @@ export const operatorEndpoints = {
     summary: 'Gives the caller’s own claim back to the queue',
     body: conversationRefSchema,
     responses: { 200: okSchema, ...errors },
-    errors: ['staff_required'],
+    errors: [...gates],
   }),
-  putStaff: defineEndpoint({
-    method: 'PUT',
-    path: '/api/admin/staff.php',
+  postTyping: defineEndpoint({
+    method: 'POST',
+    path: '/api/admin/typing.php',
+    tags,
+    summary: 'The operator is typing: renews the claim; the member sees the profile typing',
+    body: conversationRefSchema,
+    responses: { 200: okSchema, ...errors },
+    errors: [...gates, 'claimed'],
+  }),
+  getConversation: defineEndpoint({
+    method: 'GET',
+    path: '/api/admin/conversation.php',
     tags,
     summary:
-      'Changes a staff member’s role, the sites and member languages they answer (empty: all), how many conversations they may hold at once (null: the default) or whether the account is active (admin)',
-    body: updateStaffSchema,
-    responses: { 200: staffResponseSchema, ...errors },
-    errors: ['staff_required', 'forbidden'],
+      'A member ↔ fictional profile conversation with both profiles, the member’s dossier (photos, spend, other conversations, reports), the profile’s persona sheet and the notes (audited)',
+    query: conversationQuerySchema,
+    responses: { 200: adminConversationResponseSchema, ...errors },
+    errors: [...gates],
+  }),
+  postReply: defineEndpoint({
+    method: 'POST',
+    path: '/api/admin/reply.php',
+    tags,
+    summary: 'Replies as the fictional profile (text or one of its photos); free of credits. 409 claimed',
+    body: replySchema,
+    responses: { 201: replyResponseSchema, ...errors },
+    errors: [...gates, 'claimed'],
+  }),
+  postNote: defineEndpoint({
+    method: 'POST',
+    path: '/api/admin/notes.php',
+    tags,
+    summary:
+      'A note about the member or the fictional profile, in a category (likes, dislikes, facts, warnings); it follows them into every conversation',
+    body: createNoteSchema,
+    responses: { 201: noteResponseSchema, ...errors },
+    errors: [...gates],
+  }),
+  getOperatorStats: defineEndpoint({
+    method: 'GET',
+    path: '/api/admin/operator-stats.php',
+    tags,
+    summary: 'Replies today, median reply time, conversations waiting per site (per operator for admins)',
+    responses: { 200: operatorStatsSchema, ...errors },
+    errors: [...gates],
+  }),
+  getTemplates: defineEndpoint({
+    method: 'GET',
+    path: '/api/admin/templates.php',
+    tags,
+    summary:
+      'Reply templates of the sites and languages the caller answers (a site’s own and those for every site); `site` and `language` narrow them',
+    query: templatesQuerySchema,
+    responses: { 200: templatesResponseSchema, ...errors },
+    errors: [...gates],
+  }),
+  postTemplate: defineEndpoint({
+    method: 'POST',
+    path: '/api/admin/templates.php',
+    tags,
+    summary:
+      'A new template (admin) for a site (absent or null: every site) and member language. The text may hold {member_name}, {profile_name}, {member_city} and {member_age}',
+    body: createTemplateSchema,
+    responses: { 201: templateResponseSchema, ...errors },
+    errors: [...gates],
+  }),
+  putTemplate: defineEndpoint({
+    method: 'PUT',
+    path: '/api/admin/templates.php',
+    tags,
+    summary: 'Changes a template (admin)',
+    body: updateTemplateSchema,
+    responses: { 200: templateResponseSchema, ...errors },
+    errors: [...gates],
+  }),
+  deleteTemplate: defineEndpoint({
+    method: 'DELETE',
+    path: '/api/admin/templates.php',
+    tags,
+    summary: 'Deletes a template (admin)',
+    body: templateRefSchema,
+    responses: { 200: okSchema, ...errors },
+    errors: [...gates],
+  }),
+  getPersona: defineEndpoint({
+    method: 'GET',
+    path: '/api/admin/persona.php',
+    tags,
+    summary: 'A fictional profile’s persona sheet (empty facts until someone writes it); 404 for members',
+    query: personaQuerySchema,
+    responses: { 200: personaResponseSchema, ...errors },
+    errors: [...gates],
+  }),
+  putPersona: defineEndpoint({
+    method: 'PUT',
+    path: '/api/admin/persona.php',
+    tags,
+    summary:
+      'Writes a fictional profile’s persona sheet (job, city, family, hobbies, style, other; an empty field is removed). Operators may write the sheets of profiles whose conversations they answer',
+    body: updatePersonaSchema,
+    responses: { 200: personaResponseSchema, ...errors },
+    errors: [...gates],
   }),
 };

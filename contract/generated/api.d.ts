@@ -133,7 +133,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A member ↔ fictional profile conversation with both profiles, facts and notes (audited) */
+        /** A member ↔ fictional profile conversation with both profiles, the member’s dossier (photos, spend, other conversations, reports), the profile’s persona sheet and the notes (audited) */
         get: operations["getAdminConversation"];
         put?: never;
         post?: never;
@@ -361,7 +361,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A note about the member or the fictional profile; it follows them into every conversation */
+        /** A note about the member or the fictional profile, in a category (likes, dislikes, facts, warnings); it follows them into every conversation */
         post: operations["postAdminNotes"];
         delete?: never;
         options?: never;
@@ -468,6 +468,41 @@ export interface paths {
         post: operations["postAdminPasskeys"];
         /** Removes one of the own passkeys */
         delete: operations["deleteAdminPasskeys"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/password.php": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Sets the own password (the current one is checked; 422 current invalid, password same). The one call an account an admin created may make first; the other sessions end */
+        put: operations["putAdminPassword"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/persona.php": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A fictional profile’s persona sheet (empty facts until someone writes it); 404 for members */
+        get: operations["getAdminPersona"];
+        /** Writes a fictional profile’s persona sheet (job, city, family, hobbies, style, other; an empty field is removed). Operators may write the sheets of profiles whose conversations they answer */
+        put: operations["putAdminPersona"];
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -604,7 +639,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Refunds an order, in full or in part, through the payment provider, once (409 refund_impossible for a repeat); the ledger takes the chosen credits back (admin) */
+        /** Refunds an order, in full or in part (`amount_cents`, `credits`), through the payment provider, once: a repeat is 409 refund_impossible; the ledger takes the chosen credits back (admin) */
         post: operations["postAdminRefund"];
         delete?: never;
         options?: never;
@@ -654,7 +689,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The signed-in staff member */
+        /** The signed-in staff member (answers during enrolment and before the first password change, so the back office knows which step to show) */
         get: operations["getAdminSession"];
         put?: never;
         /** Staff sign-in (e-mail, password, TOTP code once enrolled). 401 login_failed / otp_required / otp_used (a code used already) */
@@ -731,7 +766,7 @@ export interface paths {
         get: operations["getAdminStaff"];
         /** Changes a staff member’s role, the sites and member languages they answer (empty: all), how many conversations they may hold at once (null: the default) or whether the account is active (admin) */
         put: operations["putAdminStaff"];
-        /** Creates a staff account (admin) */
+        /** Creates a staff account (admin). The new account sets its own password at its first sign-in (password_change_required) and enrols TOTP */
         post: operations["postAdminStaff"];
         delete?: never;
         options?: never;
@@ -768,6 +803,26 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/templates.php": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Reply templates of the sites and languages the caller answers (a site’s own and those for every site); `site` and `language` narrow them */
+        get: operations["getAdminTemplates"];
+        /** Changes a template (admin) */
+        put: operations["putAdminTemplates"];
+        /** A new template (admin) for a site (absent or null: every site) and member language. The text may hold {member_name}, {profile_name}, {member_city} and {member_age} */
+        post: operations["postAdminTemplates"];
+        /** Deletes a template (admin) */
+        delete: operations["deleteAdminTemplates"];
         options?: never;
         head?: never;
         patch?: never;
@@ -3713,6 +3768,38 @@ export interface operations {
                             };
                         };
                         member: {
+                            dossier: {
+                                conversations: {
+                                    answered_by: {
+                                        id: number;
+                                        name: string;
+                                    } | null;
+                                    id: number;
+                                    last_message_at: string | null;
+                                    profile: {
+                                        id: number;
+                                        name: string;
+                                    };
+                                }[];
+                                countryregion: string | null;
+                                last_purchase_at: string | null;
+                                last_seen_at: string;
+                                online: boolean;
+                                photos: {
+                                    filename: string;
+                                    id: number;
+                                    locked: boolean;
+                                    premium: boolean;
+                                    thumb_filename: string;
+                                }[];
+                                reports: {
+                                    at: string;
+                                    id: number;
+                                    reason: string;
+                                }[];
+                                seeking: string | null;
+                                spent_cents_total: number;
+                            };
                             profile: {
                                 about: string | null;
                                 age: number;
@@ -3783,9 +3870,27 @@ export interface operations {
                                 id: number;
                                 name: string;
                             };
+                            /** @enum {string} */
+                            category: "warnings" | "facts" | "likes" | "dislikes";
                             id: number;
                             text: string;
                         }[];
+                        persona: {
+                            facts: {
+                                city?: string;
+                                family?: string;
+                                hobbies?: string;
+                                job?: string;
+                                other?: string;
+                                style?: string;
+                            };
+                            profile: number;
+                            updated_at: string | null;
+                            updated_by: {
+                                id: number;
+                                name: string;
+                            } | null;
+                        };
                         profile: {
                             about: string | null;
                             age: number;
@@ -6117,6 +6222,11 @@ export interface operations {
                 "application/json": {
                     /** @enum {string} */
                     about: "member" | "profile";
+                    /**
+                     * @default facts
+                     * @enum {string}
+                     */
+                    category?: "warnings" | "facts" | "likes" | "dislikes";
                     conversation: number;
                     text: string;
                 };
@@ -6138,6 +6248,8 @@ export interface operations {
                                 id: number;
                                 name: string;
                             };
+                            /** @enum {string} */
+                            category: "warnings" | "facts" | "likes" | "dislikes";
                             id: number;
                             text: string;
                         };
@@ -6776,6 +6888,7 @@ export interface operations {
                             languages: string[];
                             max_claims: number | null;
                             name: string;
+                            password_change_required: boolean;
                             /** @enum {string} */
                             role: "operator" | "moderator" | "admin";
                             sites: number[];
@@ -7159,6 +7272,327 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not accepted (e.g. login_failed) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: authentication_required without a session, csrf_failed for a foreign Origin, or a rule of the call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed with fields, or a rule of the call */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited (Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description setup_required before the first site exists, or a provider that does not answer (retry later) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    putAdminPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    current: string;
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        staff: {
+                            active: boolean;
+                            email: string;
+                            id: number;
+                            language: string;
+                            languages: string[];
+                            max_claims: number | null;
+                            name: string;
+                            password_change_required: boolean;
+                            /** @enum {string} */
+                            role: "operator" | "moderator" | "admin";
+                            sites: number[];
+                            totp_enabled: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Not accepted (e.g. login_failed) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: authentication_required without a session, csrf_failed for a foreign Origin, or a rule of the call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed with fields, or a rule of the call */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited (Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description setup_required before the first site exists, or a provider that does not answer (retry later) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getAdminPersona: {
+        parameters: {
+            query: {
+                profile: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        persona: {
+                            facts: {
+                                city?: string;
+                                family?: string;
+                                hobbies?: string;
+                                job?: string;
+                                other?: string;
+                                style?: string;
+                            };
+                            profile: number;
+                            updated_at: string | null;
+                            updated_by: {
+                                id: number;
+                                name: string;
+                            } | null;
+                        };
+                    };
+                };
+            };
+            /** @description Not accepted (e.g. login_failed) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: authentication_required without a session, csrf_failed for a foreign Origin, or a rule of the call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed with fields, or a rule of the call */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited (Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description setup_required before the first site exists, or a provider that does not answer (retry later) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    putAdminPersona: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    facts: {
+                        city?: string;
+                        family?: string;
+                        hobbies?: string;
+                        job?: string;
+                        other?: string;
+                        style?: string;
+                    };
+                    profile: number;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        persona: {
+                            facts: {
+                                city?: string;
+                                family?: string;
+                                hobbies?: string;
+                                job?: string;
+                                other?: string;
+                                style?: string;
+                            };
+                            profile: number;
+                            updated_at: string | null;
+                            updated_by: {
+                                id: number;
+                                name: string;
+                            } | null;
+                        };
+                    };
                 };
             };
             /** @description Not accepted (e.g. login_failed) */
@@ -8978,6 +9412,7 @@ export interface operations {
                             languages: string[];
                             max_claims: number | null;
                             name: string;
+                            password_change_required: boolean;
                             /** @enum {string} */
                             role: "operator" | "moderator" | "admin";
                             sites: number[];
@@ -9083,6 +9518,7 @@ export interface operations {
                             languages: string[];
                             max_claims: number | null;
                             name: string;
+                            password_change_required: boolean;
                             /** @enum {string} */
                             role: "operator" | "moderator" | "admin";
                             sites: number[];
@@ -10279,6 +10715,7 @@ export interface operations {
                             languages: string[];
                             max_claims: number | null;
                             name: string;
+                            password_change_required: boolean;
                             /** @enum {string} */
                             role: "operator" | "moderator" | "admin";
                             sites: number[];
@@ -10388,6 +10825,7 @@ export interface operations {
                             languages: string[];
                             max_claims: number | null;
                             name: string;
+                            password_change_required: boolean;
                             /** @enum {string} */
                             role: "operator" | "moderator" | "admin";
                             sites: number[];
@@ -10497,6 +10935,7 @@ export interface operations {
                             languages: string[];
                             max_claims: number | null;
                             name: string;
+                            password_change_required: boolean;
                             /** @enum {string} */
                             role: "operator" | "moderator" | "admin";
                             sites: number[];
@@ -10802,6 +11241,398 @@ export interface operations {
             };
         };
     };
+    getAdminTemplates: {
+        parameters: {
+            query?: {
+                language?: "en" | "nl" | "de" | "it" | "fr" | "es" | "pl" | "da" | "fi" | "no" | "sv";
+                site?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        templates: {
+                            id: number;
+                            language: string;
+                            site: number | null;
+                            text: string;
+                            title: string;
+                            updated_at: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not accepted (e.g. login_failed) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: authentication_required without a session, csrf_failed for a foreign Origin, or a rule of the call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed with fields, or a rule of the call */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited (Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description setup_required before the first site exists, or a provider that does not answer (retry later) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    putAdminTemplates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    id: number;
+                    /** @enum {string} */
+                    language?: "en" | "nl" | "de" | "it" | "fr" | "es" | "pl" | "da" | "fi" | "no" | "sv";
+                    site?: number | null;
+                    text?: string;
+                    title?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        template: {
+                            id: number;
+                            language: string;
+                            site: number | null;
+                            text: string;
+                            title: string;
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not accepted (e.g. login_failed) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: authentication_required without a session, csrf_failed for a foreign Origin, or a rule of the call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed with fields, or a rule of the call */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited (Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description setup_required before the first site exists, or a provider that does not answer (retry later) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postAdminTemplates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    language: "en" | "nl" | "de" | "it" | "fr" | "es" | "pl" | "da" | "fi" | "no" | "sv";
+                    site?: number | null;
+                    text: string;
+                    title: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        template: {
+                            id: number;
+                            language: string;
+                            site: number | null;
+                            text: string;
+                            title: string;
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not accepted (e.g. login_failed) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: authentication_required without a session, csrf_failed for a foreign Origin, or a rule of the call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed with fields, or a rule of the call */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited (Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description setup_required before the first site exists, or a provider that does not answer (retry later) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteAdminTemplates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    id: number;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                    };
+                };
+            };
+            /** @description Not accepted (e.g. login_failed) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: authentication_required without a session, csrf_failed for a foreign Origin, or a rule of the call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed with fields, or a rule of the call */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited (Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description setup_required before the first site exists, or a provider that does not answer (retry later) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     putAdminTotp: {
         parameters: {
             query?: never;
@@ -10832,6 +11663,7 @@ export interface operations {
                             languages: string[];
                             max_claims: number | null;
                             name: string;
+                            password_change_required: boolean;
                             /** @enum {string} */
                             role: "operator" | "moderator" | "admin";
                             sites: number[];

@@ -21,8 +21,8 @@ const areas: readonly CatalogArea[] = ['site', 'admin', 'unsubscribe'];
  */
 const serverOnlyCatalogs: Record<CatalogArea, readonly string[]> = {
   admin: ['setup'],
-  unsubscribe: ['admin', 'setup'],
-  site: ['admin', 'mail', 'setup'],
+  unsubscribe: ['admin', 'setup', 'workbench'],
+  site: ['admin', 'mail', 'setup', 'workbench'],
 };
 
 export type CatalogFile = {

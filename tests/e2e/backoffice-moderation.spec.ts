@@ -1,5 +1,15 @@
 import { generate } from 'otplib';
-import { activeMember, demoAdmin, e2eEmail, expect, gotoHydrated, test, waitForMail } from './fixtures.ts';
+import {
+  activeMember,
+  adminChosen,
+  chooseOwnPassword,
+  demoAdmin,
+  e2eEmail,
+  expect,
+  gotoHydrated,
+  test,
+  waitForMail,
+} from './fixtures.ts';
 
 const codeAt = (secret: string, offsetSeconds: number) =>
   generate({ secret, epoch: Math.floor(Date.now() / 1000) + offsetSeconds });
@@ -22,7 +32,7 @@ test('a moderator signs in with TOTP, finds a member report in the queue and war
           email: moderatorEmail,
           name: 'Mona',
           role: 'moderator',
-          password: moderatorPassword,
+          password: adminChosen(moderatorPassword),
           language: 'en',
         },
       })
@@ -30,8 +40,9 @@ test('a moderator signs in with TOTP, finds a member report in the queue and war
   ).toBe(201);
   const enrolment = await playwright.request.newContext({ baseURL });
   await enrolment.post('/api/admin/session.php', {
-    data: { email: moderatorEmail, password: moderatorPassword },
+    data: { email: moderatorEmail, password: adminChosen(moderatorPassword) },
   });
+  await chooseOwnPassword(enrolment, moderatorPassword);
   const secret = (await (await enrolment.post('/api/admin/totp.php')).json()).secret as string;
   expect(
     (await enrolment.put('/api/admin/totp.php', { data: { code: await codeAt(secret, 0) } })).status(),

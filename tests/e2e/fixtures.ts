@@ -141,6 +141,23 @@ export async function demoAdmin(
   return context;
 }
 
+/** The password an admin gives a new staff account: the account replaces it at its first sign-in. */
+export const adminChosen = (own: string) => `${own}-from-admin`;
+
+/**
+ * A new staff account's first step (as the "choose your password" page does): its own password in
+ * place of the one the admin chose (adminChosen(own)); until then every other call is refused.
+ */
+export async function chooseOwnPassword(
+  context: import('@playwright/test').APIRequestContext,
+  own: string,
+): Promise<void> {
+  const changed = await context.put('/api/admin/password.php', {
+    data: { current: adminChosen(own), password: own },
+  });
+  if (changed.status() !== 200) throw new Error(`own password: ${changed.status()} ${await changed.text()}`);
+}
+
 /** A phone as the member walks with it: 390×844, touch, the mobile viewport rules. */
 export const touchPhone = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
 

@@ -21,7 +21,7 @@ beforeAll(async () => {
   installStatementCounter();
   t = await createTestApp();
   await t.app.ready();
-  operator = await signedInStaff(t.app, 'operator', { enrol: false });
+  operator = await signedInStaff(t.app, 'operator');
 });
 afterAll(() => t.close());
 

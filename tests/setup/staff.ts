@@ -42,21 +42,29 @@ export async function signedInStaff(
     passwordHash: await hashPassword(staffPassword),
     createdAt: new Date(),
   });
+  // One address per staff member: the enrolment calls' rate limits count per address.
+  const ip = nextIp();
   const login = await app.inject({
     method: 'POST',
     url: '/api/admin/session.php',
-    remoteAddress: nextIp(),
+    remoteAddress: ip,
     payload: { email, password: staffPassword },
   });
   if (login.statusCode !== 200) throw new Error(`staff sign-in failed: ${login.statusCode} ${login.body}`);
   const cookie = staffCookie(login);
   let secret: string | null = null;
   if (options.enrol !== false) {
-    const setup = await app.inject({ method: 'POST', url: '/api/admin/totp.php', headers: { cookie } });
+    const setup = await app.inject({
+      method: 'POST',
+      url: '/api/admin/totp.php',
+      remoteAddress: ip,
+      headers: { cookie },
+    });
     secret = setup.json().secret as string;
     const confirm = await app.inject({
       method: 'PUT',
       url: '/api/admin/totp.php',
+      remoteAddress: ip,
       headers: { cookie },
       payload: { code: await totpCode(secret, options.now?.()) },
     });

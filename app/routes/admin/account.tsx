@@ -1,16 +1,15 @@
-import type { z } from 'zod';
 import { DevicesSection, PasskeysSection } from '#app/components/account-security.tsx';
 import { staffPasskeys } from '#app/components/staff-passkeys.ts';
 import { formText } from '#app/lib/actions.server.ts';
+import { staffApi } from '#app/lib/staff-api.server.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
-import type { staffSessionsResponseSchema } from '#contract/admin.ts';
-import type { passkeysResponseSchema } from '#contract/security.ts';
 import type { Route } from './+types/account';
 
 export async function loader({ context }: Route.LoaderArgs) {
+  const api = staffApi(context.api);
   const [sessions, passkeys] = await Promise.all([
-    context.api<z.infer<typeof staffSessionsResponseSchema>>('/api/admin/sessions.php'),
-    context.api<z.infer<typeof passkeysResponseSchema>>('/api/admin/passkeys.php'),
+    api('GET /api/admin/sessions.php'),
+    api('GET /api/admin/passkeys.php'),
   ]);
   return {
     sessions: sessions.ok ? sessions.data.sessions : [],
@@ -22,11 +21,12 @@ export async function action({ context, request }: Route.ActionArgs) {
   const form = await request.formData();
   const intent = formText(form, 'intent');
   const id = Number(formText(form, 'id'));
+  const api = staffApi(context.api);
   if (intent === 'passkey-remove') {
-    const result = await context.api('/api/admin/passkeys.php', { method: 'DELETE', body: { id } });
+    const result = await api('DELETE /api/admin/passkeys.php', { body: { id } });
     return { intent, done: result.ok };
   }
-  const result = await context.api('/api/admin/sessions.php', { method: 'DELETE', body: { id } });
+  const result = await api('DELETE /api/admin/sessions.php', { body: { id } });
   return { intent: 'session-end', done: result.ok };
 }
 

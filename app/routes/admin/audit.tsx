@@ -1,8 +1,8 @@
 import { Link } from 'react-router';
 import { formatDate } from '#app/lib/format.ts';
 import { useRootData } from '#app/lib/root-data.ts';
+import { staffApi } from '#app/lib/staff-api.server.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
-import type { AuditEntry } from '#contract/admin.ts';
 import type { Route } from './+types/audit';
 import { TableScroll } from './table-scroll.tsx';
 
@@ -10,8 +10,9 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const page = Math.max(1, Number(url.searchParams.get('page')) || 1);
   const staff = url.searchParams.get('staff');
-  const query = new URLSearchParams({ page: String(page), ...(staff ? { staff } : {}) });
-  const result = await context.api<{ entries: AuditEntry[] }>(`/api/admin/audit.php?${query}`);
+  const result = await staffApi(context.api)('GET /api/admin/audit.php', {
+    query: { page, ...(staff && /^\d{1,9}$/.test(staff) ? { staff: Number(staff) } : {}) },
+  });
   if (!result.ok) throw new Response(null, { status: result.status });
   return { entries: result.data.entries, page, staff };
 }

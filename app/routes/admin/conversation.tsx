@@ -1,66 +1,98 @@
-import { useRef } from 'react';
+import { useRef, useState } from 'react';
 import { data, Form, Link, redirect, useNavigate, useNavigation, useRevalidator } from 'react-router';
 import { FormAlert } from '#app/components/forms/form-field.tsx';
 import { useStaff } from '#app/layouts/admin-layout.tsx';
 import { formError, formText } from '#app/lib/actions.server.ts';
-import { apiFetch } from '#app/lib/api-client.ts';
 import { formatDate } from '#app/lib/format.ts';
 import { reportCaught } from '#app/lib/report-caught.ts';
 import { useRootData } from '#app/lib/root-data.ts';
+import { staffApi } from '#app/lib/staff-api.server.ts';
+import { staffBrowserApi } from '#app/lib/staff-api.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
-import type { AdminConversation, ClaimResponse, InboxItem } from '#contract/admin.ts';
-import type { ErrorBody } from '#contract/common.ts';
+import { type AdminConversation, fillTemplate, noteCategories, personaFields } from '#contract/admin.ts';
+import { type Locale, locales } from '#contract/locales.ts';
 import type { Route } from './+types/conversation';
 import { languageName, useAdminEvents } from './admin-socket.ts';
+import { Dossier, NotesList, PersonaSheet } from './conversation-side.tsx';
 import { useKeydown } from './shortcuts.ts';
+import { isTemplateShortcut, TemplatePicker } from './template-picker.tsx';
 
 export async function loader({ context, params }: Route.LoaderArgs) {
   const id = Number(params.id);
   if (!Number.isInteger(id) || id <= 0) throw data('not found', { status: 404 });
+  const call = staffApi(context.api);
   // Opening a conversation claims it (or renews the own claim).
-  const claim = await context.api<ClaimResponse>('/api/admin/claim.php', {
-    method: 'POST',
-    body: { conversation: id },
-  });
-  const view = await context.api<AdminConversation>(`/api/admin/conversation.php?id=${id}`);
+  const claim = await call('POST /api/admin/claim.php', { body: { conversation: id } });
+  const view = await call('GET /api/admin/conversation.php', { query: { id } });
   if (!view.ok) throw data('not found', { status: view.status });
-  const refusal = claim.ok ? null : (claim.data as unknown as ErrorBody & { name?: string });
-  const takenBy = claim.status === 409 && refusal?.error === 'claimed' ? String(refusal.name ?? '') : null;
+  const takenBy = !claim.ok && claim.code === 'claimed' ? String(claim.error.name ?? '') : null;
   // The operator holds as many conversations as they may: they read along until one ends.
-  const limitReached = claim.status === 409 && refusal?.error === 'claim_limit' ? refusal.message : null;
-  return { view: view.data, takenBy, limitReached };
+  const limitReached = !claim.ok && claim.code === 'claim_limit' ? claim.error.message : null;
+  // The templates for this member's site and language; none when they cannot be read.
+  const templates = await call('GET /api/admin/templates.php', {
+    query: {
+      site: view.data.conversation.site.id,
+      language: isLocale(view.data.member.user.language) ? view.data.member.user.language : undefined,
+    },
+  });
+  return { view: view.data, takenBy, limitReached, templates: templates.ok ? templates.data.templates : [] };
 }
 
 export async function action({ context, request, params }: Route.ActionArgs) {
   const conversation = Number(params.id);
+  const call = staffApi(context.api);
   const form = await request.formData();
   const intent = form.get('intent');
   if (intent === 'release') {
-    await context.api('/api/admin/claim.php', { method: 'DELETE', body: { conversation } });
+    await call('DELETE /api/admin/claim.php', { body: { conversation } });
     throw redirect('/admin/inbox');
   }
   if (intent === 'note') {
-    const result = await context.api('/api/admin/notes.php', {
-      method: 'POST',
-      body: { conversation, about: formText(form, 'about'), text: formText(form, 'text') },
+    const category = formText(form, 'category');
+    const result = await call('POST /api/admin/notes.php', {
+      body: {
+        conversation,
+        about: formText(form, 'about') === 'profile' ? 'profile' : 'member',
+        category: noteCategories.find((known) => known === category) ?? 'facts',
+        text: formText(form, 'text'),
+      },
     });
     return result.ok ? { noted: true } : formError(result);
   }
+  if (intent === 'persona') {
+    const facts = Object.fromEntries(
+      personaFields.map((field) => [field, formText(form, `persona.${field}`)]),
+    );
+    const result = await call('PUT /api/admin/persona.php', {
+      body: { profile: Number(formText(form, 'profile')), facts },
+    });
+    return result.ok ? { personaSaved: true } : { ...formError(result), intent: 'persona' };
+  }
   const photo = Number(formText(form, 'photo'));
-  const result = await context.api('/api/admin/reply.php', {
-    method: 'POST',
+  const result = await call('POST /api/admin/reply.php', {
     body: photo > 0 ? { conversation, photo } : { conversation, text: formText(form, 'text') },
   });
   if (!result.ok) return formError(result);
   if (intent === 'reply-next') {
     // Sent: on to the best conversation waiting now, claimed for the operator (or the queue when none).
-    const next = await context.api<{ conversation: InboxItem }>('/api/admin/next.php', {
-      method: 'POST',
-      body: {},
-    });
+    const next = await call('POST /api/admin/next.php', { body: {} });
     if (next.ok) throw redirect(`/admin/conversations/${next.data.conversation.id}`);
   }
   throw redirect(`/admin/inbox?answered=${conversation}`);
+}
+
+function isLocale(value: string): value is Locale {
+  return locales.some((locale) => locale === value);
+}
+
+/** The values a template's variables take in this conversation. */
+function templateValues(view: AdminConversation) {
+  return {
+    member_name: view.member.profile.name,
+    profile_name: view.profile.name,
+    member_city: view.member.profile.region_label ?? view.member.profile.countryregion ?? '',
+    member_age: String(view.member.profile.age),
+  };
 }
 
 /** One conversation: the history, both profiles, notes, and the composer that answers as the fictional profile. */
@@ -70,13 +102,30 @@ export default function Conversation({ loaderData, actionData }: Route.Component
   const staff = useStaff();
   const navigation = useNavigation();
   const revalidator = useRevalidator();
-  const { view, takenBy, limitReached } = loaderData;
+  const { view, takenBy, limitReached, templates } = loaderData;
   const readOnly = takenBy !== null || limitReached !== null;
   const navigate = useNavigate();
   const sendNext = useRef<HTMLButtonElement>(null);
   const release = useRef<HTMLButtonElement>(null);
-  // Esc gives the conversation back and returns to the queue (only back when it is not ours).
+  const replyBox = useRef<HTMLTextAreaElement>(null);
+  const [picking, setPicking] = useState(false);
+  // The chosen template, filled in, goes where the cursor is in the reply (replacing a selection).
+  const insertTemplate = (text: string) => {
+    const box = replyBox.current;
+    setPicking(false);
+    if (!box) return;
+    box.setRangeText(fillTemplate(text, templateValues(view)), box.selectionStart, box.selectionEnd, 'end');
+    box.focus();
+    onTyping();
+  };
+  // Esc gives the conversation back and returns to the queue (only back when it is not ours);
+  // Alt+T opens the templates from anywhere on the page.
   useKeydown((event) => {
+    if (!readOnly && templates.length > 0 && isTemplateShortcut(event)) {
+      event.preventDefault();
+      setPicking(true);
+      return;
+    }
     if (event.key !== 'Escape' || event.defaultPrevented || event.isComposing) return;
     event.preventDefault();
     if (readOnly || !release.current) void navigate('/admin/inbox');
@@ -98,14 +147,17 @@ export default function Conversation({ loaderData, actionData }: Route.Component
   const onTyping = () => {
     if (readOnly || Date.now() - lastTyping.current < 4000) return;
     lastTyping.current = Date.now();
-    void apiFetch('/api/admin/typing.php', { method: 'POST', body: { conversation: conversationId } }).catch(
+    void staffBrowserApi('POST /api/admin/typing.php', { body: { conversation: conversationId } }).catch(
       (error: unknown) => reportCaught('sending typing', error),
     );
   };
   const member = view.member;
   const memberLanguage = languageName(member.user.language, locale);
   const submitting = navigation.state === 'submitting';
-  const actionErrors = actionData && 'errors' in actionData ? actionData.errors : undefined;
+  const personaErrors =
+    actionData && 'errors' in actionData && 'intent' in actionData ? actionData.errors : undefined;
+  const actionErrors =
+    actionData && 'errors' in actionData && !('intent' in actionData) ? actionData.errors : undefined;
 
   return (
     <div className="row g-3">
@@ -184,7 +236,8 @@ export default function Conversation({ loaderData, actionData }: Route.Component
           <textarea
             id="reply-text"
             name="text"
-            rows={3}
+            rows={4}
+            ref={replyBox}
             className="form-control mb-2"
             required
             disabled={readOnly}
@@ -192,9 +245,22 @@ export default function Conversation({ loaderData, actionData }: Route.Component
             // biome-ignore lint/a11y/noAutofocus: the console's flow is to open a conversation to reply to it
             autoFocus={!readOnly}
             aria-describedby="reply-shortcuts"
-            aria-keyshortcuts="Control+Enter Meta+Enter"
+            aria-keyshortcuts="Control+Enter Meta+Enter Alt+T"
             onInput={onTyping}
             onKeyDown={(event) => {
+              // "/" at the very start of an empty reply opens the templates (and is replaced by one).
+              if (
+                event.key === '/' &&
+                templates.length > 0 &&
+                event.currentTarget.value === '' &&
+                !event.ctrlKey &&
+                !event.metaKey &&
+                !event.altKey
+              ) {
+                event.preventDefault();
+                setPicking(true);
+                return;
+              }
               if (event.key === 'Enter' && (event.ctrlKey || event.metaKey) && sendNext.current) {
                 event.preventDefault();
                 event.currentTarget.form?.requestSubmit(sendNext.current);
@@ -221,10 +287,33 @@ export default function Conversation({ loaderData, actionData }: Route.Component
             >
               {t('admin:conversation.send')}
             </button>
+            {templates.length > 0 && !readOnly && (
+              <button
+                type="button"
+                className="btn btn-outline-secondary"
+                aria-keyshortcuts="Alt+T"
+                onClick={() => setPicking(true)}
+              >
+                {t('workbench:templates.open')}
+              </button>
+            )}
             <span id="reply-shortcuts" className="small text-body-secondary">
               {t('admin:conversation.shortcuts', { send: 'Ctrl/⌘+Enter', release: 'Esc' })}
+              {templates.length > 0 &&
+                ` · ${t('workbench:templates.shortcut', { keys: 'Alt+T', slash: '/' })}`}
             </span>
           </div>
+          {picking && (
+            <TemplatePicker
+              templates={templates}
+              values={templateValues(view)}
+              onPick={insertTemplate}
+              onClose={() => {
+                setPicking(false);
+                replyBox.current?.focus();
+              }}
+            />
+          )}
         </Form>
         {view.profile_photos.length > 0 && !readOnly && (
           <Form method="post" className="mb-3">
@@ -265,123 +354,14 @@ export default function Conversation({ loaderData, actionData }: Route.Component
           </button>
         </Form>
       </section>
-      <aside className="col-12 col-lg-4">
-        <div className="card mb-3">
-          <div className="card-body">
-            <h2 className="h6">{t('admin:conversation.member')}</h2>
-            <div className="d-flex gap-2 align-items-center mb-2">
-              {member.profile.main_image && (
-                <img
-                  src={member.profile.main_image.thumb_filename}
-                  alt=""
-                  width={56}
-                  height={56}
-                  className="rounded"
-                  style={{ objectFit: 'cover' }}
-                />
-              )}
-              <p className="mb-0">
-                <strong>{member.profile.name}</strong>, {member.profile.age} · {member.profile.country}
-              </p>
-            </div>
-            <dl className="row small mb-0">
-              <dt className="col-6">{t('admin:conversation.language')}</dt>
-              <dd className="col-6">{memberLanguage}</dd>
-              <dt className="col-6">{t('admin:conversation.credits')}</dt>
-              <dd className="col-6">{member.user.credits}</dd>
-              <dt className="col-6">{t('admin:conversation.premium')}</dt>
-              <dd className="col-6">
-                {member.user.paid_user ? t('admin:conversation.yes') : t('admin:conversation.no')}
-              </dd>
-              <dt className="col-6">{t('admin:conversation.signup')}</dt>
-              <dd className="col-6">{formatDate(member.user.signup_date, locale)}</dd>
-              <dt className="col-6">{t('admin:conversation.lastSeen')}</dt>
-              <dd className="col-6">{formatDate(member.user.last_seen, locale)}</dd>
-            </dl>
-            {member.profile.about && <p className="small mt-2 mb-0">{member.profile.about}</p>}
-          </div>
-        </div>
-        <div className="card mb-3">
-          <div className="card-body">
-            <h2 className="h6">
-              {t('admin:conversation.profile')}{' '}
-              <span className="badge text-bg-secondary">{t('admin:conversation.fictional')}</span>
-            </h2>
-            <div className="d-flex gap-2 align-items-center mb-2">
-              {view.profile.main_image && (
-                <img
-                  src={view.profile.main_image.thumb_filename}
-                  alt=""
-                  width={56}
-                  height={56}
-                  className="rounded"
-                  style={{ objectFit: 'cover' }}
-                />
-              )}
-              <p className="mb-0">
-                <strong>{view.profile.name}</strong>, {view.profile.age} · {view.profile.country}
-                {view.profile.region_label ? ` (${view.profile.region_label})` : ''}
-              </p>
-            </div>
-            {view.profile.about && <p className="small mb-0">{view.profile.about}</p>}
-          </div>
-        </div>
-        <div className="card">
-          <div className="card-body">
-            <h2 className="h6">{t('admin:notes.heading')}</h2>
-            {view.notes.length === 0 ? (
-              <p className="small text-body-secondary">{t('admin:notes.empty')}</p>
-            ) : (
-              <ul className="list-unstyled small" data-testid="notes">
-                {view.notes.map((note) => (
-                  <li key={note.id} className="mb-2">
-                    <span className="badge text-bg-light border me-1">
-                      {note.about === 'member' ? t('admin:notes.aboutMember') : t('admin:notes.aboutProfile')}
-                    </span>
-                    <span style={{ whiteSpace: 'pre-wrap' }}>{note.text}</span>
-                    <div className="text-body-secondary">
-                      {note.by.name} · {formatDate(note.at, locale)}
-                    </div>
-                  </li>
-                ))}
-              </ul>
-            )}
-            <Form method="post">
-              <input type="hidden" name="intent" value="note" />
-              <label htmlFor="note-text" className="form-label small">
-                {t('admin:notes.add')}
-              </label>
-              <textarea
-                id="note-text"
-                name="text"
-                rows={2}
-                className="form-control form-control-sm mb-2"
-                required
-                maxLength={2000}
-              />
-              <div className="d-flex flex-wrap gap-2">
-                <button
-                  type="submit"
-                  name="about"
-                  value="member"
-                  className="btn btn-sm btn-outline-primary"
-                  disabled={submitting}
-                >
-                  {t('admin:notes.saveMember')}
-                </button>
-                <button
-                  type="submit"
-                  name="about"
-                  value="profile"
-                  className="btn btn-sm btn-outline-primary"
-                  disabled={submitting}
-                >
-                  {t('admin:notes.saveProfile')}
-                </button>
-              </div>
-            </Form>
-          </div>
-        </div>
+      <aside className="col-12 col-lg-4" aria-label={t('workbench:console.side')}>
+        <Dossier view={view} memberLanguage={memberLanguage} />
+        <PersonaSheet
+          view={view}
+          errors={personaErrors}
+          saved={Boolean(actionData && 'personaSaved' in actionData)}
+        />
+        <NotesList view={view} submitting={submitting} />
       </aside>
     </div>
   );

@@ -1,22 +1,19 @@
 import { Form, redirect, useNavigation } from 'react-router';
 import { FormAlert, FormField } from '#app/components/forms/form-field.tsx';
 import { formError, formText } from '#app/lib/actions.server.ts';
+import { staffApi } from '#app/lib/staff-api.server.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import type { Route } from './+types/enrol';
-
-type Setup = { secret: string; otpauth_url: string; qr: string };
 
 export async function action({ context, request }: Route.ActionArgs) {
   const form = await request.formData();
   if (form.get('intent') === 'start') {
-    const result = await context.api<Setup>('/api/admin/totp.php', { method: 'POST' });
+    const result = await staffApi(context.api)('POST /api/admin/totp.php');
     if (!result.ok) return formError(result);
     return { setup: result.data };
   }
-  const result = await context.api('/api/admin/totp.php', {
-    method: 'PUT',
-    body: { code: formText(form, 'code').replace(/\s/g, '') },
-  });
+  const code = formText(form, 'code').replace(/\s/g, '');
+  const result = await staffApi(context.api)('PUT /api/admin/totp.php', { body: { code } });
   if (!result.ok) {
     return {
       setup: { secret: formText(form, 'secret'), otpauth_url: '', qr: formText(form, 'qr') },

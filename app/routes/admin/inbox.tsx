@@ -11,15 +11,28 @@ import {
 import { FormAlert } from '#app/components/forms/form-field.tsx';
 import { useStaff } from '#app/layouts/admin-layout.tsx';
 import { formError, formText } from '#app/lib/actions.server.ts';
-import { apiFetch } from '#app/lib/api-client.ts';
 import { reportCaught } from '#app/lib/report-caught.ts';
+import { staffApi } from '#app/lib/staff-api.server.ts';
+import { staffBrowserApi } from '#app/lib/staff-api.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
-import type { InboxItem, InboxOrder, InboxPage, OperatorStats } from '#contract/admin.ts';
+import type { InboxItem, InboxOrder, InboxPage } from '#contract/admin.ts';
 import { isLocale, locales } from '#contract/locales.ts';
 import type { Route } from './+types/inbox';
 import { formatSeconds, languageName, useAdminEvents } from './admin-socket.ts';
 import { applyQueueEvent, type QueueState } from './queue-state.ts';
 import { isNextShortcut, useKeydown } from './shortcuts.ts';
+
+/** The typed query of the queue call from the page's own (checked by queueQuery). */
+function inboxQueryOf(query: URLSearchParams) {
+  const language = query.get('language');
+  const cursor = query.get('cursor');
+  return {
+    ...(query.get('site') ? { site: Number(query.get('site')) } : {}),
+    ...(language && isLocale(language) ? { language } : {}),
+    order: query.get('order') === 'oldest' ? ('oldest' as const) : ('value' as const),
+    ...(cursor ? { cursor } : {}),
+  };
+}
 
 /** The queue's query from the page's own: site, language and order (value unless asked otherwise). */
 function queueQuery(params: URLSearchParams): URLSearchParams {
@@ -34,9 +47,10 @@ function queueQuery(params: URLSearchParams): URLSearchParams {
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const query = queueQuery(new URL(request.url).searchParams);
+  const call = staffApi(context.api);
   const [inbox, stats] = await Promise.all([
-    context.api<InboxPage>(`/api/admin/inbox.php?${query}`),
-    context.api<OperatorStats>('/api/admin/operator-stats.php'),
+    call('GET /api/admin/inbox.php', { query: inboxQueryOf(query) }),
+    call('GET /api/admin/operator-stats.php'),
   ]);
   return {
     page: inbox.ok ? inbox.data : { conversations: [], claimed: [], next_cursor: null },
@@ -50,8 +64,7 @@ export async function action({ context, request }: Route.ActionArgs) {
   const form = await request.formData();
   const site = Number(formText(form, 'site'));
   const language = formText(form, 'language');
-  const result = await context.api<{ conversation: InboxItem }>('/api/admin/next.php', {
-    method: 'POST',
+  const result = await staffApi(context.api)('POST /api/admin/next.php', {
     body: {
       ...(site > 0 ? { site } : {}),
       ...(isLocale(language) ? { language } : {}),
@@ -136,7 +149,9 @@ export default function Inbox({ loaderData, actionData }: Route.ComponentProps) 
     const more = new URLSearchParams(query);
     more.set('cursor', queue.nextCursor);
     try {
-      const next = await apiFetch<InboxPage>(`/api/admin/inbox.php?${more}`);
+      const answer = await staffBrowserApi('GET /api/admin/inbox.php', { query: inboxQueryOf(more) });
+      if (!answer.ok) throw new Error(answer.error.message || answer.code);
+      const next = answer.data;
       setQueue((state) => ({
         ...state,
         conversations: [

@@ -1,28 +1,24 @@
 import { Form, useNavigation } from 'react-router';
 import { FormAlert, FormField } from '#app/components/forms/form-field.tsx';
 import { StaffPasskeyLogin } from '#app/components/staff-passkey-login.tsx';
+import { firstSignInStep } from '#app/layouts/admin-layout.tsx';
 import { formError, formText, redirectWithCookies } from '#app/lib/actions.server.ts';
+import { staffApi } from '#app/lib/staff-api.server.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
-import type { Staff } from '#contract/admin.ts';
-import { errorBodySchema } from '#contract/common.ts';
 import type { Route } from './+types/login';
 
 export async function action({ context, request }: Route.ActionArgs) {
   const form = await request.formData();
   const otp = formText(form, 'otp').replace(/\s/g, '');
-  const result = await context.api<{ staff: Staff }>('/api/admin/session.php', {
-    method: 'POST',
+  const result = await staffApi(context.api)('POST /api/admin/session.php', {
     body: { email: formText(form, 'email'), password: formText(form, 'password'), ...(otp ? { otp } : {}) },
   });
-  const refused = result.status === 401 ? errorBodySchema.safeParse(result.data) : undefined;
-  const error = refused?.success ? refused.data.error : undefined;
+  const error = result.ok ? undefined : result.code;
   if (error === 'otp_required') return { otpStep: true, wrongCode: otp !== '', codeUsed: false };
   // A right code that signed in already (a double submit): the code step again, with why.
   if (error === 'otp_used') return { otpStep: true, wrongCode: false, codeUsed: true };
   if (!result.ok) return formError(result);
-  const staff = result.data.staff;
-  const mustEnrol = staff.role !== 'operator' && !staff.totp_enabled;
-  return redirectWithCookies(mustEnrol ? '/admin/enrol' : '/admin/inbox', result);
+  return redirectWithCookies(firstSignInStep(result.data.staff) ?? '/admin/inbox', result);
 }
 
 /** Staff sign-in: e-mail and password, then the code of the authenticator app once enrolled. */

@@ -1,11 +1,11 @@
+import { staffApi } from '#app/lib/staff-api.server.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
-import type { OperatorStats } from '#contract/admin.ts';
 import type { Route } from './+types/stats';
 import { formatSeconds } from './admin-socket.ts';
 import { TableScroll } from './table-scroll.tsx';
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const result = await context.api<OperatorStats>('/api/admin/operator-stats.php');
+  const result = await staffApi(context.api)('GET /api/admin/operator-stats.php');
   if (!result.ok) throw new Response(null, { status: result.status });
   return { stats: result.data };
 }

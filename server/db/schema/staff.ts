@@ -12,6 +12,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { conversations } from './chats.ts';
 import { profiles } from './members.ts';
+import { sites } from './sites.ts';
 
 /** Back-office roles (api-contract.md, Staff calls); members are never staff. */
 export const staffRoles = ['operator', 'moderator', 'admin'] as const;
@@ -43,6 +44,11 @@ export const staff = pgTable(
     languages: text().array().notNull().default(sql`'{}'::text[]`),
     /** How many conversations the staff member may hold at once; null: the default (defaultMaxClaims). */
     maxClaims: integer(),
+    /**
+     * Set on accounts an admin creates (the admin chose the password): every call but the own
+     * password change answers 403 password_change_required until the staff member sets their own.
+     */
+    passwordChangeRequired: boolean().notNull().default(false),
     createdAt: timestamp({ withTimezone: true }).notNull(),
     lastLoginAt: timestamp({ withTimezone: true }),
   },
@@ -106,6 +112,8 @@ export const conversationClaims = pgTable(
 );
 
 export const noteSubjects = ['member', 'profile'] as const;
+/** What kind of fact a note keeps, so the console can show warnings first and group the rest. */
+export const noteCategories = ['likes', 'dislikes', 'facts', 'warnings'] as const;
 
 /** Staff notes about a member or a fictional profile; they follow the profile into every conversation. */
 export const staffNotes = pgTable(
@@ -119,11 +127,46 @@ export const staffNotes = pgTable(
     staffId: integer()
       .notNull()
       .references(() => staff.id),
+    category: text({ enum: noteCategories }).notNull().default('facts'),
     text: text().notNull(),
     createdAt: timestamp({ withTimezone: true }).notNull(),
   },
   (table) => [index('staff_notes_profile_idx').on(table.profileId, table.createdAt)],
 );
+
+/**
+ * Canned lines and openers for the operator console, per site (null: every site) and member
+ * language. The text may hold {member_name}, {profile_name}, {member_city} and {member_age}, which
+ * the console fills in from the conversation it is used in.
+ */
+export const replyTemplates = pgTable(
+  'reply_templates',
+  {
+    id: serial().primaryKey(),
+    siteId: integer().references(() => sites.id, { onDelete: 'cascade' }),
+    language: text().notNull(),
+    title: text().notNull(),
+    text: text().notNull(),
+    createdBy: integer().references(() => staff.id, { onDelete: 'set null' }),
+    updatedAt: timestamp({ withTimezone: true }).notNull(),
+  },
+  (table) => [index('reply_templates_language_idx').on(table.language, table.siteId)],
+);
+
+/**
+ * A fictional profile's persona sheet: the facts every operator writing as it must keep the same
+ * (job, city, family, hobbies, writing style, anything else). One row per profile.
+ */
+export const personaSheets = pgTable('persona_sheets', {
+  profileId: integer()
+    .primaryKey()
+    .references(() => profiles.id, { onDelete: 'cascade' }),
+  facts: jsonb()
+    .$type<Partial<Record<'job' | 'city' | 'family' | 'hobbies' | 'style' | 'other', string>>>()
+    .notNull(),
+  updatedBy: integer().references(() => staff.id, { onDelete: 'set null' }),
+  updatedAt: timestamp({ withTimezone: true }).notNull(),
+});
 
 /** Every staff read of a conversation and every staff write: who, what, which object, from where, when. */
 export const staffAudit = pgTable(
@@ -140,10 +183,14 @@ export const staffAudit = pgTable(
   (table) => [
     index('staff_audit_at_idx').on(table.at),
     index('staff_audit_staff_idx').on(table.staffId, table.at),
+    // Who answered a conversation last (the member dossier): the replies by their object.
+    index('staff_audit_replies_idx').on(table.object, table.at).where(sql`${table.action} = 'reply'`),
   ],
 );
 
 export type StaffRow = typeof staff.$inferSelect;
 export type StaffSessionRow = typeof staffSessions.$inferSelect;
 export type StaffNoteRow = typeof staffNotes.$inferSelect;
+export type ReplyTemplateRow = typeof replyTemplates.$inferSelect;
+export type PersonaSheetRow = typeof personaSheets.$inferSelect;
 export type StaffAuditRow = typeof staffAudit.$inferSelect;

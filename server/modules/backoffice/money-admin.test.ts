@@ -20,7 +20,7 @@ describe('back office: money and offers', () => {
   let admin: TestStaff;
   beforeAll(async () => {
     t = await createTestApp();
-    operator = await signedInStaff(t.app, 'operator', { enrol: false });
+    operator = await signedInStaff(t.app, 'operator');
     moderator = await signedInStaff(t.app, 'moderator');
     admin = await signedInStaff(t.app, 'admin', { name: 'Mia Money' });
   });

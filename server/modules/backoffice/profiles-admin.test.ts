@@ -60,7 +60,7 @@ describe('fictional profiles in the back office', () => {
     t = await createTestApp();
     admin = await signedInStaff(t.app, 'admin');
     moderator = await signedInStaff(t.app, 'moderator');
-    operator = await signedInStaff(t.app, 'operator', { enrol: false });
+    operator = await signedInStaff(t.app, 'operator');
   });
   afterAll(() => t.close());
 
@@ -330,7 +330,7 @@ describe('fictional profiles in the back office', () => {
         expect(sent.statusCode, sent.body).toBe(201);
       }
     }
-    const operatorAccount = await signedInStaff(t.app, 'operator', { enrol: false });
+    const operatorAccount = await signedInStaff(t.app, 'operator');
     const inbox = (
       await t.app.inject({ url: '/api/admin/inbox.php', headers: { cookie: operatorAccount.cookie } })
     )

@@ -56,7 +56,7 @@ describe('sites and companies in the back office', () => {
     t = await createTestApp();
     admin = await signedInStaff(t.app, 'admin');
     moderator = await signedInStaff(t.app, 'moderator');
-    operator = await signedInStaff(t.app, 'operator', { enrol: false });
+    operator = await signedInStaff(t.app, 'operator');
   });
   afterAll(() => t.close());
 

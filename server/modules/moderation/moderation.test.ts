@@ -61,7 +61,7 @@ describe('back office: members and moderation', () => {
   let admin: TestStaff;
   beforeAll(async () => {
     t = await createTestApp();
-    operator = await signedInStaff(t.app, 'operator', { enrol: false });
+    operator = await signedInStaff(t.app, 'operator');
     moderator = await signedInStaff(t.app, 'moderator', { name: 'Mona Moderator' });
     admin = await signedInStaff(t.app, 'admin', { name: 'Ada Admin' });
   });

@@ -8,6 +8,7 @@ import {
   gte,
   inArray,
   isNotNull,
+  isNull,
   lt,
   lte,
   ne,
@@ -20,7 +21,15 @@ import type { Executor } from '#server/db/client.ts';
 import { conversations, messages } from '#server/db/schema/chats.ts';
 import { profiles, users } from '#server/db/schema/members.ts';
 import { orders } from '#server/db/schema/payments.ts';
-import { conversationClaims, staff, staffAudit, staffNotes } from '#server/db/schema/staff.ts';
+import { reports } from '#server/db/schema/social.ts';
+import {
+  conversationClaims,
+  personaSheets,
+  replyTemplates,
+  staff,
+  staffAudit,
+  staffNotes,
+} from '#server/db/schema/staff.ts';
 
 const low = alias(profiles, 'low_profile');
 const high = alias(profiles, 'high_profile');
@@ -380,4 +389,154 @@ export async function repliesSince(db: Executor, since: Date) {
     .select({ staffId: staffAudit.staffId, detail: staffAudit.detail })
     .from(staffAudit)
     .where(and(eq(staffAudit.action, 'reply'), gte(staffAudit.at, since)));
+}
+
+// ---- the member dossier
+
+/** What the member spent over all time (completed orders) and when they last bought. */
+export async function spendOf(db: Executor, userId: number) {
+  const [row] = await db
+    .select({
+      cents: sql<number>`coalesce(sum(${orders.amountCents}), 0)::int`,
+      last: sql<Date | null>`max(${orders.createdAt})`.mapWith((value: string | Date | null) =>
+        value === null ? null : new Date(value),
+      ),
+    })
+    .from(orders)
+    .where(and(eq(orders.userId, userId), eq(orders.status, 'completed')));
+  return { cents: row?.cents ?? 0, lastAt: row?.last ?? null };
+}
+
+/**
+ * The member's conversations with fictional profiles but one, newest first, each with the staff
+ * member who sent its last reply (the audit trail's latest `reply` entry on it, by its own index).
+ */
+export async function otherFictionalConversations(
+  db: Executor,
+  memberProfileId: number,
+  exceptId: number,
+  limit: number,
+) {
+  const other = alias(profiles, 'other_profile');
+  const answeredBy = sql<string | null>`(
+    select ${staffAudit.staffId}::text || ':' || ${staff.name} from ${staffAudit}
+    join ${staff} on ${staff.id} = ${staffAudit.staffId}
+    where ${staffAudit.action} = 'reply' and ${staffAudit.object} = 'conversation:' || ${conversations.id}
+    order by ${staffAudit.at} desc limit 1)`;
+  return db
+    .select({
+      id: conversations.id,
+      profileId: other.id,
+      profileName: other.name,
+      lastMessageAt: conversations.lastMessageAt,
+      answeredBy,
+    })
+    .from(conversations)
+    .innerJoin(
+      other,
+      or(
+        and(eq(conversations.lowProfileId, memberProfileId), eq(other.id, conversations.highProfileId)),
+        and(eq(conversations.highProfileId, memberProfileId), eq(other.id, conversations.lowProfileId)),
+      ),
+    )
+    .where(and(eq(other.fictional, true), ne(conversations.id, exceptId)))
+    .orderBy(sql`${conversations.lastMessageAt} desc nulls last`, desc(conversations.id))
+    .limit(limit);
+}
+
+/** Reports members made about this profile, newest first. */
+export async function reportsAbout(db: Executor, profileId: number, limit: number) {
+  return db
+    .select({ id: reports.id, reason: reports.reason, at: reports.createdAt })
+    .from(reports)
+    .where(eq(reports.profileId, profileId))
+    .orderBy(desc(reports.createdAt), desc(reports.id))
+    .limit(limit);
+}
+
+// ---- templates
+
+export type TemplateScope = {
+  /** The caller's sites (empty: all); a template for every site (null) is always theirs. */
+  sites: readonly number[];
+  languages: readonly string[];
+  site?: number | undefined;
+  language?: string | undefined;
+};
+
+export async function listTemplates(db: Executor, scope: TemplateScope) {
+  return db
+    .select()
+    .from(replyTemplates)
+    .where(
+      and(
+        scope.site !== undefined
+          ? or(isNull(replyTemplates.siteId), eq(replyTemplates.siteId, scope.site))
+          : undefined,
+        scope.sites.length > 0
+          ? or(isNull(replyTemplates.siteId), inArray(replyTemplates.siteId, [...scope.sites]))
+          : undefined,
+        scope.language !== undefined ? eq(replyTemplates.language, scope.language) : undefined,
+        scope.languages.length > 0 ? inArray(replyTemplates.language, [...scope.languages]) : undefined,
+      ),
+    )
+    .orderBy(asc(replyTemplates.title), asc(replyTemplates.id));
+}
+
+export async function insertTemplate(db: Executor, values: typeof replyTemplates.$inferInsert) {
+  const [row] = await db.insert(replyTemplates).values(values).returning();
+  return row!;
+}
+
+export async function updateTemplate(
+  db: Executor,
+  id: number,
+  values: Partial<typeof replyTemplates.$inferInsert>,
+) {
+  const [row] = await db.update(replyTemplates).set(values).where(eq(replyTemplates.id, id)).returning();
+  return row;
+}
+
+export async function deleteTemplate(db: Executor, id: number): Promise<boolean> {
+  const rows = await db
+    .delete(replyTemplates)
+    .where(eq(replyTemplates.id, id))
+    .returning({ id: replyTemplates.id });
+  return rows.length > 0;
+}
+
+// ---- persona sheets
+
+/** A fictional profile and its site (members are no persona). */
+export async function findFictionalProfile(db: Executor, profileId: number) {
+  const [row] = await db
+    .select({ id: profiles.id, siteId: users.siteId })
+    .from(profiles)
+    .innerJoin(users, eq(users.id, profiles.userId))
+    .where(and(eq(profiles.id, profileId), eq(profiles.fictional, true)))
+    .limit(1);
+  return row;
+}
+
+export async function findPersona(db: Executor, profileId: number) {
+  const [row] = await db
+    .select({ sheet: personaSheets, by: staff.name })
+    .from(personaSheets)
+    .leftJoin(staff, eq(staff.id, personaSheets.updatedBy))
+    .where(eq(personaSheets.profileId, profileId))
+    .limit(1);
+  return row;
+}
+
+/** Writes the sheet whole (one row per profile, so parallel writes end in one of them, never two). */
+export async function upsertPersona(db: Executor, values: typeof personaSheets.$inferInsert) {
+  const [row] = await db
+    .insert(personaSheets)
+    .values(values)
+    .onConflictDoUpdate({
+      target: personaSheets.profileId,
+      set: { facts: values.facts, updatedBy: values.updatedBy, updatedAt: values.updatedAt },
+    })
+    .returning();
+  return row!;
 }

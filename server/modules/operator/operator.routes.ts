@@ -1,18 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
 import { z } from 'zod';
-import {
-  adminConversationResponseSchema,
-  claimResponseSchema,
-  conversationQuerySchema,
-  conversationRefSchema,
-  createNoteSchema,
-  noteResponseSchema,
-  operatorStatsSchema,
-  replyResponseSchema,
-  replySchema,
-} from '#contract/admin.ts';
-import { errorBodySchema, okSchema } from '#contract/common.ts';
 import { operatorEndpoints } from '#contract/endpoints/operator.ts';
 import type { StaffRow } from '#server/db/schema/staff.ts';
 import { routeOf } from '#server/lib/endpoint-route.ts';
@@ -23,19 +11,13 @@ import type { ZodApp } from '#server/lib/zod-app.ts';
 import { requireStaff } from '#server/modules/staff/staff.sessions.ts';
 import { mayAnswer } from './operator.service.ts';
 
-const errors = {
-  401: errorBodySchema,
-  403: errorBodySchema,
-  404: errorBodySchema,
-  409: errorBodySchema,
-  422: errorBodySchema,
-  429: errorBodySchema,
-};
-const tags = ['admin'];
 export const staffHeartbeatMs = 25_000;
 const messageEvent = z.object({ type: z.literal('message'), conversation: z.number().int() });
 
-/** The operator console's calls (api-contract.md, Staff calls). */
+/**
+ * The operator console's calls (api-contract.md, Staff calls and the workbench), each registered
+ * from its declaration in contract/endpoints/operator.ts.
+ */
 export async function operatorRoutes(app: ZodApp): Promise<void> {
   const operator = app.deps.operator;
 
@@ -47,17 +29,8 @@ export async function operatorRoutes(app: ZodApp): Promise<void> {
     conversation: await operator.next(requireStaff(request), request.body, request.ip),
   }));
 
-  app.post(
-    '/api/admin/claim.php',
-    {
-      schema: {
-        tags,
-        summary: 'Claims a conversation for 5 minutes (renews the own claim). 409 claimed; 409 claim_limit',
-        body: conversationRefSchema,
-        response: { 200: claimResponseSchema, ...errors },
-      },
-    },
-    async (request) => operator.claim(requireStaff(request), request.body.conversation, request.ip),
+  routeOf(app, operatorEndpoints.postClaim, {}, async (request) =>
+    operator.claim(requireStaff(request), request.body.conversation, request.ip),
   );
 
   routeOf(app, operatorEndpoints.deleteClaim, {}, async (request) => {
@@ -65,81 +38,62 @@ export async function operatorRoutes(app: ZodApp): Promise<void> {
     return { ok: true as const };
   });
 
-  app.post(
-    '/api/admin/typing.php',
-    {
-      config: { rateLimit: { max: 60, timeWindow: '1 minute' } },
-      schema: {
-        tags,
-        summary: 'The operator is typing: renews the claim; the member sees the profile typing',
-        body: conversationRefSchema,
-        response: { 200: okSchema, ...errors },
-      },
-    },
+  routeOf(
+    app,
+    operatorEndpoints.postTyping,
+    { config: { rateLimit: { max: 60, timeWindow: '1 minute' } } },
     async (request) => {
       await operator.typing(requireStaff(request), request.body.conversation);
       return { ok: true as const };
     },
   );
 
-  app.get(
-    '/api/admin/conversation.php',
-    {
-      schema: {
-        tags,
-        summary: 'A member ↔ fictional profile conversation with both profiles, facts and notes (audited)',
-        querystring: conversationQuerySchema,
-        response: { 200: adminConversationResponseSchema, ...errors },
-      },
-    },
-    async (request) => operator.view(requireStaff(request), request.query.id, request.ip),
+  routeOf(app, operatorEndpoints.getConversation, {}, async (request) =>
+    operator.view(requireStaff(request), request.query.id, request.ip),
   );
 
-  app.post(
-    '/api/admin/reply.php',
-    {
-      schema: {
-        tags,
-        summary: 'Replies as the fictional profile (text or one of its photos); free of credits. 409 claimed',
-        body: replySchema,
-        response: { 201: replyResponseSchema, ...errors },
-      },
-    },
-    async (request, reply) => {
-      const message = await operator.reply(requireStaff(request), request.body, request.ip);
-      reply.status(201);
-      return { message };
-    },
+  routeOf(app, operatorEndpoints.postReply, {}, async (request, reply) => {
+    const message = await operator.reply(requireStaff(request), request.body, request.ip);
+    reply.status(201);
+    return { message };
+  });
+
+  routeOf(app, operatorEndpoints.postNote, {}, async (request, reply) => {
+    const note = await operator.addNote(requireStaff(request), request.body, request.ip);
+    reply.status(201);
+    return { note };
+  });
+
+  routeOf(app, operatorEndpoints.getOperatorStats, {}, async (request) =>
+    operator.stats(requireStaff(request)),
   );
 
-  app.post(
-    '/api/admin/notes.php',
-    {
-      schema: {
-        tags,
-        summary: 'A note about the member or the fictional profile; it follows them into every conversation',
-        body: createNoteSchema,
-        response: { 201: noteResponseSchema, ...errors },
-      },
-    },
-    async (request, reply) => {
-      const note = await operator.addNote(requireStaff(request), request.body, request.ip);
-      reply.status(201);
-      return { note };
-    },
-  );
+  routeOf(app, operatorEndpoints.getTemplates, {}, async (request) => ({
+    templates: await operator.templates(requireStaff(request), request.query),
+  }));
 
-  app.get(
-    '/api/admin/operator-stats.php',
-    {
-      schema: {
-        tags,
-        summary: 'Replies today, median reply time, conversations waiting per site (per operator for admins)',
-        response: { 200: operatorStatsSchema, ...errors },
-      },
-    },
-    async (request) => operator.stats(requireStaff(request)),
-  );
+  routeOf(app, operatorEndpoints.postTemplate, {}, async (request, reply) => {
+    const template = await operator.createTemplate(requireStaff(request), request.body, request.ip);
+    reply.status(201);
+    return { template };
+  });
+
+  routeOf(app, operatorEndpoints.putTemplate, {}, async (request) => ({
+    template: await operator.updateTemplate(requireStaff(request), request.body, request.ip),
+  }));
+
+  routeOf(app, operatorEndpoints.deleteTemplate, {}, async (request) => {
+    await operator.deleteTemplate(requireStaff(request), request.body.id, request.ip);
+    return { ok: true as const };
+  });
+
+  routeOf(app, operatorEndpoints.getPersona, {}, async (request) => ({
+    persona: await operator.persona(requireStaff(request), request.query.profile),
+  }));
+
+  routeOf(app, operatorEndpoints.putPersona, {}, async (request) => ({
+    persona: await operator.updatePersona(requireStaff(request), request.body, request.ip),
+  }));
 }
 
 const queueEvent = z.object({

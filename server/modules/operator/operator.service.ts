@@ -6,13 +6,17 @@ import type {
   InboxOrder,
   InboxPage,
   Note,
+  NoteCategory,
   OperatorStats,
+  Persona,
+  PersonaFacts,
+  Template,
 } from '#contract/admin.ts';
 import { claimMinutes, defaultMaxClaims, inboxPageSize } from '#contract/admin.ts';
 import type { Message } from '#contract/chats.ts';
 import type { Database } from '#server/db/client.ts';
 import type { SiteRow } from '#server/db/schema/sites.ts';
-import type { StaffRow } from '#server/db/schema/staff.ts';
+import type { PersonaSheetRow, ReplyTemplateRow, StaffRow } from '#server/db/schema/staff.ts';
 import { addMinutes, type Clock } from '#server/lib/clock.ts';
 import { AppError, NotFoundError, ValidationFailedError } from '#server/lib/errors.ts';
 import type { EventBus } from '#server/lib/event-bus.ts';
@@ -23,6 +27,7 @@ import type { ChatsService } from '#server/modules/chats/chats.service.ts';
 import { toProfile } from '#server/modules/profiles/profile-view.ts';
 import type { ProfilesService } from '#server/modules/profiles/profiles.service.ts';
 import type { SiteDirectory } from '#server/modules/sites/sites.service.ts';
+import { ForbiddenError } from '#server/modules/staff/staff.errors.ts';
 import { hasRight, type StaffService } from '#server/modules/staff/staff.service.ts';
 import * as repo from './operator.repository.ts';
 
@@ -91,6 +96,44 @@ function assignmentOf(actor: StaffRow): { sites: readonly number[]; languages: r
 export function mayAnswer(actor: StaffRow, member: { siteId: number; language: string }): boolean {
   return repo.inAssignment(member, assignmentOf(actor));
 }
+
+/** Whether a fictional profile's site lies within the actor's sites (languages do not apply to profiles). */
+function mayWriteAs(actor: StaffRow, profileSiteId: number): boolean {
+  const { sites } = assignmentOf(actor);
+  return sites.length === 0 || sites.includes(profileSiteId);
+}
+
+function toTemplate(row: ReplyTemplateRow): Template {
+  return {
+    id: row.id,
+    site: row.siteId,
+    language: row.language,
+    title: row.title,
+    text: row.text,
+    updated_at: row.updatedAt.toISOString(),
+  };
+}
+
+/** A sheet's facts without empty fields: clearing a field removes it. */
+function keptFacts(facts: PersonaFacts): PersonaFacts {
+  return Object.fromEntries(Object.entries(facts).filter(([, value]) => value !== undefined && value !== ''));
+}
+
+function toPersona(
+  profileId: number,
+  found: { sheet: PersonaSheetRow; by: string | null } | undefined,
+): Persona {
+  if (!found) return { profile: profileId, facts: {}, updated_at: null, updated_by: null };
+  return {
+    profile: profileId,
+    facts: found.sheet.facts,
+    updated_at: found.sheet.updatedAt.toISOString(),
+    updated_by: found.sheet.updatedBy !== null ? { id: found.sheet.updatedBy, name: found.by ?? '' } : null,
+  };
+}
+
+/** How many of the member's other conversations and reports the dossier lists. */
+const dossierListLimit = 20;
 
 function median(values: number[]): number | null {
   if (values.length === 0) return null;
@@ -395,7 +438,25 @@ export class OperatorService {
     const ctx = { storage: this.storage, site, today: this.clock.now() };
     const mains = await this.profiles.mainPhotosOf([found.memberProfile.id, found.fictionalProfile.id]);
     const photos = await this.profiles.photosOf(found.fictionalProfile.id);
+    const memberPhotos = await this.profiles.photosOf(found.memberProfile.id);
     const notes = await repo.notesAbout(this.db, found.memberProfile.id, found.fictionalProfile.id);
+    const spend = await repo.spendOf(this.db, found.member.id);
+    const others = await repo.otherFictionalConversations(
+      this.db,
+      found.memberProfile.id,
+      conversationId,
+      dossierListLimit,
+    );
+    const reportRows = await repo.reportsAbout(this.db, found.memberProfile.id, dossierListLimit);
+    const persona = await repo.findPersona(this.db, found.fictionalProfile.id);
+    const memberProfile = toProfile(found.memberProfile, mains.get(found.memberProfile.id), ctx);
+    const photoOf = (photo: (typeof photos)[number], index: number) => ({
+      id: photo.id,
+      filename: this.storage.url(photo.mainKey, site.cdnPrefix),
+      thumb_filename: this.storage.url(photo.thumbKey, site.cdnPrefix),
+      premium: index > 0,
+      locked: false,
+    });
     await this.staff.audit(this.db, {
       staffId: actor.id,
       action: 'conversation.read',
@@ -405,7 +466,7 @@ export class OperatorService {
     return {
       conversation: { id: conversationId, site: { id: site.id, name: site.name }, ...this.liveClaim(found) },
       member: {
-        profile: toProfile(found.memberProfile, mains.get(found.memberProfile.id), ctx),
+        profile: memberProfile,
         user: {
           id: found.member.id,
           status: found.member.status,
@@ -415,19 +476,38 @@ export class OperatorService {
           signup_date: found.member.signupDate.toISOString(),
           last_seen: found.memberProfile.lastActiveAt.toISOString(),
         },
+        dossier: {
+          seeking: found.memberProfile.seeking,
+          countryregion: memberProfile.region_label ?? found.memberProfile.countryregion,
+          photos: memberPhotos.map(photoOf),
+          spent_cents_total: spend.cents,
+          last_purchase_at: spend.lastAt?.toISOString() ?? null,
+          last_seen_at: found.memberProfile.lastActiveAt.toISOString(),
+          online: memberProfile.online,
+          conversations: others.map((other) => {
+            const [id, ...name] = other.answeredBy?.split(':') ?? [];
+            return {
+              id: other.id,
+              profile: { id: other.profileId, name: other.profileName },
+              last_message_at: other.lastMessageAt?.toISOString() ?? null,
+              answered_by: id ? { id: Number(id), name: name.join(':') } : null,
+            };
+          }),
+          reports: reportRows.map((report) => ({
+            id: report.id,
+            reason: report.reason,
+            at: report.at.toISOString(),
+          })),
+        },
       },
       profile: toProfile(found.fictionalProfile, mains.get(found.fictionalProfile.id), ctx),
-      profile_photos: photos.map((photo, index) => ({
-        id: photo.id,
-        filename: this.storage.url(photo.mainKey, site.cdnPrefix),
-        thumb_filename: this.storage.url(photo.thumbKey, site.cdnPrefix),
-        premium: index > 0,
-        locked: false,
-      })),
+      profile_photos: photos.map(photoOf),
+      persona: toPersona(found.fictionalProfile.id, persona),
       messages: await this.chats.present(rows, found.fictionalProfile.id, site),
       notes: notes.map(({ note, by }) => ({
         id: note.id,
         about: note.about,
+        category: note.category,
         text: note.text,
         by: { id: note.staffId, name: by },
         at: note.createdAt.toISOString(),
@@ -497,7 +577,7 @@ export class OperatorService {
   /** A note about the member or the fictional profile; it shows in every conversation of that profile. */
   async addNote(
     actor: StaffRow,
-    input: { conversation: number; about: 'member' | 'profile'; text: string },
+    input: { conversation: number; about: 'member' | 'profile'; category: NoteCategory; text: string },
     ip: string,
   ): Promise<Note> {
     const found = await this.conversation(actor, input.conversation);
@@ -507,6 +587,7 @@ export class OperatorService {
         about: input.about,
         profileId,
         staffId: actor.id,
+        category: input.category,
         text: input.text,
         createdAt: this.clock.now(),
       });
@@ -522,10 +603,147 @@ export class OperatorService {
     return {
       id: note.id,
       about: note.about,
+      category: note.category,
       text: note.text,
       by: { id: actor.id, name: actor.name },
       at: note.createdAt.toISOString(),
     };
+  }
+
+  /**
+   * The templates of the sites and languages the actor answers (those for every site included);
+   * asking for a site or language outside the assignment is 404, as its conversations are.
+   */
+  async templates(
+    actor: StaffRow,
+    query: { site?: number | undefined; language?: string | undefined },
+  ): Promise<Template[]> {
+    const assignment = assignmentOf(actor);
+    if (query.site !== undefined && assignment.sites.length > 0 && !assignment.sites.includes(query.site))
+      throw new NotFoundError();
+    if (
+      query.language !== undefined &&
+      assignment.languages.length > 0 &&
+      !assignment.languages.includes(query.language)
+    )
+      throw new NotFoundError();
+    return (await repo.listTemplates(this.db, { ...assignment, ...query })).map(toTemplate);
+  }
+
+  private async checkTemplateSite(site: number | null | undefined): Promise<void> {
+    if (site !== undefined && site !== null && !(await this.sites.byId(site)))
+      throw new ValidationFailedError({ site: 'invalid' });
+  }
+
+  async createTemplate(
+    actor: StaffRow,
+    input: { site?: number | null | undefined; language: string; title: string; text: string },
+    ip: string,
+  ): Promise<Template> {
+    if (!hasRight(actor.role, 'manage_templates')) throw new ForbiddenError();
+    await this.checkTemplateSite(input.site);
+    return this.db.transaction(async (tx) => {
+      const row = await repo.insertTemplate(tx, {
+        siteId: input.site ?? null,
+        language: input.language,
+        title: input.title,
+        text: input.text,
+        createdBy: actor.id,
+        updatedAt: this.clock.now(),
+      });
+      await this.staff.audit(tx, {
+        staffId: actor.id,
+        action: 'template.create',
+        object: `template:${row.id}`,
+        ip,
+      });
+      return toTemplate(row);
+    });
+  }
+
+  async updateTemplate(
+    actor: StaffRow,
+    input: {
+      id: number;
+      site?: number | null | undefined;
+      language?: string | undefined;
+      title?: string | undefined;
+      text?: string | undefined;
+    },
+    ip: string,
+  ): Promise<Template> {
+    if (!hasRight(actor.role, 'manage_templates')) throw new ForbiddenError();
+    await this.checkTemplateSite(input.site);
+    return this.db.transaction(async (tx) => {
+      const row = await repo.updateTemplate(tx, input.id, {
+        ...(input.site !== undefined ? { siteId: input.site } : {}),
+        ...(input.language !== undefined ? { language: input.language } : {}),
+        ...(input.title !== undefined ? { title: input.title } : {}),
+        ...(input.text !== undefined ? { text: input.text } : {}),
+        updatedAt: this.clock.now(),
+      });
+      if (!row) throw new NotFoundError();
+      await this.staff.audit(tx, {
+        staffId: actor.id,
+        action: 'template.update',
+        object: `template:${row.id}`,
+        ip,
+      });
+      return toTemplate(row);
+    });
+  }
+
+  async deleteTemplate(actor: StaffRow, id: number, ip: string): Promise<void> {
+    if (!hasRight(actor.role, 'manage_templates')) throw new ForbiddenError();
+    await this.db.transaction(async (tx) => {
+      if (!(await repo.deleteTemplate(tx, id))) throw new NotFoundError();
+      await this.staff.audit(tx, {
+        staffId: actor.id,
+        action: 'template.delete',
+        object: `template:${id}`,
+        ip,
+      });
+    });
+  }
+
+  /** A fictional profile of a site the actor answers; 404 for members and for other sites' profiles. */
+  private async fictionalProfileFor(actor: StaffRow, profileId: number) {
+    const found = await repo.findFictionalProfile(this.db, profileId);
+    if (!found || !mayWriteAs(actor, found.siteId)) throw new NotFoundError();
+    return found;
+  }
+
+  async persona(actor: StaffRow, profileId: number): Promise<Persona> {
+    await this.fictionalProfileFor(actor, profileId);
+    return toPersona(profileId, await repo.findPersona(this.db, profileId));
+  }
+
+  /**
+   * Writes a fictional profile's sheet whole. Operators who write as the profile keep it (they learn
+   * what it has told members); the audit trail says who changed it.
+   */
+  async updatePersona(
+    actor: StaffRow,
+    input: { profile: number; facts: PersonaFacts },
+    ip: string,
+  ): Promise<Persona> {
+    await this.fictionalProfileFor(actor, input.profile);
+    const now = this.clock.now();
+    await this.db.transaction(async (tx) => {
+      await repo.upsertPersona(tx, {
+        profileId: input.profile,
+        facts: keptFacts(input.facts),
+        updatedBy: actor.id,
+        updatedAt: now,
+      });
+      await this.staff.audit(tx, {
+        staffId: actor.id,
+        action: 'persona.update',
+        object: `profile:${input.profile}`,
+        ip,
+      });
+    });
+    return toPersona(input.profile, await repo.findPersona(this.db, input.profile));
   }
 
   /** Replies today and their median waiting time (own; every operator's for admins), and the queue per site. */

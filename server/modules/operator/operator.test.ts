@@ -75,8 +75,8 @@ describe('operator console', () => {
   beforeAll(async () => {
     t = await createTestApp({}, { clock });
     await t.app.listen({ port: 0, host: '127.0.0.1' });
-    operator = await signedInStaff(t.app, 'operator', { enrol: false, name: 'Olivia' });
-    colleague = await signedInStaff(t.app, 'operator', { enrol: false, name: 'Oscar' });
+    operator = await signedInStaff(t.app, 'operator', { name: 'Olivia', now: clock.now });
+    colleague = await signedInStaff(t.app, 'operator', { name: 'Oscar', now: clock.now });
     admin = await signedInStaff(t.app, 'admin', { now: clock.now });
     // These two collect claims from test to test; the claim limit has tests of its own (workbench.test.ts).
     await t.database.db
@@ -542,7 +542,7 @@ if (process.env.DATABASE_URL && process.env.REDIS_URL) {
       try {
         await second.listen({ port: 0, host: '127.0.0.1' });
         const base = `ws://127.0.0.1:${(second.server.address() as AddressInfo).port}`;
-        const operator = await signedInStaff(first.app, 'operator', { enrol: false });
+        const operator = await signedInStaff(first.app, 'operator');
         const staffSocket = connect(`${base}/api/admin/ws`, operator.cookie);
         await staffSocket.ready;
         const { member, conversation } = await memberWrites(first.app, 'Across?');

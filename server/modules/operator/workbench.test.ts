@@ -78,7 +78,7 @@ describe('operator workbench', () => {
   }
 
   it('ranks the queue by value: paying members with credits, then waiting time by the minute, then 30-day spend', async () => {
-    const operator = await signedInStaff(t.app, 'operator', { enrol: false });
+    const operator = await signedInStaff(t.app, 'operator', { now: clock.now });
     // Written one after another: waits of 0 s, 30 s, 60 s, 70 s and 180 s after the first.
     const b = await waitingMember(t.app, 'da'); // free, no credits: oldest
     advanceSeconds(30);
@@ -132,7 +132,7 @@ describe('operator workbench', () => {
   });
 
   it('pages past 1,000 waiting conversations by cursor, each one once, in order', async () => {
-    const operator = await signedInStaff(t.app, 'operator', { enrol: false });
+    const operator = await signedInStaff(t.app, 'operator', { now: clock.now });
     const fictional = await freshFictionalProfile(t.app);
     const [site] = await t.database.db.select({ id: sites.id }).from(sites).limit(1);
     await seedWaiting(t.database.db, {
@@ -188,7 +188,7 @@ describe('operator workbench', () => {
       onB = await waitingMember(t.app, 'fi', { credits: 500, paid: true });
       // The member belongs to site B now (signing up there would need a second host).
       await t.database.db.update(users).set({ siteId: siteB }).where(eq(users.id, onB.userId));
-      operatorA = await signedInStaff(t.app, 'operator', { enrol: false });
+      operatorA = await signedInStaff(t.app, 'operator', { now: clock.now });
       const [userA] = await t.database.db.select().from(users).where(eq(users.id, onA.userId));
       const assigned = await call(admin, 'PUT', '/api/admin/staff.php', {
         id: operatorA.id,
@@ -205,7 +205,7 @@ describe('operator workbench', () => {
     });
 
     it('lets an admin set role, sites, languages, claim limit and active; nobody else', async () => {
-      const other = await signedInStaff(t.app, 'operator', { enrol: false });
+      const other = await signedInStaff(t.app, 'operator', { now: clock.now });
       expect(
         (await call(operatorA, 'PUT', '/api/admin/staff.php', { id: other.id, sites: [] })).statusCode,
       ).toBe(403);
@@ -281,7 +281,7 @@ describe('operator workbench', () => {
   });
 
   it('claims the best conversation next, up to the claim limit, and releases it back to the queue', async () => {
-    const operator = await signedInStaff(t.app, 'operator', { enrol: false });
+    const operator = await signedInStaff(t.app, 'operator', { now: clock.now });
     await call(admin, 'PUT', '/api/admin/staff.php', { id: operator.id, languages: ['sv'] });
     const low = await waitingMember(t.app, 'sv');
     const high = await waitingMember(t.app, 'sv', { credits: 20, paid: true });
@@ -352,7 +352,7 @@ describe('operator workbench', () => {
       fictionalProfileId: fictional.id,
       now: clock.now(),
     });
-    const operator = await signedInStaff(t.app, 'operator', { enrol: false });
+    const operator = await signedInStaff(t.app, 'operator', { now: clock.now });
     await call(admin, 'PUT', '/api/admin/staff.php', { id: operator.id, languages: ['no'], max_claims: 3 });
     const results = await Promise.all(
       Array.from({ length: 10 }, () => call(operator, 'POST', '/api/admin/next.php', {})),
@@ -367,7 +367,7 @@ describe('operator workbench', () => {
     expect(new Set(held.map((claim) => claim.conversationId)).size).toBe(3);
 
     const others = await Promise.all(
-      Array.from({ length: 4 }, () => signedInStaff(t.app, 'operator', { enrol: false })),
+      Array.from({ length: 4 }, () => signedInStaff(t.app, 'operator', { now: clock.now })),
     );
     await t.database.db
       .update(staff)

@@ -59,7 +59,7 @@ describe('presence of fictional profiles', () => {
   const clock = createFakeClock();
   beforeAll(async () => {
     t = await createTestApp({}, { clock });
-    operator = await signedInStaff(t.app, 'operator', { enrol: false });
+    operator = await signedInStaff(t.app, 'operator', { now: clock.now });
     admin = await signedInStaff(t.app, 'admin', { now: clock.now });
   });
   afterAll(() => t.close());

@@ -35,10 +35,18 @@ export class OtpUsedError extends AppError {
   }
 }
 
-/** Admins and moderators enrol in two-factor sign-in before anything else works. */
+/** Every staff member enrols in two-factor sign-in before anything else works. */
 export class OtpEnrolmentRequiredError extends AppError {
   override name = 'OtpEnrolmentRequiredError';
   constructor() {
     super(403, 'otp_enrolment_required');
+  }
+}
+
+/** An account an admin created sets its own password before anything else works. */
+export class PasswordChangeRequiredError extends AppError {
+  override name = 'PasswordChangeRequiredError';
+  constructor() {
+    super(403, 'password_change_required');
   }
 }

@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import type { Executor } from '#server/db/client.ts';
 import {
   type StaffRow,
@@ -103,6 +103,11 @@ export async function deleteStaffSessionsOf(db: Executor, staffId: number): Prom
 }
 
 /** Accepts a TOTP time step once: false when this or a later step was used already (replay). */
+/** Ends every session of a staff member but one (the one changing the password). */
+export async function deleteOtherStaffSessions(db: Executor, staffId: number, keepId: number): Promise<void> {
+  await db.delete(staffSessions).where(and(eq(staffSessions.staffId, staffId), ne(staffSessions.id, keepId)));
+}
+
 export async function advanceTotpStep(db: Executor, id: number, step: number): Promise<boolean> {
   const rows = await db
     .update(staff)

@@ -44,6 +44,8 @@ export const staffRights = {
   manage_offers: ['admin'],
   /** The dashboard's numbers and the traffic sources. */
   view_stats: ['admin'],
+  /** The operators' reply templates (every operator reads those of their assignment). */
+  manage_templates: ['admin'],
 } as const satisfies Record<string, readonly StaffRole[]>;
 export type StaffRight = keyof typeof staffRights;
 
@@ -51,9 +53,12 @@ export function hasRight(role: StaffRole, right: StaffRight): boolean {
   return (staffRights[right] as readonly StaffRole[]).includes(role);
 }
 
-/** Admins and moderators may do nothing but enrol until two-factor sign-in is on. */
+/**
+ * Every staff role may do nothing but enrol until two-factor sign-in is on: operators read private
+ * conversations as much as admins do.
+ */
 export function mustEnrol(row: StaffRow): boolean {
-  return row.role !== 'operator' && !row.totpSecret;
+  return !row.totpSecret;
 }
 
 export function toStaff(row: StaffRow): Staff {
@@ -68,6 +73,7 @@ export function toStaff(row: StaffRow): Staff {
     sites: row.sites,
     languages: row.languages,
     max_claims: row.maxClaims,
+    password_change_required: row.passwordChangeRequired,
   };
 }
 
@@ -285,6 +291,33 @@ export class StaffService {
     });
   }
 
+  /**
+   * The staff member sets their own password: the current one is checked (422 current invalid), the
+   * new one must differ (422 password same). It lifts password_change_required and ends the other
+   * sessions, as whoever knew the old password may hold one of them.
+   */
+  async changePassword(
+    actor: StaffRow,
+    input: { current: string; password: string },
+    sessionId: number,
+    ip: string,
+  ): Promise<StaffRow> {
+    if (!(await verifyPassword(actor.passwordHash, input.current)))
+      throw new ValidationFailedError({ current: 'old_password_wrong' });
+    if (input.password === input.current) throw new ValidationFailedError({ password: 'same_password' });
+    const passwordHash = await hashPassword(input.password);
+    return this.db.transaction(async (tx) => {
+      const updated = await repo.updateStaffReturning(tx, actor.id, {
+        passwordHash,
+        passwordChangeRequired: false,
+      });
+      if (!updated) throw new NotFoundError();
+      await repo.deleteOtherStaffSessions(tx, actor.id, sessionId);
+      await this.audit(tx, { staffId: actor.id, action: 'password.change', object: `staff:${actor.id}`, ip });
+      return updated;
+    });
+  }
+
   async create(
     actor: StaffRow,
     input: { email: string; name: string; role: StaffRole; password: string; language?: string | undefined },
@@ -298,6 +331,8 @@ export class StaffService {
         role: input.role,
         passwordHash,
         language: input.language && isLocale(input.language) ? input.language : 'en',
+        // The admin knows this password: the account sets its own before it may do anything else.
+        passwordChangeRequired: true,
         createdAt: this.clock.now(),
       });
       if (!created) throw new EmailTakenError();

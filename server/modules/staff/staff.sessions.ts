@@ -2,7 +2,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { staffSessionHours } from '#contract/admin.ts';
 import type { StaffRow } from '#server/db/schema/staff.ts';
 import { announcePublicPagesChanged } from '#server/lib/public-pages.ts';
-import { ForbiddenError, OtpEnrolmentRequiredError, StaffRequiredError } from './staff.errors.ts';
+import {
+  ForbiddenError,
+  OtpEnrolmentRequiredError,
+  PasswordChangeRequiredError,
+  StaffRequiredError,
+} from './staff.errors.ts';
 import { hasRight, mustEnrol, type StaffRight } from './staff.service.ts';
 
 export const staffCookieName = 'staff_sid';
@@ -18,7 +23,9 @@ declare module 'fastify' {
 
 const adminApiPrefix = '/api/admin/';
 const operatorChatPaths = new Set(
-  ['claim', 'reply', 'notes', 'typing'].map((name) => `${adminApiPrefix}${name}.php`),
+  ['claim', 'next', 'reply', 'notes', 'typing', 'templates', 'persona'].map(
+    (name) => `${adminApiPrefix}${name}.php`,
+  ),
 );
 export const signInPath = '/api/admin/session.php';
 /** The sign-in with a passkey as second factor (server/modules/security/staff-security.routes.ts). */
@@ -86,18 +93,29 @@ export function clearStaffCookie(reply: FastifyReply): void {
 }
 
 /**
+ * How far along its first sign-in an account must be for a call: `any` (who am I, sign out),
+ * `password` (setting the own password, the first step of an account an admin created),
+ * `enrolment` (the TOTP enrolment, once the password is the staff member's own), `ready` (work).
+ */
+export type StaffStage = 'any' | 'password' | 'enrolment' | 'ready';
+
+/**
  * The staff member behind a back-office call: 403 staff_required for members and visitors,
- * 403 otp_enrolment_required until an admin or moderator has enrolled (unless the call is part of
- * enrolment), 403 forbidden when the role lacks the right.
+ * 403 password_change_required until an account an admin created has set its own password, 403
+ * otp_enrolment_required until the staff member (any role) has enrolled, 403 forbidden when the
+ * role lacks the right. `allow` says which first-sign-in steps the call belongs to.
  */
 export function requireStaff(
   request: FastifyRequest,
   right: StaffRight | null = 'operate',
-  options: { duringEnrolment?: boolean } = {},
+  options: { allow?: StaffStage } = {},
 ): StaffRow {
   const found = request.staff;
   if (!found) throw new StaffRequiredError();
-  if (!options.duringEnrolment && mustEnrol(found.row)) throw new OtpEnrolmentRequiredError();
+  const allow = options.allow ?? 'ready';
+  if (allow === 'any') return found.row;
+  if (allow !== 'password' && found.row.passwordChangeRequired) throw new PasswordChangeRequiredError();
+  if (allow === 'ready' && mustEnrol(found.row)) throw new OtpEnrolmentRequiredError();
   if (right && !hasRight(found.row.role, right)) throw new ForbiddenError();
   return found.row;
 }
