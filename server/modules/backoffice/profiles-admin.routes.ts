@@ -61,6 +61,7 @@ export async function profilesAdminRoutes(app: ZodApp): Promise<void> {
     deps.sites,
     deps.staff,
     deps.profiles,
+    deps.screening,
   );
 
   app.get(

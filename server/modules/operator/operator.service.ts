@@ -423,6 +423,8 @@ export class OperatorService {
         thumb_filename: this.storage.url(photo.thumbKey, site.cdnPrefix),
         premium: index > 0,
         locked: false,
+        status: photo.status,
+        hold_reason: photo.holdReason,
       })),
       messages: await this.chats.present(rows, found.fictionalProfile.id, site),
       notes: notes.map(({ note, by }) => ({

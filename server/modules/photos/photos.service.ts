@@ -8,6 +8,7 @@ import { PremiumRequiredError } from '#server/modules/profiles/profiles.errors.t
 import { findProfileByUserId } from '#server/modules/profiles/profiles.service.ts';
 import { type ProcessedPhoto, processPhoto, UnsupportedImageError } from './photo-processing.ts';
 import * as repo from './photos.repository.ts';
+import type { ScreeningService } from './screening.service.ts';
 
 /**
  * Stores the variants of a processed photo under fresh random keys: the originals (main size and
@@ -71,6 +72,7 @@ export class PhotosService {
     private readonly db: Database,
     private readonly clock: Clock,
     private readonly storage: MediaStorage,
+    private readonly screening: ScreeningService,
   ) {}
 
   private async profileId(member: UserRow): Promise<number> {
@@ -100,14 +102,18 @@ export class PhotosService {
         await repo.lockProfile(tx, profileId);
         const existing = await repo.countPhotos(tx, profileId);
         if (existing >= limit) this.limitReached(member);
-        return repo.insertPhoto(tx, {
+        // Seen by its owner and staff only until screened (after this answer, on the job runner).
+        const row = await repo.insertPhoto(tx, {
           profileId,
           position: existing,
           ...keys,
           width: processed.width,
           height: processed.height,
           createdAt: this.clock.now(),
+          status: 'screening',
         });
+        await this.screening.enqueue(tx, row.id);
+        return row;
       });
     } catch (error) {
       await Promise.all(Object.values(keys).map((key) => this.storage.remove(key)));
