@@ -3710,9 +3710,12 @@ export interface operations {
                         };
                         profile_photos: {
                             filename: string;
+                            hold_reason: ("explicit" | "no_face" | "apparent_minor" | "check_failed") | null;
                             id: number;
                             locked: boolean;
                             premium: boolean;
+                            /** @enum {string} */
+                            status: "screening" | "approved" | "held";
                             thumb_filename: string;
                         }[];
                     };
@@ -5456,9 +5459,20 @@ export interface operations {
                         }[];
                         photos: {
                             created_at: string;
+                            hold_reason: ("explicit" | "no_face" | "apparent_minor" | "check_failed") | null;
                             id: number;
                             /** @enum {string} */
                             moderation: "pending" | "approved";
+                            screening: {
+                                error?: string;
+                                faces: number;
+                                min_age_estimate: number | null;
+                                nudity: {
+                                    [key: string]: number;
+                                };
+                            } | null;
+                            /** @enum {string} */
+                            status: "screening" | "approved" | "held";
                             thumb_url: string;
                             url: string;
                         }[];
@@ -6627,9 +6641,20 @@ export interface operations {
                             };
                             photo: {
                                 created_at: string;
+                                hold_reason: ("explicit" | "no_face" | "apparent_minor" | "check_failed") | null;
                                 id: number;
                                 /** @enum {string} */
                                 moderation: "pending" | "approved";
+                                screening: {
+                                    error?: string;
+                                    faces: number;
+                                    min_age_estimate: number | null;
+                                    nudity: {
+                                        [key: string]: number;
+                                    };
+                                } | null;
+                                /** @enum {string} */
+                                status: "screening" | "approved" | "held";
                                 thumb_url: string;
                                 url: string;
                             };
@@ -13561,9 +13586,12 @@ export interface operations {
                         liked: boolean;
                         photos: {
                             filename: string;
+                            hold_reason: ("explicit" | "no_face" | "apparent_minor" | "check_failed") | null;
                             id: number;
                             locked: boolean;
                             premium: boolean;
+                            /** @enum {string} */
+                            status: "screening" | "approved" | "held";
                             thumb_filename: string;
                         }[];
                         profile: {
@@ -14835,9 +14863,12 @@ export interface operations {
                     "application/json": {
                         photo: {
                             filename: string;
+                            hold_reason: ("explicit" | "no_face" | "apparent_minor" | "check_failed") | null;
                             id: number;
                             locked: boolean;
                             premium: boolean;
+                            /** @enum {string} */
+                            status: "screening" | "approved" | "held";
                             thumb_filename: string;
                         };
                     };
@@ -15041,9 +15072,12 @@ export interface operations {
                             photo_limit: number;
                             photos: {
                                 filename: string;
+                                hold_reason: ("explicit" | "no_face" | "apparent_minor" | "check_failed") | null;
                                 id: number;
                                 locked: boolean;
                                 premium: boolean;
+                                /** @enum {string} */
+                                status: "screening" | "approved" | "held";
                                 thumb_filename: string;
                             }[];
                             public_profile: boolean;
@@ -15177,9 +15211,12 @@ export interface operations {
                             photo_limit: number;
                             photos: {
                                 filename: string;
+                                hold_reason: ("explicit" | "no_face" | "apparent_minor" | "check_failed") | null;
                                 id: number;
                                 locked: boolean;
                                 premium: boolean;
+                                /** @enum {string} */
+                                status: "screening" | "approved" | "held";
                                 thumb_filename: string;
                             }[];
                             public_profile: boolean;
