@@ -6837,6 +6837,14 @@ export interface operations {
                             filename: string;
                             id: number;
                             premium: boolean;
+                            screening: {
+                                error?: string;
+                                faces: number;
+                                min_age_estimate: number | null;
+                                nudity: {
+                                    [key: string]: number;
+                                };
+                            } | null;
                             thumb_filename: string;
                         };
                     };
@@ -7187,6 +7195,14 @@ export interface operations {
                                 filename: string;
                                 id: number;
                                 premium: boolean;
+                                screening: {
+                                    error?: string;
+                                    faces: number;
+                                    min_age_estimate: number | null;
+                                    nudity: {
+                                        [key: string]: number;
+                                    };
+                                } | null;
                                 thumb_filename: string;
                             }[];
                             region_label: string | null;
@@ -7634,6 +7650,14 @@ export interface operations {
                                 filename: string;
                                 id: number;
                                 premium: boolean;
+                                screening: {
+                                    error?: string;
+                                    faces: number;
+                                    min_age_estimate: number | null;
+                                    nudity: {
+                                        [key: string]: number;
+                                    };
+                                } | null;
                                 thumb_filename: string;
                             }[];
                             region_label: string | null;
@@ -7808,6 +7832,14 @@ export interface operations {
                                 filename: string;
                                 id: number;
                                 premium: boolean;
+                                screening: {
+                                    error?: string;
+                                    faces: number;
+                                    min_age_estimate: number | null;
+                                    nudity: {
+                                        [key: string]: number;
+                                    };
+                                } | null;
                                 thumb_filename: string;
                             }[];
                             region_label: string | null;

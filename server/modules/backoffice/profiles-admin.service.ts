@@ -173,6 +173,7 @@ export class ProfilesAdminService {
       filename: this.storage.url(row.mainKey, site.cdnPrefix),
       thumb_filename: this.storage.url(row.thumbKey, site.cdnPrefix),
       premium: index > 0,
+      screening: row.screening,
     }));
   }
 

@@ -6,7 +6,7 @@ import { photos } from '#server/db/schema/photos.ts';
 import { sites } from '#server/db/schema/sites.ts';
 import { activeMember } from '../../../tests/setup/members.ts';
 import { fakeScreener, neutralFace, screenPhotos } from '../../../tests/setup/screening.ts';
-import { signedInStaff, type TestStaff } from '../../../tests/setup/staff.ts';
+import { freshFictionalProfile, signedInStaff, type TestStaff } from '../../../tests/setup/staff.ts';
 import { createTestApp, type TestApp } from '../../../tests/setup/test-app.ts';
 
 // The screening rules with the models' answer set at their boundary (runs on PGlite and, with
@@ -192,6 +192,46 @@ describe('photo screening', () => {
     });
     expect(approve.statusCode).toBe(200);
     expect(await statusOf(minor.id)).toMatchObject({ status: 'approved' });
+  });
+
+  it('screens a photo staff add to a fictional profile and shows the scores, without holding it', async () => {
+    screener.next = { nudity: neutralFace.nudity, faces: [] };
+    const admin = await signedInStaff(t.app, 'admin');
+    const profile = await freshFictionalProfile(t.app);
+    const file = await sharp({
+      create: { width: 320, height: 240, channels: 3, background: { r: 10, g: 200, b: 90 } },
+    })
+      .jpeg()
+      .toBuffer();
+    const added = await t.app.inject({
+      method: 'POST',
+      url: `/api/admin/photos.php?profile=${profile.id}`,
+      headers: { cookie: admin.cookie, 'content-type': `multipart/form-data; boundary=${boundary}` },
+      payload: Buffer.concat([
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="p.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`,
+        ),
+        file,
+        Buffer.from(`\r\n--${boundary}--\r\n`),
+      ]),
+    });
+    expect(added.statusCode).toBe(201);
+    const id: number = added.json().photo.id;
+    await screenPhotos(t.app);
+    expect(await statusOf(id)).toMatchObject({
+      status: 'approved',
+      holdReason: null,
+      screening: { faces: 0 },
+    });
+    const detail = (
+      await t.app.inject({
+        url: `/api/admin/profile.php?id=${profile.id}`,
+        headers: { cookie: admin.cookie },
+      })
+    ).json().profile;
+    expect(detail.photos.find((photo: { id: number }) => photo.id === id)).toMatchObject({
+      screening: { faces: 0, min_age_estimate: null },
+    });
   });
 
   it('holds a photo the models could not check, and counts it for an alert', async () => {
