@@ -97,6 +97,11 @@ export async function applyPhotoKeyMoves(db: Database, moves: PhotoKeyMove[]): P
   });
 }
 
+/** Holds a photo for a moderator (others stop seeing it). */
+export async function holdPhoto(db: Executor, photoId: number, reason: NonNullable<PhotoRow['holdReason']>) {
+  await db.update(photos).set({ status: 'held', holdReason: reason }).where(eq(photos.id, photoId));
+}
+
 /** A photo to screen, with whether its profile is fictional and its site's screening thresholds. */
 export async function photoForScreening(db: Executor, photoId: number) {
   const [row] = await db

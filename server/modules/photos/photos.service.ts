@@ -1,6 +1,7 @@
 import { photoLimits } from '#contract/profiles.ts';
 import type { Database, Transaction } from '#server/db/client.ts';
 import type { UserRow } from '#server/db/schema/members.ts';
+import type { PhotoRow } from '#server/db/schema/photos.ts';
 import type { Clock } from '#server/lib/clock.ts';
 import { AppError, NotFoundError, ValidationFailedError } from '#server/lib/errors.ts';
 import { type MediaStorage, newMediaKey, privateKeyPrefix, publicKeyPrefix } from '#server/lib/storage.ts';
@@ -50,6 +51,17 @@ export async function deletePhotoClosingRanks(
   const rest = await repo.orderedPhotos(tx, profileId);
   for (const [position, row] of rest.entries()) {
     if (row.position !== position) await repo.setPosition(tx, row.id, position);
+  }
+}
+
+/**
+ * The no-face rule holds for the main photo whichever way a photo becomes main: one screened as a
+ * later photo with no face, and no moderator's look yet, is held when it moves first.
+ */
+async function holdFacelessMain(tx: Transaction, main: PhotoRow): Promise<void> {
+  if (main.status !== 'approved' || main.moderation !== 'pending') return;
+  if (main.screening && !main.screening.error && main.screening.faces === 0) {
+    await repo.holdPhoto(tx, main.id, 'no_face');
   }
 }
 
@@ -150,6 +162,7 @@ export class PhotosService {
       for (const [position, row] of order.entries()) {
         if (row.position !== position) await repo.setPosition(tx, row.id, position);
       }
+      await holdFacelessMain(tx, chosen);
     });
   }
 
@@ -168,6 +181,7 @@ export class PhotosService {
       for (const [position, row] of order.entries()) {
         if (row && row.position !== position) await repo.setPosition(tx, row.id, position);
       }
+      if (order[0]) await holdFacelessMain(tx, order[0]);
     });
   }
 

@@ -157,6 +157,24 @@ describe('photo screening', () => {
     await screenPhotos(t.app);
     expect(await statusOf(main.id)).toMatchObject({ status: 'held', holdReason: 'no_face' });
     expect(await statusOf(second.id)).toMatchObject({ status: 'approved' });
+    // A later photo without a face that becomes the main one is held too.
+    const owner2 = await activeMember(t.app);
+    screener.next = neutralFace;
+    const withFace = await upload(t.app, owner2.cookie, 9);
+    await screenPhotos(t.app);
+    screener.next = { nudity: neutralFace.nudity, faces: [] };
+    const faceless = await upload(t.app, owner2.cookie, 10);
+    await screenPhotos(t.app);
+    expect(await statusOf(faceless.id)).toMatchObject({ status: 'approved' });
+    const made = await t.app.inject({
+      method: 'PUT',
+      url: '/api/photos.php',
+      headers: { cookie: owner2.cookie },
+      payload: { photo: faceless.id, main: true },
+    });
+    expect(made.statusCode).toBe(200);
+    expect(await statusOf(faceless.id)).toMatchObject({ status: 'held', holdReason: 'no_face' });
+    expect(await statusOf(withFace.id)).toMatchObject({ status: 'approved' });
     // The main photo held: others get no photo at all rather than the second in its place.
     const other = await activeMember(t.app);
     expect((await profileAs(other.cookie, owner.profileId)).json()).toMatchObject({
