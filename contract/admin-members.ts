@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { idField, idParam } from './common.ts';
+import { photoHoldReasonOptions, photoStatusOptions } from './profiles.ts';
 
 /** Back office: members and moderation (api-contract.md, Staff calls). */
 
@@ -83,11 +84,22 @@ export const reportSchema = z.object({
 });
 export type Report = z.infer<typeof reportSchema>;
 
+/** What the screening models said: nsfwjs's label scores (0–1), faces found, the youngest apparent age. */
+export const photoScreeningSchema = z.object({
+  nudity: z.record(z.string(), z.number()),
+  faces: z.number().int(),
+  min_age_estimate: z.number().nullable(),
+  error: z.string().optional().describe('why the check could not run (hold_reason check_failed)'),
+});
+
 export const memberPhotoSchema = z.object({
   id: z.number().int(),
   url: z.string(),
   thumb_url: z.string(),
   moderation: z.enum(['pending', 'approved']),
+  status: z.enum(photoStatusOptions),
+  hold_reason: z.enum(photoHoldReasonOptions).nullable(),
+  screening: photoScreeningSchema.nullable().describe('null while under screening'),
   created_at: z.string(),
 });
 export type MemberPhoto = z.infer<typeof memberPhotoSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { photoScreeningSchema } from './admin-members.ts';
 import { formIdField, idField, idParam } from './common.ts';
 import { locales } from './locales.ts';
 import {
@@ -380,6 +381,11 @@ export const adminPhotoSchema = z.object({
   filename: z.string(),
   thumb_filename: z.string(),
   premium: z.boolean(),
+  screening: photoScreeningSchema
+    .nullable()
+    .describe(
+      'what the screening models said (shown, never a hold, for fictional profiles); null until screened',
+    ),
 });
 
 /** A fictional profile in the back office's list: the profile, its site and its numbers. */

@@ -68,12 +68,23 @@ export const profileSchema = z.object({
 export type Profile = z.infer<typeof profileSchema>;
 
 /** A photo; `locked` photos are server-made blurred copies for a viewer who is not premium. */
+/** A member's new photo is screened before others see it (api-contract.md, Photos under screening). */
+export const photoStatusOptions = ['screening', 'approved', 'held'] as const;
+export const photoHoldReasonOptions = ['explicit', 'no_face', 'apparent_minor', 'check_failed'] as const;
+
 export const photoSchema = z.object({
   id: z.number().int(),
   filename: z.string(),
   thumb_filename: z.string(),
   premium: z.boolean().describe('a photo after the first one'),
   locked: z.boolean().describe('true when the URLs are of the blurred copy'),
+  status: z
+    .enum(photoStatusOptions)
+    .describe('screening until checked, then approved or held; others only ever see approved photos'),
+  hold_reason: z
+    .enum(photoHoldReasonOptions)
+    .nullable()
+    .describe('why a held photo waits for a moderator; null otherwise'),
 });
 export type Photo = z.infer<typeof photoSchema>;
 

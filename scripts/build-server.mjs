@@ -8,9 +8,14 @@ const started = performance.now();
 // Chunks are named by their content: an earlier build's would stay beside the new ones.
 rmSync('build/app-server', { recursive: true, force: true });
 await build({
-  // The embedded database's thread (server/db/pglite-thread.ts) has an entry of its own; the app
+  // The embedded database's thread (server/db/pglite-thread.ts) and the photo screening's thread
+  // (server/modules/photos/screener.ts) have entries of their own; the app
   // loads as a chunk the entry imports once it has started that thread (decision 025).
-  entryPoints: ['server/main.ts', 'server/db/pglite-thread.worker.ts'],
+  entryPoints: [
+    'server/main.ts',
+    'server/db/pglite-thread.worker.ts',
+    'server/modules/photos/screener.worker.ts',
+  ],
   outdir: 'build/app-server',
   entryNames: '[name]',
   chunkNames: 'chunk-[hash]',

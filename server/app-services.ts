@@ -19,6 +19,8 @@ import { OperatorService } from './modules/operator/operator.service.ts';
 import { DirectDebitService } from './modules/payments/direct-debit.service.ts';
 import { PaymentsService } from './modules/payments/payments.service.ts';
 import { PhotosService } from './modules/photos/photos.service.ts';
+import { ThreadScreener } from './modules/photos/screener.ts';
+import { ScreeningService } from './modules/photos/screening.service.ts';
 import { ProfilesService } from './modules/profiles/profiles.service.ts';
 import { SearchService } from './modules/search/search.service.ts';
 import { SearchCounts } from './modules/search/search-counts.ts';
@@ -106,6 +108,15 @@ export async function createServices(
         : 'refund failed: the payment provider could not be reached; the order stays completed for a retry',
     );
   };
+  const screening = new ScreeningService(
+    db,
+    clock,
+    storage,
+    jobs,
+    options.screener ?? new ThreadScreener(),
+    metrics,
+    caught.reportCaught,
+  );
   const postbackSender = options.postbackSender ?? httpPostbackSender(config.NODE_ENV !== 'production');
   const deps: AppDeps = {
     config,
@@ -130,7 +141,8 @@ export async function createServices(
     staff,
     security,
     accounts: new AccountsService(db, clock, mail, translator, storage, logins, security),
-    photos: new PhotosService(db, clock, storage),
+    photos: new PhotosService(db, clock, storage, screening),
+    screening,
     search: new SearchService(db, clock, storage, new SearchCounts(config.SEARCH_COUNT_CACHE_MS, clock)),
     likes,
     operator: new OperatorService(db, clock, storage, bus, sites, chats, profiles, staff),
@@ -165,6 +177,7 @@ export async function createServices(
     async close() {
       sites.close();
       await jobs.stop();
+      await screening.close();
       mail.stop();
       await bus.close();
       stopSessionCache();

@@ -26,6 +26,8 @@ import type { DirectDebitService } from './modules/payments/direct-debit.service
 import type { PaymentsService } from './modules/payments/payments.service.ts';
 import type { PaymentProvider } from './modules/payments/providers.ts';
 import type { PhotosService } from './modules/photos/photos.service.ts';
+import type { Screener } from './modules/photos/screener.ts';
+import type { ScreeningService } from './modules/photos/screening.service.ts';
 import type { ProfilesService } from './modules/profiles/profiles.service.ts';
 import type { SearchService } from './modules/search/search.service.ts';
 import type { SecurityService } from './modules/security/security.service.ts';
@@ -58,6 +60,8 @@ export type AppDeps = {
   accounts: AccountsService;
   profiles: ProfilesService;
   photos: PhotosService;
+  /** Photo screening after an upload (nudity, a face, an apparent minor; docs/decisions/045). */
+  screening: ScreeningService;
   search: SearchService;
   likes: LikesService;
   chats: ChatsService;
@@ -110,6 +114,8 @@ export type BuildOptions = {
   paymentProvider?: PaymentProvider;
   /** How postbacks to ad networks are sent; tests hand in their own. */
   postbackSender?: PostbackSender;
+  /** What screens photos: the models' thread by default; tests hand in a stand-in or a failing one. */
+  screener?: Screener;
   /** Where log lines go (tests read them); stdout by default. */
   logStream?: DestinationStream;
 };

@@ -2,7 +2,7 @@
 import { act, cleanup, fireEvent, screen } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { loadContract } from '#app/lib/api.ts';
-import type { OwnProfile } from '#contract/profiles.ts';
+import type { OwnProfile, Photo } from '#contract/profiles.ts';
 import { profileFixture } from '../../tests/setup/profile-fixture.ts';
 import { renderShell, testUser } from '../../tests/setup/render-shell.tsx';
 import { PhotoManager } from './photo-manager.tsx';
@@ -11,12 +11,14 @@ import { PhotoManager } from './photo-manager.tsx';
 // and the fake timers below count them as the page would.
 beforeAll(() => loadContract());
 
-const photo = (id: number) => ({
+const photo = (id: number): Photo => ({
   id,
   filename: `/media/${id}.webp`,
   thumb_filename: `/media/${id}-thumb.webp`,
   premium: id !== 1,
   locked: false,
+  status: 'approved',
+  hold_reason: null,
 });
 
 const profile: OwnProfile = {

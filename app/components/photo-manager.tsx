@@ -269,6 +269,17 @@ export function PhotoManager({ profile }: { profile: OwnProfile }) {
                   {t('profile:photos.main')}
                 </span>
               )}
+              {photo.status !== 'approved' && (
+                // Screening or held: others do not see it yet; the reason is for the moderators.
+                <span
+                  className="badge photo-tile-review"
+                  data-testid="photo-in-review"
+                  title={t('profile:photos.inReviewHint')}
+                >
+                  {t('profile:photos.inReview')}
+                  <span className="visually-hidden"> {t('profile:photos.inReviewHint')}</span>
+                </span>
+              )}
               <div className="photo-tile-bar">
                 {photos.length > 1 ? (
                   <span className="photo-tile-grip" title={t('discover:photos.drag', { number: index + 1 })}>

@@ -3787,9 +3787,12 @@ export interface operations {
                                 online: boolean;
                                 photos: {
                                     filename: string;
+                                    hold_reason: ("explicit" | "no_face" | "apparent_minor" | "check_failed") | null;
                                     id: number;
                                     locked: boolean;
                                     premium: boolean;
+                                    /** @enum {string} */
+                                    status: "screening" | "approved" | "held";
                                     thumb_filename: string;
                                 }[];
                                 reports: {
@@ -3922,9 +3925,12 @@ export interface operations {
                         };
                         profile_photos: {
                             filename: string;
+                            hold_reason: ("explicit" | "no_face" | "apparent_minor" | "check_failed") | null;
                             id: number;
                             locked: boolean;
                             premium: boolean;
+                            /** @enum {string} */
+                            status: "screening" | "approved" | "held";
                             thumb_filename: string;
                         }[];
                     };
@@ -5668,9 +5674,20 @@ export interface operations {
                         }[];
                         photos: {
                             created_at: string;
+                            hold_reason: ("explicit" | "no_face" | "apparent_minor" | "check_failed") | null;
                             id: number;
                             /** @enum {string} */
                             moderation: "pending" | "approved";
+                            screening: {
+                                error?: string;
+                                faces: number;
+                                min_age_estimate: number | null;
+                                nudity: {
+                                    [key: string]: number;
+                                };
+                            } | null;
+                            /** @enum {string} */
+                            status: "screening" | "approved" | "held";
                             thumb_url: string;
                             url: string;
                         }[];
@@ -7685,9 +7702,20 @@ export interface operations {
                             };
                             photo: {
                                 created_at: string;
+                                hold_reason: ("explicit" | "no_face" | "apparent_minor" | "check_failed") | null;
                                 id: number;
                                 /** @enum {string} */
                                 moderation: "pending" | "approved";
+                                screening: {
+                                    error?: string;
+                                    faces: number;
+                                    min_age_estimate: number | null;
+                                    nudity: {
+                                        [key: string]: number;
+                                    };
+                                } | null;
+                                /** @enum {string} */
+                                status: "screening" | "approved" | "held";
                                 thumb_url: string;
                                 url: string;
                             };
@@ -7870,6 +7898,14 @@ export interface operations {
                             filename: string;
                             id: number;
                             premium: boolean;
+                            screening: {
+                                error?: string;
+                                faces: number;
+                                min_age_estimate: number | null;
+                                nudity: {
+                                    [key: string]: number;
+                                };
+                            } | null;
                             thumb_filename: string;
                         };
                     };
@@ -8220,6 +8256,14 @@ export interface operations {
                                 filename: string;
                                 id: number;
                                 premium: boolean;
+                                screening: {
+                                    error?: string;
+                                    faces: number;
+                                    min_age_estimate: number | null;
+                                    nudity: {
+                                        [key: string]: number;
+                                    };
+                                } | null;
                                 thumb_filename: string;
                             }[];
                             region_label: string | null;
@@ -8667,6 +8711,14 @@ export interface operations {
                                 filename: string;
                                 id: number;
                                 premium: boolean;
+                                screening: {
+                                    error?: string;
+                                    faces: number;
+                                    min_age_estimate: number | null;
+                                    nudity: {
+                                        [key: string]: number;
+                                    };
+                                } | null;
                                 thumb_filename: string;
                             }[];
                             region_label: string | null;
@@ -8841,6 +8893,14 @@ export interface operations {
                                 filename: string;
                                 id: number;
                                 premium: boolean;
+                                screening: {
+                                    error?: string;
+                                    faces: number;
+                                    min_age_estimate: number | null;
+                                    nudity: {
+                                        [key: string]: number;
+                                    };
+                                } | null;
                                 thumb_filename: string;
                             }[];
                             region_label: string | null;
@@ -15115,9 +15175,12 @@ export interface operations {
                         liked: boolean;
                         photos: {
                             filename: string;
+                            hold_reason: ("explicit" | "no_face" | "apparent_minor" | "check_failed") | null;
                             id: number;
                             locked: boolean;
                             premium: boolean;
+                            /** @enum {string} */
+                            status: "screening" | "approved" | "held";
                             thumb_filename: string;
                         }[];
                         profile: {
@@ -16923,9 +16986,12 @@ export interface operations {
                     "application/json": {
                         photo: {
                             filename: string;
+                            hold_reason: ("explicit" | "no_face" | "apparent_minor" | "check_failed") | null;
                             id: number;
                             locked: boolean;
                             premium: boolean;
+                            /** @enum {string} */
+                            status: "screening" | "approved" | "held";
                             thumb_filename: string;
                         };
                     };
@@ -17129,9 +17195,12 @@ export interface operations {
                             photo_limit: number;
                             photos: {
                                 filename: string;
+                                hold_reason: ("explicit" | "no_face" | "apparent_minor" | "check_failed") | null;
                                 id: number;
                                 locked: boolean;
                                 premium: boolean;
+                                /** @enum {string} */
+                                status: "screening" | "approved" | "held";
                                 thumb_filename: string;
                             }[];
                             public_profile: boolean;
@@ -17265,9 +17334,12 @@ export interface operations {
                             photo_limit: number;
                             photos: {
                                 filename: string;
+                                hold_reason: ("explicit" | "no_face" | "apparent_minor" | "check_failed") | null;
                                 id: number;
                                 locked: boolean;
                                 premium: boolean;
+                                /** @enum {string} */
+                                status: "screening" | "approved" | "held";
                                 thumb_filename: string;
                             }[];
                             public_profile: boolean;

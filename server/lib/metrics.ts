@@ -70,6 +70,18 @@ export class Metrics {
     labelNames: ['outcome'],
     registers: [this.registry],
   });
+  /** An alert: a photo the models could not check waits for a moderator (check_failed). */
+  readonly photoScreeningFailures = new Counter({
+    name: 'photo_screening_failures_total',
+    help: 'Photos the screening models could not check (model load or run failed); each waits for a moderator',
+    registers: [this.registry],
+  });
+  readonly photoScreenings = new Counter({
+    name: 'photo_screenings_total',
+    help: 'Photos screened, by outcome: approved, or held with its reason',
+    labelNames: ['outcome'],
+    registers: [this.registry],
+  });
   readonly pushFailures = new Counter({
     name: 'push_failures_total',
     help: 'Web Push deliveries that failed: gone (subscription removed) or error',

@@ -7,6 +7,7 @@ import { buildApp } from '../../server/app.ts';
 import type { BuildOptions } from '../../server/app-types.ts';
 import { type Config, loadConfig } from '../../server/config.ts';
 import type { DatabaseHandle } from '../../server/db/client.ts';
+import { fakeScreener } from './screening.ts';
 import { createTestDatabase } from './test-database.ts';
 
 export type TestApp = {
@@ -30,7 +31,7 @@ export async function createTestApp(
   env: Record<string, string> = {},
   options: Pick<
     BuildOptions,
-    'clock' | 'mailTransport' | 'pushSender' | 'smsSender' | 'logStream' | 'paymentProvider'
+    'clock' | 'mailTransport' | 'pushSender' | 'smsSender' | 'logStream' | 'paymentProvider' | 'screener'
   > = {},
 ): Promise<TestApp> {
   const info = inject('testDatabase');
@@ -51,7 +52,15 @@ export async function createTestApp(
   });
   // A test may set REDIS_PREFIX to put two apps on one prefix (or on two).
   const redisPrefix = env.REDIS_PREFIX ?? `test:${info.runId}:${process.pid}:${++instances}:`;
-  const app = await buildApp(config, { database: database.handle, web: false, redisPrefix, ...options });
+  // Photos are screened by a stand-in that approves (one adult face, neutral) unless a test hands in
+  // its own: the real models load in their own test file (photos/screening-models.test.ts).
+  const app = await buildApp(config, {
+    database: database.handle,
+    web: false,
+    redisPrefix,
+    screener: fakeScreener(),
+    ...options,
+  });
   return {
     app,
     database: database.handle,

@@ -3,6 +3,7 @@ import { FormAlert } from '#app/components/forms/form-field.tsx';
 import { formError, formText } from '#app/lib/actions.server.ts';
 import { staffApi } from '#app/lib/staff-api.server.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
+import type { MemberPhoto, PhotoQueueItem } from '#contract/admin-members.ts';
 import type { Route } from './+types/photos';
 import { ReportCount } from './members.tsx';
 
@@ -25,7 +26,56 @@ export async function action({ context, request }: Route.ActionArgs) {
   return result.ok ? { decided: true } : formError(result);
 }
 
-/** Members' new photos, oldest first: approve, or reject with a reason (the member is told by mail). */
+/**
+ * What screening said about a photo: held (and why) or its state, the faces and youngest apparent age,
+ * and the nudity classifier's label scores, highest first.
+ */
+function ScreeningSummary({ photo }: { photo: MemberPhoto }) {
+  const { t } = useTranslation();
+  const scores = Object.entries(photo.screening?.nudity ?? {}).sort(([, a], [, b]) => b - a);
+  return (
+    <div className="small mb-2" data-testid="photo-screening">
+      {photo.status === 'held' && photo.hold_reason ? (
+        <span
+          className={`badge ${photo.hold_reason === 'apparent_minor' ? 'text-bg-danger' : 'text-bg-warning'} mb-1`}
+          data-testid="hold-reason"
+        >
+          {t(`admin:photos.hold.${photo.hold_reason}`)}
+        </span>
+      ) : (
+        <span className="badge text-bg-light border mb-1">
+          {t(photo.status === 'screening' ? 'admin:photos.status.screening' : 'admin:photos.status.approved')}
+        </span>
+      )}
+      {photo.screening && (
+        <>
+          <div>
+            {t('admin:photos.faces', { count: photo.screening.faces })} ·{' '}
+            {photo.screening.min_age_estimate === null
+              ? t('admin:photos.noAge')
+              : t('admin:photos.minAge', { age: photo.screening.min_age_estimate.toFixed(1) })}
+          </div>
+          {scores.length > 0 && (
+            <dl className="photo-scores mb-0" aria-label={t('admin:photos.scores')}>
+              {scores.map(([label, score]) => (
+                <div key={label} className="d-flex justify-content-between gap-2">
+                  <dt className="fw-normal">{label}</dt>
+                  <dd className="mb-0 font-monospace">{score.toFixed(2)}</dd>
+                </div>
+              ))}
+            </dl>
+          )}
+          {photo.screening.error && <div className="text-danger-emphasis">{photo.screening.error}</div>}
+        </>
+      )}
+    </div>
+  );
+}
+
+/**
+ * Members' new photos: held for an apparent minor first, then other held ones, then the rest, oldest
+ * first; approve, or reject with a reason (the member is told by mail).
+ */
 export default function PhotoQueue({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const navigation = useNavigation();
@@ -55,6 +105,7 @@ export default function PhotoQueue({ loaderData, actionData }: Route.ComponentPr
                   <Link to={`/admin/members/${member.profile_id}`}>{member.name}</Link> · {member.site}{' '}
                   <ReportCount count={member.reports_about} />
                 </p>
+                <ScreeningSummary photo={photo} />
                 <Form method="post" className="d-inline">
                   <input type="hidden" name="photo" value={photo.id} />
                   <input type="hidden" name="decision" value="approve" />

@@ -188,6 +188,20 @@ function Photos({ profile }: { profile: AdminFictionalProfile }) {
                   <span className={`badge ${photo.premium ? 'text-bg-warning' : 'text-bg-success'}`}>
                     {photo.premium ? t('admin:profilePhotos.premium') : t('admin:profilePhotos.free')}
                   </span>
+                  {photo.screening && !photo.screening.error && (
+                    // Shown for staff's own photos too, though it never holds them.
+                    <span className="small text-body-secondary" data-testid="photo-screening">
+                      {t('admin:photos.faces', { count: photo.screening.faces })}
+                      {photo.screening.min_age_estimate !== null &&
+                        ` · ${t('admin:photos.minAge', { age: photo.screening.min_age_estimate.toFixed(1) })}`}
+                      {' · '}
+                      {Object.entries(photo.screening.nudity)
+                        .sort(([, a], [, b]) => b - a)
+                        .slice(0, 2)
+                        .map(([label, score]) => `${label} ${score.toFixed(2)}`)
+                        .join(', ')}
+                    </span>
+                  )}
                   <button
                     type="button"
                     className="btn btn-outline-danger btn-sm"

@@ -40,6 +40,11 @@ export type AttributionEventKind = (typeof attributionEventKinds)[number];
  * {currency}, called for the chosen events of clicks from that network (tracking/postbacks.ts).
  */
 export type PostbackConfig = { network: string; url: string; events: AttributionEventKind[] };
+/**
+ * Photo screening thresholds of a site: `explicit` is the Porn or Hentai score (0–1) from which a photo
+ * waits for a moderator; `minorMargin` the years above 18 under which an apparent age holds it.
+ */
+export type PhotoScreeningSettings = { explicit?: number; minorMargin?: number };
 export type SignupMode = (typeof signupModes)[number];
 /** A weekly shift of a site's team in the site's time zone: `day` 1–7 (Monday = 1), "HH:MM" times. */
 export type StaffingShift = { day: number; from: string; to: string };
@@ -107,6 +112,8 @@ export const sites = pgTable(
     typicalReplyMinutes: integer().notNull().default(180),
     /** Postbacks to ad networks, one per network. */
     postbacks: jsonb().$type<PostbackConfig[]>().notNull().default([]),
+    /** The photo screening's thresholds; what is not set uses the defaults (photos/screening-rules.ts). */
+    photoScreening: jsonb().$type<PhotoScreeningSettings>().notNull().default({}),
     companyId: integer()
       .notNull()
       .references(() => companies.id),

@@ -168,7 +168,8 @@ export async function rememberDevice(db: Executor, userId: number, deviceHash: s
 
 /** The session lookup runs on nearly every request: built once per database, as a prepared statement. */
 function prepareSessionLookup(db: Executor) {
-  const mainPhoto = mainPhotoLateral(db, profiles.id);
+  // The member's own main photo, under screening or held too: it shows only to them.
+  const mainPhoto = mainPhotoLateral(db, profiles.id, { forOwner: true });
   return db
     .select({ session: sessions, user: users, profile: profiles, mainPhoto: mainPhoto.fields })
     .from(sessions)

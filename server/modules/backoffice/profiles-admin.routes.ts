@@ -46,6 +46,7 @@ export async function profilesAdminRoutes(app: ZodApp): Promise<void> {
     deps.sites,
     deps.staff,
     deps.profiles,
+    deps.screening,
   );
 
   routeOf(app, calls.getProfiles, {}, async (request) => {

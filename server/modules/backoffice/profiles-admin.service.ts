@@ -20,6 +20,7 @@ import {
   UnsupportedImageError,
 } from '#server/modules/photos/photo-processing.ts';
 import { storePhotoVariants, UnsupportedImageAppError } from '#server/modules/photos/photos.service.ts';
+import type { ScreeningService } from '#server/modules/photos/screening.service.ts';
 import { toProfile } from '#server/modules/profiles/profile-view.ts';
 import type { ProfilesService } from '#server/modules/profiles/profiles.service.ts';
 import { regionsOf } from '#server/modules/regions/regions.data.ts';
@@ -89,6 +90,8 @@ export class ProfilesAdminService {
     private readonly staff: StaffService,
     /** The profiles area: the main photo of each listed profile. */
     private readonly profiles: ProfilesService,
+    /** Screens the photos staff add: scores for the back office, never a hold (they are staff's). */
+    private readonly screening: ScreeningService,
   ) {}
 
   private async site(id: number): Promise<SiteRow> {
@@ -116,7 +119,10 @@ export class ProfilesAdminService {
     rows: { profile: ProfileRow; user: UserRow }[],
   ): Promise<AdminFictionalProfileSummary[]> {
     const ids = rows.map((row) => row.profile.id);
-    const [stats, mains] = await Promise.all([repo.statsOf(this.db, ids), this.profiles.mainPhotosOf(ids)]);
+    const [stats, mains] = await Promise.all([
+      repo.statsOf(this.db, ids),
+      this.profiles.mainPhotosOf(ids, { anyStatus: true }),
+    ]);
     const today = this.clock.now();
     const items: AdminFictionalProfileSummary[] = [];
     for (const { profile, user } of rows) {
@@ -167,6 +173,7 @@ export class ProfilesAdminService {
       filename: this.storage.url(row.mainKey, site.cdnPrefix),
       thumb_filename: this.storage.url(row.thumbKey, site.cdnPrefix),
       premium: index > 0,
+      screening: row.screening,
     }));
   }
 
@@ -328,6 +335,7 @@ export class ProfilesAdminService {
           ip,
           detail: { photo: row.id, premium: !first && existing.length > 0 },
         });
+        await this.screening.enqueue(tx, row.id);
         return { row, premium: !first && existing.length > 0 };
       });
       const site = (await this.sites.byId(found.user.siteId)) ?? (await this.sites.resolve(undefined));

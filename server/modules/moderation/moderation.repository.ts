@@ -209,7 +209,10 @@ export async function findPhotoWithOwner(db: Executor, photoId: number) {
   return row;
 }
 
-/** New photos of real members waiting for a moderator, oldest first. */
+/**
+ * New photos of real members waiting for a moderator: those held for an apparent minor first, then the
+ * other held ones, then those the screening let through (or has not finished); oldest first in each.
+ */
 export async function pendingPhotos(db: Executor, limit: number) {
   return db
     .select({ photo: photos, profile: profiles, siteId: users.siteId, siteName: sites.name })
@@ -218,14 +221,19 @@ export async function pendingPhotos(db: Executor, limit: number) {
     .innerJoin(users, eq(users.id, profiles.userId))
     .innerJoin(sites, eq(sites.id, users.siteId))
     .where(and(eq(photos.moderation, 'pending'), eq(profiles.fictional, false)))
-    .orderBy(asc(photos.createdAt), asc(photos.id))
+    .orderBy(
+      sql`case when ${photos.holdReason} = 'apparent_minor' then 0 when ${photos.status} = 'held' then 1 else 2 end`,
+      asc(photos.createdAt),
+      asc(photos.id),
+    )
     .limit(limit);
 }
 
+/** A moderator's approval: the photo is shown to others from now on, whatever the screening said. */
 export async function approvePhoto(db: Executor, photoId: number): Promise<boolean> {
   const rows = await db
     .update(photos)
-    .set({ moderation: 'approved' })
+    .set({ moderation: 'approved', status: 'approved' })
     .where(and(eq(photos.id, photoId), eq(photos.moderation, 'pending')))
     .returning({ id: photos.id });
   return rows.length === 1;

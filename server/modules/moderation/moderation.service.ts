@@ -100,6 +100,9 @@ export class ModerationService {
       url: this.deps.storage.url(row.mainKey, site.cdnPrefix),
       thumb_url: this.deps.storage.url(row.thumbKey, site.cdnPrefix),
       moderation: row.moderation,
+      status: row.status,
+      hold_reason: row.holdReason,
+      screening: row.screening,
       created_at: row.createdAt.toISOString(),
     };
   }

@@ -456,6 +456,8 @@ export class OperatorService {
       thumb_filename: this.storage.url(photo.thumbKey, site.cdnPrefix),
       premium: index > 0,
       locked: false,
+      status: photo.status,
+      hold_reason: photo.holdReason,
     });
     await this.staff.audit(this.db, {
       staffId: actor.id,

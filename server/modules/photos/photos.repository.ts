@@ -1,8 +1,9 @@
 import { and, asc, count, eq, inArray, notLike, or, sql } from 'drizzle-orm';
 import type { Database, Executor } from '#server/db/client.ts';
 import { messages } from '#server/db/schema/chats.ts';
-import { profiles } from '#server/db/schema/members.ts';
+import { profiles, users } from '#server/db/schema/members.ts';
 import { type PhotoRow, photos } from '#server/db/schema/photos.ts';
+import { sites } from '#server/db/schema/sites.ts';
 
 /** Locks the profile row, so two uploads at once cannot both pass the photo limit. */
 export async function lockProfile(db: Executor, profileId: number): Promise<void> {
@@ -94,4 +95,42 @@ export async function applyPhotoKeyMoves(db: Database, moves: PhotoKeyMove[]): P
       .set({ photoKey: renamed(messages.photoKey), photoThumbKey: renamed(messages.photoThumbKey) })
       .where(or(inArray(messages.photoKey, before), inArray(messages.photoThumbKey, before)));
   });
+}
+
+/** Holds a photo for a moderator (others stop seeing it). */
+export async function holdPhoto(db: Executor, photoId: number, reason: NonNullable<PhotoRow['holdReason']>) {
+  await db.update(photos).set({ status: 'held', holdReason: reason }).where(eq(photos.id, photoId));
+}
+
+/** A photo to screen, with whether its profile is fictional and its site's screening thresholds. */
+export async function photoForScreening(db: Executor, photoId: number) {
+  const [row] = await db
+    .select({ photo: photos, fictional: profiles.fictional, settings: sites.photoScreening })
+    .from(photos)
+    .innerJoin(profiles, eq(profiles.id, photos.profileId))
+    .innerJoin(users, eq(users.id, profiles.userId))
+    .innerJoin(sites, eq(sites.id, users.siteId))
+    .where(eq(photos.id, photoId))
+    .limit(1);
+  return row;
+}
+
+/**
+ * Records what the screening found. Only a photo still under screening changes status: one a
+ * moderator decided on meanwhile keeps that decision (the scores are stored all the same).
+ */
+export async function recordScreening(
+  db: Executor,
+  photoId: number,
+  result: Pick<PhotoRow, 'status' | 'holdReason' | 'screening' | 'screenedAt'>,
+): Promise<void> {
+  await db
+    .update(photos)
+    .set({
+      status: sql`case when ${photos.status} = 'screening' then ${result.status} else ${photos.status} end`,
+      holdReason: sql`case when ${photos.status} = 'screening' then ${result.holdReason}::text else ${photos.holdReason} end`,
+      screening: result.screening,
+      screenedAt: result.screenedAt,
+    })
+    .where(eq(photos.id, photoId));
 }

@@ -1,6 +1,7 @@
 import { photoLimits } from '#contract/profiles.ts';
 import type { Database, Transaction } from '#server/db/client.ts';
 import type { UserRow } from '#server/db/schema/members.ts';
+import type { PhotoRow } from '#server/db/schema/photos.ts';
 import type { Clock } from '#server/lib/clock.ts';
 import { AppError, NotFoundError, ValidationFailedError } from '#server/lib/errors.ts';
 import { type MediaStorage, newMediaKey, privateKeyPrefix, publicKeyPrefix } from '#server/lib/storage.ts';
@@ -8,6 +9,7 @@ import { PremiumRequiredError } from '#server/modules/profiles/profiles.errors.t
 import { findProfileByUserId } from '#server/modules/profiles/profiles.service.ts';
 import { type ProcessedPhoto, processPhoto, UnsupportedImageError } from './photo-processing.ts';
 import * as repo from './photos.repository.ts';
+import type { ScreeningService } from './screening.service.ts';
 
 /**
  * Stores the variants of a processed photo under fresh random keys: the originals (main size and
@@ -52,6 +54,17 @@ export async function deletePhotoClosingRanks(
   }
 }
 
+/**
+ * The no-face rule holds for the main photo whichever way a photo becomes main: one screened as a
+ * later photo with no face, and no moderator's look yet, is held when it moves first.
+ */
+async function holdFacelessMain(tx: Transaction, main: PhotoRow): Promise<void> {
+  if (main.status !== 'approved' || main.moderation !== 'pending') return;
+  if (main.screening && !main.screening.error && main.screening.faces === 0) {
+    await repo.holdPhoto(tx, main.id, 'no_face');
+  }
+}
+
 export class UnsupportedImageAppError extends AppError {
   override name = 'UnsupportedImageAppError';
   constructor() {
@@ -71,6 +84,7 @@ export class PhotosService {
     private readonly db: Database,
     private readonly clock: Clock,
     private readonly storage: MediaStorage,
+    private readonly screening: ScreeningService,
   ) {}
 
   private async profileId(member: UserRow): Promise<number> {
@@ -100,14 +114,18 @@ export class PhotosService {
         await repo.lockProfile(tx, profileId);
         const existing = await repo.countPhotos(tx, profileId);
         if (existing >= limit) this.limitReached(member);
-        return repo.insertPhoto(tx, {
+        // Seen by its owner and staff only until screened (after this answer, on the job runner).
+        const row = await repo.insertPhoto(tx, {
           profileId,
           position: existing,
           ...keys,
           width: processed.width,
           height: processed.height,
           createdAt: this.clock.now(),
+          status: 'screening',
         });
+        await this.screening.enqueue(tx, row.id);
+        return row;
       });
     } catch (error) {
       await Promise.all(Object.values(keys).map((key) => this.storage.remove(key)));
@@ -144,6 +162,7 @@ export class PhotosService {
       for (const [position, row] of order.entries()) {
         if (row.position !== position) await repo.setPosition(tx, row.id, position);
       }
+      await holdFacelessMain(tx, chosen);
     });
   }
 
@@ -162,6 +181,7 @@ export class PhotosService {
       for (const [position, row] of order.entries()) {
         if (row && row.position !== position) await repo.setPosition(tx, row.id, position);
       }
+      if (order[0]) await holdFacelessMain(tx, order[0]);
     });
   }
 

@@ -87,6 +87,8 @@ export function toPhotos(rows: PhotoRow[], ctx: ViewContext & { canSeePremium: b
       thumb_filename: url(locked ? row.blurredThumbKey : row.thumbKey),
       premium,
       locked,
+      status: row.status,
+      hold_reason: row.holdReason,
     };
   });
 }

@@ -47,8 +47,15 @@ export async function photosOf(db: Executor, profileId: number): Promise<PhotoRo
     .orderBy(asc(photos.position), asc(photos.id));
 }
 
-/** The first photo (the main one) of each profile. */
-export async function mainPhotosOf(db: Executor, profileIds: number[]): Promise<Map<number, PhotoRow>> {
+/**
+ * The first photo (the main one) of each profile. For others (the default) only an approved one: a
+ * first photo under screening or held gives none (server/db/fragments.ts says why not the next).
+ */
+export async function mainPhotosOf(
+  db: Executor,
+  profileIds: number[],
+  options: { anyStatus?: boolean } = {},
+): Promise<Map<number, PhotoRow>> {
   if (profileIds.length === 0) return new Map();
   const rows = await db
     .select()
@@ -56,7 +63,12 @@ export async function mainPhotosOf(db: Executor, profileIds: number[]): Promise<
     .where(inArray(photos.profileId, profileIds))
     .orderBy(asc(photos.position), asc(photos.id));
   const result = new Map<number, PhotoRow>();
-  for (const row of rows) if (!result.has(row.profileId)) result.set(row.profileId, row);
+  const seen = new Set<number>();
+  for (const row of rows) {
+    if (seen.has(row.profileId)) continue;
+    seen.add(row.profileId);
+    if (options.anyStatus || row.status === 'approved') result.set(row.profileId, row);
+  }
   return result;
 }
 
@@ -73,6 +85,10 @@ type PhotoJson = {
   height: number;
   created_at: string;
   moderation: PhotoRow['moderation'];
+  status: PhotoRow['status'];
+  hold_reason: PhotoRow['holdReason'];
+  screening: PhotoRow['screening'];
+  screened_at: string | null;
 };
 
 /**
@@ -118,6 +134,10 @@ export async function profileForViewer(db: Executor, profileId: number, viewerPr
     height: photo.height,
     createdAt: new Date(photo.created_at),
     moderation: photo.moderation,
+    status: photo.status,
+    holdReason: photo.hold_reason,
+    screening: photo.screening,
+    screenedAt: photo.screened_at ? new Date(photo.screened_at) : null,
   }));
   return { ...row, photos: photoRows };
 }

@@ -95,7 +95,7 @@ export function blockBetween(
 
 /**
  * The main photo (the first by position, then id) of each given profile that has one, in one
- * statement; none for an empty list.
+ * statement; none for an empty list, and none while it is not approved (as others see it).
  */
 export function mainPhotosOf(db: Executor, profileIds: number[]): Promise<Map<number, PhotoRow>> {
   return repo.mainPhotosOf(db, profileIds);
@@ -125,9 +125,12 @@ export class ProfilesService {
     return repo.photosOf(this.db, profileId);
   }
 
-  /** The main photo of each profile that has one, in one statement. */
-  mainPhotosOf(profileIds: number[]): Promise<Map<number, PhotoRow>> {
-    return repo.mainPhotosOf(this.db, profileIds);
+  /**
+   * The main photo of each profile that has one, in one statement: approved ones only, unless
+   * `anyStatus` (the back office's own views).
+   */
+  mainPhotosOf(profileIds: number[], options: { anyStatus?: boolean } = {}): Promise<Map<number, PhotoRow>> {
+    return repo.mainPhotosOf(this.db, profileIds, options);
   }
 
   async profileOf(member: UserRow): Promise<ProfileRow> {
@@ -218,7 +221,13 @@ export class ProfilesService {
       if (found.newLike) await repo.clearNewLike(this.db, profileId, viewerProfile.id);
       if (viewer && !blocked) await this.onVisit?.(viewer, viewerProfile, found.profile);
     }
-    const photos = found.photos;
+    // Others see photos only once screened and approved, and none while the main one is not: the
+    // next would take its place as the free photo.
+    const photos = own
+      ? found.photos
+      : found.photos[0]?.status === 'approved'
+        ? found.photos.filter((photo) => photo.status === 'approved')
+        : [];
     const ctx = this.ctx(site);
     return {
       profile: toProfile(found.profile, photos[0], ctx),

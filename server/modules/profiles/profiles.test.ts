@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '#server/db/schema/members.ts';
 import { photos } from '#server/db/schema/photos.ts';
 import { signupMember } from '../../../tests/setup/members.ts';
+import { screenPhotos } from '../../../tests/setup/screening.ts';
 import { createTestApp, type TestApp } from '../../../tests/setup/test-app.ts';
 
 /** A small JPEG with EXIF and GPS data, as a phone would send it. */
@@ -130,6 +131,8 @@ describe('photos', () => {
     const owner = await signupMember(t.app);
     await upload(t.app, owner.cookie, await photoWithExif(1));
     await upload(t.app, owner.cookie, await photoWithExif(2));
+    // Screened (the stand-in approves): others see photos only then.
+    await screenPhotos(t.app);
     await activate(t, owner.userId);
     const own = (await t.app.inject({ url: '/api/profile.php', headers: { cookie: owner.cookie } })).json()
       .profile;

@@ -52,6 +52,7 @@ export function provisionalSite(domain: string): SiteRow {
     staffingHours: [],
     typicalReplyMinutes: 180,
     postbacks: [],
+    photoScreening: {},
     companyId: 0,
     updatedAt: new Date(0),
   };
