@@ -16,6 +16,7 @@ import { profilesEndpoints } from './endpoints/profiles.ts';
 import { regionsEndpoints } from './endpoints/regions.ts';
 import { searchEndpoints } from './endpoints/search.ts';
 import { sitesEndpoints } from './endpoints/sites.ts';
+import { winbackEndpoints } from './endpoints/winback.ts';
 
 /** Error codes any member call can answer with (api-contract.md, Conventions). */
 export const commonErrorCodes = [
@@ -122,6 +123,9 @@ export const endpoints = {
   'POST /api/photos.php': photosEndpoints.postPhotos,
   'GET /api/logout.php': accountsEndpoints.getLogout,
   'POST /api/complaint.php': contentEndpoints.postComplaint,
+  // The back office's calls declared so far (the others still go through context.api untyped).
+  'GET /api/admin/winback.php': winbackEndpoints.getWinback,
+  'PUT /api/admin/winback.php': winbackEndpoints.putWinback,
 } as const satisfies Record<string, EndpointDefinition>;
 
 export type Endpoints = typeof endpoints;
@@ -148,5 +152,6 @@ export const declaredEndpoints: readonly AnyEndpoint[] = [
   regionsEndpoints,
   searchEndpoints,
   sitesEndpoints,
+  winbackEndpoints,
 ].flatMap((area): AnyEndpoint[] => Object.values(area));
 export type EndpointKey = keyof Endpoints;

@@ -1,4 +1,5 @@
 import type { AppDeps } from './app-types.ts';
+import { nudgeKinds } from './modules/nudges/nudges.service.ts';
 
 const minute = 60_000;
 const hour = 60 * minute;
@@ -24,6 +25,17 @@ export function registerBackgroundJobs(
   });
   jobs.every('login-throttles.prune', hour, async () => {
     await Promise.all([deps.accounts.pruneLoginThrottles(), deps.staff.pruneLoginThrottles()]);
+  });
+  // The nudges: each kind its own hourly run; at night nothing goes, the first run after 08:00 sends.
+  for (const kind of nudgeKinds) {
+    jobs.every(`nudges.${kind}`, hour, async () => {
+      const told = await deps.nudges.run(kind);
+      if (told > 0) log.info({ kind, told }, 'nudges sent');
+    });
+  }
+  jobs.every('winback.offers', hour, async () => {
+    const sent = await deps.winback.run();
+    if (sent > 0) log.info({ sent }, 'win-back offers sent');
   });
   // Finished jobs are kept a week for the record, then forgotten.
   jobs.every('jobs.prune', hour, async (periodStart) => {

@@ -22,7 +22,7 @@ const areas: readonly CatalogArea[] = ['site', 'admin', 'unsubscribe'];
 const serverOnlyCatalogs: Record<CatalogArea, readonly string[]> = {
   admin: ['setup'],
   unsubscribe: ['admin', 'setup'],
-  site: ['admin', 'mail', 'setup'],
+  site: ['admin', 'mail', 'nudges', 'setup'],
 };
 
 export type CatalogFile = {

@@ -35,7 +35,9 @@ const errors = {
 const tags = ['admin'];
 const exportSchema = z
   .record(z.string(), z.unknown())
-  .describe('account, profile, photos (URLs and keys), messages, orders, credits ledger, consents');
+  .describe(
+    'account, profile, photos (URLs and keys), messages, orders, credits ledger, consents, visits (made: whom; received: counts per day)',
+  );
 
 /** Members and moderation in the back office, and the members' own data export. */
 export async function moderationRoutes(app: ZodApp): Promise<void> {
