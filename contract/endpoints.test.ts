@@ -32,9 +32,12 @@ describe('one contract declaration per call (contract/endpoints.ts)', () => {
   beforeAll(async () => {
     t = await createTestApp();
     await t.app.ready();
+    // Staff routes count once they are declared (the win-back rule is).
     routes = registeredRoutes(t.app).filter(
       (route) =>
-        route.method !== 'HEAD' && route.url.startsWith('/api/') && !route.url.startsWith('/api/admin/'),
+        route.method !== 'HEAD' &&
+        route.url.startsWith('/api/') &&
+        (!route.url.startsWith('/api/admin/') || byKey.has(`${route.method} ${route.url}`)),
     );
   });
   afterAll(() => t.close());
