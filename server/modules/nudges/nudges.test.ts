@@ -211,6 +211,19 @@ describe('nudges', () => {
     expect(await nudgeMails(bounced)).toEqual([]);
   });
 
+  it('puts the visits in the member’s data export: whom they visited, and only how many visited them', async () => {
+    const member = await activeMember(t.app);
+    const other = await activeMember(t.app, { name: 'Kim' });
+    await visit(member, other);
+    await visit(other, member);
+    const data = (await t.app.inject({ url: '/api/export.php', headers: { cookie: member.cookie } })).json();
+    expect(data.visits.made).toEqual([
+      { profile: other.profileId, name: 'Kim', visited_at: clock.now().toISOString() },
+    ]);
+    expect(data.visits.received_per_day).toEqual([{ day: clock.now().toISOString().slice(0, 10), count: 1 }]);
+    expect(JSON.stringify(data.visits.received_per_day)).not.toContain(String(other.profileId));
+  });
+
   it('counts the nudges on /metrics', async () => {
     const metrics = await t.app.deps.metrics.registry.getSingleMetricAsString('nudges_total');
     expect(metrics).toMatch(/nudges_total\{kind="visitors",outcome="mailed"\} [1-9]/);
