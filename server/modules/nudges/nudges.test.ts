@@ -6,7 +6,7 @@ import { pushSubscriptions } from '#server/db/schema/notifications.ts';
 import { nudgeSends } from '#server/db/schema/nudges.ts';
 import type { PushSender } from '#server/modules/notifications/notifications.service.ts';
 import { createFakeClock } from '../../../tests/setup/fake-clock.ts';
-import { activeMember } from '../../../tests/setup/members.ts';
+import { activeMember, grantCredits } from '../../../tests/setup/members.ts';
 import { createTestApp, type TestApp } from '../../../tests/setup/test-app.ts';
 import { NudgesService } from './nudges.service.ts';
 
@@ -209,6 +209,27 @@ describe('nudges', () => {
     await t.app.deps.nudges.run('visitors');
     expect(await nudgeMails(unconfirmed)).toEqual([]);
     expect(await nudgeMails(bounced)).toEqual([]);
+  });
+
+  it('tells of unread messages, and not of those the member has read', async () => {
+    const member = await activeMember(t.app);
+    const sender = await activeMember(t.app, { name: 'Noa' });
+    await grantCredits(t.app, sender.userId, 100);
+    for (const text of ['Hi there', 'Still around?']) {
+      const sent = await t.app.inject({
+        method: 'POST',
+        url: '/api/chat.php',
+        headers: { cookie: sender.cookie },
+        payload: { profile: member.profileId, text },
+      });
+      expect(sent.statusCode, sent.body).toBeLessThan(300);
+    }
+    await away(member);
+    await t.app.deps.nudges.run('unread');
+    const [mail, ...more] = await nudgeMails(member);
+    expect(more).toEqual([]);
+    expect(mail?.subject).toMatch(/^You have 2 unread messages on /);
+    expect(mail?.text).toContain('/chats');
   });
 
   it('puts the visits in the member’s data export: whom they visited, and only how many visited them', async () => {
