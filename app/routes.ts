@@ -94,6 +94,7 @@ export default [
     route('admin/bundles', 'routes/admin/bundles.tsx', { id: 'admin-bundles' }),
     route('admin/gifts', 'routes/admin/gifts.tsx', { id: 'admin-gifts' }),
     route('admin/discountcodes', 'routes/admin/discount-codes.tsx', { id: 'admin-discount-codes' }),
+    route('admin/winback', 'routes/admin/winback.tsx', { id: 'admin-winback' }),
     route('admin/orders', 'routes/admin/orders.tsx', { id: 'admin-orders' }),
     route('admin/orders/:id', 'routes/admin/order.tsx', { id: 'admin-order' }),
   ]),

@@ -61,4 +61,6 @@ export const completeSignupBodySchema = z.object({
 /** A member's data export (GDPR), for the member (GET /api/export.php) and for staff on their request. */
 export const dataExportSchema = z
   .record(z.string(), z.unknown())
-  .describe('account, profile, photos (URLs and keys), messages, orders, credits ledger, consents');
+  .describe(
+    'account, profile, photos (URLs and keys), messages, orders, credits ledger, consents, visits (made: whom; received: counts per day)',
+  );

@@ -5,6 +5,7 @@ import { operatorEndpoints } from './endpoints/operator.ts';
 import { staffEndpoints as staffAccountEndpoints } from './endpoints/staff.ts';
 import { staffSecurityEndpoints } from './endpoints/staff-security.ts';
 import { statsEndpoints } from './endpoints/stats.ts';
+import { winbackEndpoints } from './endpoints/winback.ts';
 import type { EndpointDefinition } from './endpoints.ts';
 
 /**
@@ -56,6 +57,8 @@ export const staffEndpoints = {
   'PUT /api/admin/reports.php': moderationEndpoints.putReports,
   'GET /api/admin/photo-queue.php': moderationEndpoints.getPhotoQueue,
   'PUT /api/admin/photo-queue.php': moderationEndpoints.putPhotoQueue,
+  'GET /api/admin/winback.php': winbackEndpoints.getWinback,
+  'PUT /api/admin/winback.php': winbackEndpoints.putWinback,
   'GET /api/admin/stats.php': statsEndpoints.getStats,
   'GET /api/admin/stats-export.php': statsEndpoints.getStatsExport,
   // The staff accounts and the operator console.
@@ -105,4 +108,5 @@ export const declaredStaffEndpoints: readonly AnyEndpoint[] = [
   operatorEndpoints,
   staffAccountEndpoints,
   staffSecurityEndpoints,
+  winbackEndpoints,
 ].flatMap((area): AnyEndpoint[] => Object.values(area));

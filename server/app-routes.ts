@@ -19,6 +19,7 @@ import { devOutboxRoutes } from './modules/mail/dev-outbox.routes.ts';
 import { moderationRoutes } from './modules/moderation/moderation.routes.ts';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
 import { pwaRoutes } from './modules/notifications/pwa.routes.ts';
+import { winbackRoutes } from './modules/nudges/winback.routes.ts';
 import { operatorLiveRoutes, operatorRoutes } from './modules/operator/operator.routes.ts';
 import { paymentsRoutes } from './modules/payments/payments.routes.ts';
 import { privateMediaRoutes } from './modules/photos/media.routes.ts';
@@ -69,6 +70,7 @@ export async function registerRoutes(app: FastifyInstance, config: Config): Prom
     profilesAdminRoutes,
     statsRoutes,
     moneyAdminRoutes,
+    winbackRoutes,
   ])
     await api.register(routes);
   await app.register(operatorLiveRoutes);

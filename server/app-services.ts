@@ -15,6 +15,8 @@ import { LikesService } from './modules/likes/likes.service.ts';
 import { MailQueue } from './modules/mail/mail.service.ts';
 import { NotificationsService } from './modules/notifications/notifications.service.ts';
 import { localPresenceStore, Presence, redisPresenceStore } from './modules/notifications/presence.ts';
+import { NudgesService } from './modules/nudges/nudges.service.ts';
+import { WinbackService } from './modules/nudges/winback.service.ts';
 import { OperatorService } from './modules/operator/operator.service.ts';
 import { DirectDebitService } from './modules/payments/direct-debit.service.ts';
 import { PaymentsService } from './modules/payments/payments.service.ts';
@@ -149,6 +151,19 @@ export async function createServices(
     tracking: new TrackingService(db, clock),
     postbacks: new PostbackQueue(db, clock, postbackSender, app.log, jobs),
     stats: new StatsService(db, clock),
+    nudges: new NudgesService(
+      db,
+      clock,
+      sites,
+      likes,
+      chats,
+      notifications,
+      mail,
+      translator,
+      config,
+      metrics,
+    ),
+    winback: new WinbackService(db, clock, sites, notifications, mail, translator, config, metrics),
     staffStart: { adminCreated: false, demoAdmin: null },
     // The one cache the chats service drops and the list route reads.
     chatLists,

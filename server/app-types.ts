@@ -21,6 +21,8 @@ import type { LikesService } from './modules/likes/likes.service.ts';
 import type { MailQueue } from './modules/mail/mail.service.ts';
 import type { MailTransport } from './modules/mail/mail-transport.ts';
 import type { NotificationsService, PushSender } from './modules/notifications/notifications.service.ts';
+import type { NudgesService } from './modules/nudges/nudges.service.ts';
+import type { WinbackService } from './modules/nudges/winback.service.ts';
 import type { OperatorService } from './modules/operator/operator.service.ts';
 import type { DirectDebitService } from './modules/payments/direct-debit.service.ts';
 import type { PaymentsService } from './modules/payments/payments.service.ts';
@@ -78,6 +80,10 @@ export type AppDeps = {
   tracking: TrackingService;
   postbacks: PostbackQueue;
   stats: StatsService;
+  /** Daily digests by mail and push (visitors, unread messages, likes), capped and quiet at night. */
+  nudges: NudgesService;
+  /** Win-back offers: a personal discount code for members gone inactive. */
+  winback: WinbackService;
   /** What the start did about staff accounts (main.ts prints a demo admin's password once). */
   staffStart: StaffStart;
 };

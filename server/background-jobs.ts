@@ -1,4 +1,5 @@
 import type { AppDeps } from './app-types.ts';
+import { nudgeKinds } from './modules/nudges/nudges.service.ts';
 
 const minute = 60_000;
 const hour = 60 * minute;
@@ -28,6 +29,17 @@ export function registerBackgroundJobs(
   // WebAuthn challenges nobody answered (an expired one is never taken, only kept).
   jobs.every('webauthn-challenges.prune', hour, async () => {
     await deps.security.pruneChallenges();
+  });
+  // The nudges: each kind its own hourly run; at night nothing goes, the first run after 08:00 sends.
+  for (const kind of nudgeKinds) {
+    jobs.every(`nudges.${kind}`, hour, async () => {
+      const told = await deps.nudges.run(kind);
+      if (told > 0) log.info({ kind, told }, 'nudges sent');
+    });
+  }
+  jobs.every('winback.offers', hour, async () => {
+    const sent = await deps.winback.run();
+    if (sent > 0) log.info({ sent }, 'win-back offers sent');
   });
   // Finished jobs are kept a week for the record, then forgotten.
   jobs.every('jobs.prune', hour, async (periodStart) => {

@@ -72,6 +72,7 @@ const pageTitleKeys: Record<string, string> = {
   bundles: 'nav.bundles',
   gifts: 'nav.gifts',
   discountcodes: 'nav.discountcodes',
+  winback: 'nav.winback',
   orders: 'nav.orders',
 };
 const orderKey = 'orders.detailHeading';
@@ -171,6 +172,11 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
                 <li className="nav-item">
                   <NavLink className="nav-link" to="/admin/discountcodes">
                     {t('admin:nav.discountcodes')}
+                  </NavLink>
+                </li>
+                <li className="nav-item">
+                  <NavLink className="nav-link" to="/admin/winback">
+                    {t('admin:nav.winback')}
                   </NavLink>
                 </li>
                 <li className="nav-item">

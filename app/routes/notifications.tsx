@@ -12,7 +12,8 @@ export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, 'page.notifications');
 }
 
-const types = ['messages', 'likes', 'matches', 'news'] as const;
+// The nudges (visitors, unread, likes_digest) sit next to the notifications they sum up.
+const types = ['messages', 'unread', 'likes', 'likes_digest', 'matches', 'visitors', 'news'] as const;
 
 export async function loader({ context }: Route.LoaderArgs) {
   const api = serverApi(context.api);
@@ -169,6 +170,9 @@ export default function Notifications({ loaderData, actionData }: Route.Componen
           <h2 className="settings-group-title" id="group-email">
             {t('notifications:group.email')}
           </h2>
+          <p className="settings-note mb-0" data-testid="nudges-note">
+            {t('notifications:nudgesNote')}
+          </p>
           <ul className="settings-list">
             {types.map((type) => (
               <SettingSwitch

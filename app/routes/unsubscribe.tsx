@@ -1,5 +1,6 @@
 import { Form, Link, useSearchParams } from 'react-router';
 import { formText } from '#app/lib/actions.server.ts';
+import { serverApi } from '#app/lib/api.ts';
 import { pageMeta } from '#app/lib/meta.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import type { Route } from './+types/unsubscribe';
@@ -10,11 +11,9 @@ export function meta({ matches }: Route.MetaArgs) {
 
 export async function action({ context, request }: Route.ActionArgs) {
   const token = formText(await request.formData(), 'token');
-  const result = await context.api(`/api/unsubscribe.php?token=${encodeURIComponent(token)}`, {
-    method: 'POST',
-    body: {},
-  });
-  return { done: result.ok };
+  const result = await serverApi(context.api)('POST /api/unsubscribe.php', { query: { token } });
+  // A nudge's link stops that nudge's mails only; the page says so.
+  return { done: result.ok, nudge: result.ok && result.data.stopped !== 'all' };
 }
 
 /** The unsubscribe link of a mail lands here; a button confirms, so a mail scanner's visit changes nothing. */
@@ -26,7 +25,9 @@ export default function Unsubscribe({ actionData }: Route.ComponentProps) {
       {actionData?.done ? (
         <>
           <h1 className="h3">{t('notifications:unsubscribed.heading')}</h1>
-          <p>{t('notifications:unsubscribed.lead')}</p>
+          <p>
+            {t(actionData.nudge ? 'notifications:unsubscribed.leadNudge' : 'notifications:unsubscribed.lead')}
+          </p>
           <Link to="/notifications" className="btn btn-outline-primary">
             {t('page.notifications')}
           </Link>

@@ -1,7 +1,11 @@
 import { z } from 'zod';
-import { errorBodySchema, okSchema } from '../common.ts';
+import { errorBodySchema } from '../common.ts';
 import { defineEndpoint } from '../endpoint.ts';
-import { notificationSettingsSchema, notificationSettingsUpdateSchema } from '../notifications.ts';
+import {
+  notificationSettingsSchema,
+  notificationSettingsUpdateSchema,
+  unsubscribeResultSchema,
+} from '../notifications.ts';
 
 export const unsubscribeQuerySchema = z.object({ token: z.string().max(100) });
 
@@ -39,9 +43,9 @@ export const notificationsEndpoints = {
     method: 'POST',
     path: '/api/unsubscribe.php',
     tags: ['notifications'],
-    summary: 'One-click unsubscribe (RFC 8058), no login needed',
+    summary: 'One-click unsubscribe (RFC 8058), no login needed: all notification mails, or one nudge',
     query: unsubscribeQuerySchema,
-    responses: { 200: okSchema, 404: errorBodySchema },
+    responses: { 200: unsubscribeResultSchema, 404: errorBodySchema },
   }),
   postMailEvents: defineEndpoint({
     method: 'POST',

@@ -863,6 +863,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/winback.php": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A site’s win-back rule (defaults when never saved, inactive) and its results (admin) */
+        get: operations["getAdminWinback"];
+        /** Saves a site’s win-back rule (admin); 422 validation_failed with fields */
+        put: operations["putAdminWinback"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/ws": {
         parameters: {
             query?: never;
@@ -1931,7 +1949,7 @@ export interface paths {
         /** The unsubscribe link of a mail: shows the confirmation page */
         get: operations["getUnsubscribe"];
         put?: never;
-        /** One-click unsubscribe (RFC 8058), no login needed */
+        /** One-click unsubscribe (RFC 8058), no login needed: all notification mails, or one nudge */
         post: operations["postUnsubscribe"];
         delete?: never;
         options?: never;
@@ -11976,6 +11994,175 @@ export interface operations {
             };
         };
     };
+    getAdminWinback: {
+        parameters: {
+            query: {
+                site: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        results: {
+                            redeemed: number;
+                            sent: number;
+                        };
+                        rule: {
+                            active: boolean;
+                            inactive_days: number;
+                            repeat_after_days: number;
+                            site: number;
+                            validity_days: number;
+                            value_percentage: number;
+                        };
+                    };
+                };
+            };
+            /** @description Not accepted (e.g. login_failed) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: authentication_required without a session, csrf_failed for a foreign Origin, or a rule of the call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed with fields, or a rule of the call */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description setup_required before the first site exists, or a provider that does not answer (retry later) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    putAdminWinback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    active: boolean;
+                    inactive_days: number;
+                    repeat_after_days: number;
+                    site: number;
+                    validity_days: number;
+                    value_percentage: number;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        results: {
+                            redeemed: number;
+                            sent: number;
+                        };
+                        rule: {
+                            active: boolean;
+                            inactive_days: number;
+                            repeat_after_days: number;
+                            site: number;
+                            validity_days: number;
+                            value_percentage: number;
+                        };
+                    };
+                };
+            };
+            /** @description Not accepted (e.g. login_failed) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: authentication_required without a session, csrf_failed for a foreign Origin, or a rule of the call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed with fields, or a rule of the call */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description setup_required before the first site exists, or a provider that does not answer (retry later) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     getAdminWs: {
         parameters: {
             query?: never;
@@ -15372,16 +15559,22 @@ export interface operations {
                     "application/json": {
                         email: {
                             likes: boolean;
+                            likes_digest: boolean;
                             matches: boolean;
                             messages: boolean;
                             news: boolean;
+                            unread: boolean;
+                            visitors: boolean;
                         };
                         notifications_disabled: string[];
                         push: {
                             likes: boolean;
+                            likes_digest: boolean;
                             matches: boolean;
                             messages: boolean;
                             news: boolean;
+                            unread: boolean;
+                            visitors: boolean;
                         };
                     };
                 };
@@ -15436,17 +15629,23 @@ export interface operations {
                 "application/json": {
                     email?: {
                         likes?: boolean;
+                        likes_digest?: boolean;
                         matches?: boolean;
                         messages?: boolean;
                         news?: boolean;
+                        unread?: boolean;
+                        visitors?: boolean;
                     };
                     /** @enum {boolean} */
                     enable_email?: true;
                     push?: {
                         likes?: boolean;
+                        likes_digest?: boolean;
                         matches?: boolean;
                         messages?: boolean;
                         news?: boolean;
+                        unread?: boolean;
+                        visitors?: boolean;
                     };
                 };
             };
@@ -15461,16 +15660,22 @@ export interface operations {
                     "application/json": {
                         email: {
                             likes: boolean;
+                            likes_digest: boolean;
                             matches: boolean;
                             messages: boolean;
                             news: boolean;
+                            unread: boolean;
+                            visitors: boolean;
                         };
                         notifications_disabled: string[];
                         push: {
                             likes: boolean;
+                            likes_digest: boolean;
                             matches: boolean;
                             messages: boolean;
                             news: boolean;
+                            unread: boolean;
+                            visitors: boolean;
                         };
                     };
                 };
@@ -19201,6 +19406,8 @@ export interface operations {
                     "application/json": {
                         /** @enum {boolean} */
                         ok: true;
+                        /** @enum {string} */
+                        stopped: "all" | "visitors" | "unread" | "likes_digest";
                     };
                 };
             };

@@ -88,6 +88,18 @@ export class Metrics {
     labelNames: ['reason'],
     registers: [this.registry],
   });
+  readonly nudges = new Counter({
+    name: 'nudges_total',
+    help: 'Nudges by kind (visitors, unread, likes_digest) and outcome: mailed, pushed, capped (the day had one), switched_off, not_reachable',
+    labelNames: ['kind', 'outcome'],
+    registers: [this.registry],
+  });
+  readonly winbackOffers = new Counter({
+    name: 'winback_offers_total',
+    help: 'Win-back offers mailed (a personal discount code each), by site id',
+    labelNames: ['site'],
+    registers: [this.registry],
+  });
   readonly queueDepth = new Gauge({
     name: 'job_queue_depth',
     help: 'Jobs waiting, by queue (mail: pending mails; payments: pending orders)',

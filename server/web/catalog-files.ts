@@ -22,7 +22,7 @@ const areas: readonly CatalogArea[] = ['site', 'admin', 'unsubscribe'];
 const serverOnlyCatalogs: Record<CatalogArea, readonly string[]> = {
   admin: ['setup'],
   unsubscribe: ['admin', 'setup', 'workbench'],
-  site: ['admin', 'mail', 'setup', 'workbench'],
+  site: ['admin', 'mail', 'nudges', 'setup', 'workbench'],
 };
 
 export type CatalogFile = {

@@ -94,6 +94,7 @@ test('every back-office page, no serious violations', async ({ browser, baseURL,
     '/admin/bundles',
     '/admin/gifts',
     '/admin/discountcodes',
+    '/admin/winback',
     '/admin/orders',
   ];
   const details: Record<string, RegExp> = {

@@ -69,7 +69,7 @@ test('notification settings are switches in groups, each with a line saying what
   await gotoHydrated(page, '/notifications');
   await expect(page.getByRole('checkbox')).toHaveCount(0);
   const email = page.getByRole('region', { name: 'By e-mail' });
-  await expect(email.getByRole('switch')).toHaveCount(4);
+  await expect(email.getByRole('switch')).toHaveCount(7);
   const likes = email.getByRole('switch', { name: 'New likes – E-mail' });
   await expect(likes).toHaveAccessibleDescription('When someone likes your profile.');
   const push = page.getByRole('region', { name: 'Push messages on this device' });

@@ -7,6 +7,7 @@ export * from './jobs.ts';
 export * from './mail.ts';
 export * from './members.ts';
 export * from './notifications.ts';
+export * from './nudges.ts';
 export * from './payments.ts';
 export * from './photos.ts';
 export * from './security.ts';

@@ -9,11 +9,18 @@ export const notificationPreferences = pgTable('notification_preferences', {
   emailMessages: boolean().notNull().default(true),
   emailLikes: boolean().notNull().default(true),
   emailMatches: boolean().notNull().default(true),
+  // The nudges (a digest at most once a day): who viewed me, unread messages, new likes.
+  emailVisitors: boolean().notNull().default(true),
+  emailUnread: boolean().notNull().default(true),
+  emailLikesDigest: boolean().notNull().default(true),
   // Marketing mail (news) is opt-in.
   emailNews: boolean().notNull().default(false),
   pushMessages: boolean().notNull().default(true),
   pushLikes: boolean().notNull().default(true),
   pushMatches: boolean().notNull().default(true),
+  pushVisitors: boolean().notNull().default(true),
+  pushUnread: boolean().notNull().default(true),
+  pushLikesDigest: boolean().notNull().default(true),
   pushNews: boolean().notNull().default(false),
 });
 

@@ -734,3 +734,44 @@ export async function messagesPageWithGifts(
   for (const row of page) if (row.gift) giftRows.set(row.gift.id, row.gift);
   return { rows: page.map((row) => row.message), gifts: [...giftRows.values()], hasOlder };
 }
+
+/**
+ * Per member of a site: messages to them still unread that came after `since` and after their last
+ * activity, with the newest one's time (the unread nudge). Blocked and gone senders do not count.
+ */
+export async function unreadSinceOnSite(
+  db: Executor,
+  siteId: number,
+  since: Date,
+): Promise<{ userId: number; count: number; latest: Date }[]> {
+  const sender = alias(profiles, 'sender');
+  const senderUser = alias(users, 'sender_user');
+  const rows = await db
+    .select({
+      userId: users.id,
+      count: sql<number>`count(*)::int`,
+      latest: sql<string>`max(${messages.createdAt})`,
+    })
+    .from(conversationParticipants)
+    .innerJoin(profiles, eq(profiles.id, conversationParticipants.profileId))
+    .innerJoin(users, eq(users.id, profiles.userId))
+    .innerJoin(messages, eq(messages.conversationId, conversationParticipants.conversationId))
+    .innerJoin(sender, eq(sender.id, messages.senderProfileId))
+    .innerJoin(senderUser, eq(senderUser.id, sender.userId))
+    .where(
+      and(
+        eq(users.siteId, siteId),
+        eq(users.status, 'active'),
+        eq(profiles.fictional, false),
+        sql`${messages.senderProfileId} <> ${conversationParticipants.profileId}`,
+        gt(messages.id, conversationParticipants.lastReadMessageId),
+        gt(messages.id, conversationParticipants.clearedMessageId),
+        gt(messages.createdAt, since),
+        sql`${messages.createdAt} > ${profiles.lastActiveAt}`,
+        notInArray(senderUser.status, ['deleted', 'banned']),
+        sql`not exists (select 1 from ${blocks} where (${blocks.blockerProfileId} = ${profiles.id} and ${blocks.blockedProfileId} = ${sender.id}) or (${blocks.blockerProfileId} = ${sender.id} and ${blocks.blockedProfileId} = ${profiles.id}))`,
+      ),
+    )
+    .groupBy(users.id);
+  return rows.map((row) => ({ userId: row.userId, count: row.count, latest: new Date(row.latest) }));
+}

@@ -707,6 +707,11 @@ export class ChatsService {
     await publishToMember(this.bus, other.owner.id, { type: 'typing', conversation: conversationId });
   }
 
+  /** Per member of the site, unread messages after `since` and after their last activity (the unread nudge). */
+  unreadOnSite(siteId: number, since: Date): Promise<{ userId: number; count: number; latest: Date }[]> {
+    return repo.unreadSinceOnSite(this.db, siteId, since);
+  }
+
   /** Total unread messages, for the badge and the title. */
   async unreadTotal(member: UserRow): Promise<number> {
     const me = await this.own(member);

@@ -1,4 +1,5 @@
-import { and, desc, eq, gte, inArray, type Placeholder, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, gte, inArray, type Placeholder, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import { type Executor, preparedPerConnection } from '#server/db/client.ts';
 import { mainPhotoLateral } from '#server/db/fragments.ts';
 import { conversations } from '#server/db/schema/chats.ts';
@@ -306,4 +307,96 @@ export async function visitCounts(
 /** The member opened their visitors: the ones so far are no longer new. */
 export async function markVisitorsSeen(db: Executor, member: number, at: Date): Promise<void> {
   await db.update(profiles).set({ visitorsSeenAt: at }).where(eq(profiles.id, member));
+}
+
+/** Per member of a site: new activity since a time, its count and its newest (the nudges' digests). */
+export type ActivityCount = { userId: number; count: number; latest: Date };
+
+const activeMemberOfSite = (siteId: number) =>
+  and(
+    eq(users.siteId, siteId),
+    eq(users.status, 'active'),
+    eq(profiles.fictional, false),
+    eq(profiles.status, 'active'),
+  );
+
+/**
+ * Visits the members of a site got after `since` that they have not seen (after their last
+ * activity and their last look at the list), counted as their visitors list shows them: an active
+ * visitor and no block either way.
+ */
+export async function unseenVisitCounts(db: Executor, siteId: number, since: Date): Promise<ActivityCount[]> {
+  const visitor = alias(profiles, 'visitor');
+  const visitorUser = alias(users, 'visitor_user');
+  const rows = await db
+    .select({
+      userId: users.id,
+      count: sql<number>`count(*)::int`,
+      latest: sql<string>`max(${profileVisits.visitedAt})`,
+    })
+    .from(profileVisits)
+    .innerJoin(profiles, eq(profiles.id, profileVisits.visitedProfileId))
+    .innerJoin(users, eq(users.id, profiles.userId))
+    .innerJoin(visitor, eq(visitor.id, profileVisits.visitorProfileId))
+    .innerJoin(visitorUser, eq(visitorUser.id, visitor.userId))
+    .where(
+      and(
+        activeMemberOfSite(siteId),
+        gt(profileVisits.visitedAt, since),
+        sql`${profileVisits.visitedAt} > ${profiles.lastActiveAt}`,
+        sql`(${profiles.visitorsSeenAt} is null or ${profileVisits.visitedAt} > ${profiles.visitorsSeenAt})`,
+        eq(visitor.status, 'active'),
+        inArray(visitorUser.status, ['active', 'not_confirmed']),
+        sql`not exists (select 1 from ${blocks} where (${blocks.blockerProfileId} = ${profiles.id} and ${blocks.blockedProfileId} = ${visitor.id}) or (${blocks.blockerProfileId} = ${visitor.id} and ${blocks.blockedProfileId} = ${profiles.id}))`,
+      ),
+    )
+    .groupBy(users.id);
+  return rows.map((row) => ({ userId: row.userId, count: row.count, latest: new Date(row.latest) }));
+}
+
+/** New likes the members of a site got after `since` and after their last activity (active likers, no block). */
+export async function unseenLikeCounts(db: Executor, siteId: number, since: Date): Promise<ActivityCount[]> {
+  const liker = alias(profiles, 'liker');
+  const rows = await db
+    .select({
+      userId: users.id,
+      count: sql<number>`count(*)::int`,
+      latest: sql<string>`max(${likes.createdAt})`,
+    })
+    .from(likes)
+    .innerJoin(profiles, eq(profiles.id, likes.likedProfileId))
+    .innerJoin(users, eq(users.id, profiles.userId))
+    .innerJoin(liker, eq(liker.id, likes.likerProfileId))
+    .where(
+      and(
+        activeMemberOfSite(siteId),
+        eq(likes.isNew, true),
+        gt(likes.createdAt, since),
+        sql`${likes.createdAt} > ${profiles.lastActiveAt}`,
+        eq(liker.status, 'active'),
+        sql`not exists (select 1 from ${blocks} where (${blocks.blockerProfileId} = ${profiles.id} and ${blocks.blockedProfileId} = ${liker.id}) or (${blocks.blockerProfileId} = ${liker.id} and ${blocks.blockedProfileId} = ${profiles.id}))`,
+      ),
+    )
+    .groupBy(users.id);
+  return rows.map((row) => ({ userId: row.userId, count: row.count, latest: new Date(row.latest) }));
+}
+
+/** The visits a member made and, per day, how many visits they got (their data export). */
+export async function visitsForExport(db: Executor, profileId: number) {
+  const visited = alias(profiles, 'visited');
+  const [made, received] = await Promise.all([
+    db
+      .select({ profileId: visited.id, name: visited.name, visitedAt: profileVisits.visitedAt })
+      .from(profileVisits)
+      .innerJoin(visited, eq(visited.id, profileVisits.visitedProfileId))
+      .where(eq(profileVisits.visitorProfileId, profileId))
+      .orderBy(desc(profileVisits.visitedAt)),
+    db
+      .select({ day: profileVisits.day, count: sql<number>`count(*)::int` })
+      .from(profileVisits)
+      .where(eq(profileVisits.visitedProfileId, profileId))
+      .groupBy(profileVisits.day)
+      .orderBy(desc(profileVisits.day)),
+  ]);
+  return { made, received };
 }

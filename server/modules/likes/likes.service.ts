@@ -5,7 +5,7 @@ import {
   visitorsPageSize,
 } from '#contract/likes.ts';
 import type { Profile } from '#contract/profiles.ts';
-import type { Database } from '#server/db/client.ts';
+import type { Database, Executor } from '#server/db/client.ts';
 import type { ProfileRow, UserRow } from '#server/db/schema/members.ts';
 import type { PhotoRow } from '#server/db/schema/photos.ts';
 import type { SiteRow } from '#server/db/schema/sites.ts';
@@ -262,6 +262,16 @@ export class LikesService {
     await repo.recordVisit(this.db, { visitor: visitor.id, visited: visited.id, at: this.clock.now() });
   }
 
+  /** Per member of the site, visits after `since` they have not seen yet (the visitors nudge). */
+  unseenVisits(siteId: number, since: Date): Promise<repo.ActivityCount[]> {
+    return repo.unseenVisitCounts(this.db, siteId, since);
+  }
+
+  /** Per member of the site, new likes after `since` and after their last activity (the likes nudge). */
+  unseenLikes(siteId: number, since: Date): Promise<repo.ActivityCount[]> {
+    return repo.unseenLikeCounts(this.db, siteId, since);
+  }
+
   /**
    * The member's visitors, newest first. A free member sees how many and a veiled card per visit
    * (a blurred photo, age and region; no id, name or texts), a premium member who they are.
@@ -343,5 +353,21 @@ function veiled(
     about: null,
     last_active: profile.last_active,
     online: profile.online,
+  };
+}
+
+/**
+ * A member's visits for their data export: the profiles they visited (their own doing), and the
+ * visits they got as counts per day only — who visited is the premium list's, never a download's.
+ */
+export async function visitsForExport(db: Executor, profileId: number) {
+  const { made, received } = await repo.visitsForExport(db, profileId);
+  return {
+    made: made.map((row) => ({
+      profile: row.profileId,
+      name: row.name,
+      visited_at: row.visitedAt.toISOString(),
+    })),
+    received_per_day: received.map((row) => ({ day: row.day, count: row.count })),
   };
 }

@@ -58,6 +58,8 @@ export function mailSiteOf(
 
 export type MailContent = {
   kind: string;
+  /** The catalog of the kind's own texts (default `mail`); greeting, signature and footer stay in `mail`. */
+  namespace?: string;
   /** mail catalog keys: `<kind>.subject`, `<kind>.body`, optional `<kind>.action` and extra paragraphs. */
   paragraphs?: string[];
   actionUrl?: string;
@@ -91,29 +93,31 @@ export function renderMail(
   const logo = site.logoUrl && /^https?:\/\//.test(site.logoUrl) ? site.logoUrl : null;
   const params = { site: site.name, support: site.supportEmail, ...content.params };
   const t = (key: string) => translator.t(locale, `mail:${key}`, params);
+  const ns = content.namespace ?? 'mail';
+  const own = (key: string) => translator.t(locale, `${ns}:${key}`, params);
   const greeting = content.recipientName
     ? [translator.t(locale, 'mail:greeting', { name: content.recipientName })]
     : [];
-  const extra = (content.paragraphs ?? []).map((key) => t(key));
-  const paragraphs = [...greeting, t(`${content.kind}.body`), ...extra];
+  const extra = (content.paragraphs ?? []).map((key) => own(key));
+  const paragraphs = [...greeting, own(`${content.kind}.body`), ...extra];
   // The text version has a link where the HTML one has a button: its own wording where the body
   // names the button (`<kind>.bodyText`).
   const textParagraphs = [
     ...greeting,
-    translator.t(locale, [`mail:${content.kind}.bodyText`, `mail:${content.kind}.body`], params),
+    translator.t(locale, [`${ns}:${content.kind}.bodyText`, `${ns}:${content.kind}.body`], params),
     ...extra,
   ];
   /** "Label: value" as the language writes it (French puts a space before the colon). */
   const labelled = (label: string, value: string) =>
     translator.t(locale, 'common:labelValue', { label, value });
   const action = content.actionUrl
-    ? { label: t(`${content.kind}.action`), url: content.actionUrl }
+    ? { label: own(`${content.kind}.action`), url: content.actionUrl }
     : undefined;
   const signature = t('signature');
   const footer = t('footer');
 
   const html = `<!doctype html>
-<html lang="${locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(t(`${content.kind}.subject`))}</title></head>
+<html lang="${locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(own(`${content.kind}.subject`))}</title></head>
 <body style="margin:0;padding:0;background:#f6f6f8;font-family:Arial,Helvetica,sans-serif;color:#212529">
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0"><tr><td align="center" style="padding:24px">
 <table role="presentation" width="100%" style="max-width:560px;background:#ffffff;border-radius:8px" cellpadding="0" cellspacing="0">
@@ -147,7 +151,7 @@ ${paragraphHtml(signature)}
   ].join('\n\n');
 
   return {
-    subject: t(`${content.kind}.subject`),
+    subject: own(`${content.kind}.subject`),
     html,
     text,
     ...(site.sender ? { sender: site.sender } : {}),

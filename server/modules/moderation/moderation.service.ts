@@ -25,6 +25,7 @@ import {
 } from '#server/modules/accounts/accounts.service.ts';
 import { announceSessionsChanged } from '#server/modules/accounts/session-cache.ts';
 import { changeCredits, InsufficientCreditsError } from '#server/modules/credits/credits.service.ts';
+import { visitsForExport } from '#server/modules/likes/likes.service.ts';
 import type { MailQueue } from '#server/modules/mail/mail.service.ts';
 import { mailSiteOf, renderMail } from '#server/modules/mail/mail-templates.ts';
 import type { PaymentsService } from '#server/modules/payments/payments.service.ts';
@@ -382,11 +383,12 @@ export class ModerationService {
     if (!profile) throw new NotFoundError();
     const found = await this.requireMember(profile.id);
     const site = await this.siteOf(found.user.siteId);
-    const [photos, messages, orders, ledger] = await Promise.all([
+    const [photos, messages, orders, ledger, visits] = await Promise.all([
       repo.photosOf(this.db, profile.id),
       repo.messagesOfProfile(this.db, profile.id),
       repo.ordersOf(this.db, userId),
       repo.ledgerWithStaff(this.db, userId, 100_000),
+      visitsForExport(this.db, profile.id),
     ]);
     const { user } = found;
     return {
@@ -452,6 +454,9 @@ export class ModerationService {
         reason: entry.reason,
         at: entry.createdAt.toISOString(),
       })),
+      // The visits they made, and those they got as counts per day: who looked is shown only to
+      // premium members in the app, so a download must not reveal it either.
+      visits,
       consents: {
         notifications_disabled: user.notificationsDisabled,
         public_profile: profile.publicProfile,

@@ -21,11 +21,17 @@ export function defaultPreferences(userId: number): Preferences {
     emailMessages: true,
     emailLikes: true,
     emailMatches: true,
+    emailVisitors: true,
+    emailUnread: true,
+    emailLikesDigest: true,
     // Marketing mail is opt-in: off until the member ticks it.
     emailNews: false,
     pushMessages: true,
     pushLikes: true,
     pushMatches: true,
+    pushVisitors: true,
+    pushUnread: true,
+    pushLikesDigest: true,
     pushNews: false,
   };
 }

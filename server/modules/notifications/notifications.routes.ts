@@ -12,12 +12,18 @@ function toSettings(preferences: Preferences, user: UserRow) {
       messages: preferences.emailMessages,
       likes: preferences.emailLikes,
       matches: preferences.emailMatches,
+      visitors: preferences.emailVisitors,
+      unread: preferences.emailUnread,
+      likes_digest: preferences.emailLikesDigest,
       news: preferences.emailNews,
     },
     push: {
       messages: preferences.pushMessages,
       likes: preferences.pushLikes,
       matches: preferences.pushMatches,
+      visitors: preferences.pushVisitors,
+      unread: preferences.pushUnread,
+      likes_digest: preferences.pushLikesDigest,
       news: preferences.pushNews,
     },
     notifications_disabled: user.notificationsDisabled,
@@ -39,10 +45,16 @@ export async function notificationsRoutes(app: ZodApp): Promise<void> {
       ...(email.messages !== undefined ? { emailMessages: email.messages } : {}),
       ...(email.likes !== undefined ? { emailLikes: email.likes } : {}),
       ...(email.matches !== undefined ? { emailMatches: email.matches } : {}),
+      ...(email.visitors !== undefined ? { emailVisitors: email.visitors } : {}),
+      ...(email.unread !== undefined ? { emailUnread: email.unread } : {}),
+      ...(email.likes_digest !== undefined ? { emailLikesDigest: email.likes_digest } : {}),
       ...(email.news !== undefined ? { emailNews: email.news } : {}),
       ...(push.messages !== undefined ? { pushMessages: push.messages } : {}),
       ...(push.likes !== undefined ? { pushLikes: push.likes } : {}),
       ...(push.matches !== undefined ? { pushMatches: push.matches } : {}),
+      ...(push.visitors !== undefined ? { pushVisitors: push.visitors } : {}),
+      ...(push.unread !== undefined ? { pushUnread: push.unread } : {}),
+      ...(push.likes_digest !== undefined ? { pushLikesDigest: push.likes_digest } : {}),
       ...(push.news !== undefined ? { pushNews: push.news } : {}),
     });
     if (enable_email) await notifications.reenableEmail(member);
@@ -68,8 +80,9 @@ export async function notificationsRoutes(app: ZodApp): Promise<void> {
       notificationsEndpoints.postUnsubscribe,
       { config: { rateLimit: { max: 30, timeWindow: '1 minute' } } },
       async (request) => {
-        if (!(await notifications.unsubscribe(request.query.token))) throw new AppError(404, 'link_invalid');
-        return { ok: true as const };
+        const stopped = await notifications.unsubscribe(request.query.token);
+        if (!stopped) throw new AppError(404, 'link_invalid');
+        return { ok: true as const, stopped };
       },
     );
   });

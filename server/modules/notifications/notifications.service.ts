@@ -6,6 +6,7 @@ import type { Config } from '#server/config.ts';
 import type { Database } from '#server/db/client.ts';
 import type { MailCondition } from '#server/db/schema/mail.ts';
 import type { UserRow } from '#server/db/schema/members.ts';
+import { type NudgeKind, nudgeKinds } from '#server/db/schema/nudges.ts';
 import type { SiteRow } from '#server/db/schema/sites.ts';
 import type { Clock } from '#server/lib/clock.ts';
 import { ValidationFailedError } from '#server/lib/errors.ts';
@@ -56,6 +57,24 @@ const sendWithWebPush: PushSender = async (subscription, payload, options) => {
 export const messageMailDelayMs = 5 * 60_000;
 
 const disabledReasons = ['unsubscribe', 'bounce', 'spam_complaint'] as const;
+
+/** The nudges a mail's unsubscribe link can stop on its own (the nudges module sends them). */
+export const unsubscribeScopes = nudgeKinds;
+export type UnsubscribeScope = NudgeKind;
+
+/** The mail switch of each nudge in the member's settings. */
+export const nudgeEmailSwitch = {
+  visitors: 'emailVisitors',
+  unread: 'emailUnread',
+  likes_digest: 'emailLikesDigest',
+} as const satisfies Record<NudgeKind, keyof repo.Preferences>;
+
+/** The push switch of each nudge. */
+export const nudgePushSwitch = {
+  visitors: 'pushVisitors',
+  unread: 'pushUnread',
+  likes_digest: 'pushLikesDigest',
+} as const satisfies Record<NudgeKind, keyof repo.Preferences>;
 export type DisabledReason = (typeof disabledReasons)[number];
 
 export type PushFailure = {
@@ -124,27 +143,48 @@ export class NotificationsService {
 
   // ---- unsubscribe and bounces
 
-  private signature(userId: number): string {
+  private signature(userId: number, scope?: UnsubscribeScope): string {
     return createHmac('sha256', this.secrets.sessionSecret)
-      .update(`unsubscribe:${userId}`)
+      .update(scope ? `unsubscribe:${userId}:${scope}` : `unsubscribe:${userId}`)
       .digest('base64url')
       .slice(0, 32);
   }
 
-  unsubscribeToken(userId: number): string {
-    return `${userId}.${this.signature(userId)}`;
+  /** The link's token: all notification mails, or with a scope only that nudge's mails. */
+  unsubscribeToken(userId: number, scope?: UnsubscribeScope): string {
+    return scope
+      ? `${userId}.${scope}.${this.signature(userId, scope)}`
+      : `${userId}.${this.signature(userId)}`;
   }
 
-  /** One click from a mail, without login (RFC 8058). */
-  async unsubscribe(token: string): Promise<boolean> {
-    const [id, signature] = token.split('.');
+  /**
+   * One click from a mail, without login (RFC 8058): what it stopped (`all` notification mails, or
+   * one nudge's mails), or null for a token that is not ours.
+   */
+  async unsubscribe(token: string): Promise<'all' | UnsubscribeScope | null> {
+    const parts = token.split('.');
+    const [id, scopeOrSignature, scopedSignature] = parts;
     const userId = Number(id);
-    if (!Number.isInteger(userId) || !signature) return false;
-    const expected = Buffer.from(this.signature(userId));
+    const scope =
+      parts.length === 3 ? unsubscribeScopes.find((name) => name === scopeOrSignature) : undefined;
+    const signature = parts.length === 3 ? scopedSignature : scopeOrSignature;
+    if (!Number.isInteger(userId) || !signature || parts.length > 3 || (parts.length === 3 && !scope))
+      return null;
+    const expected = Buffer.from(this.signature(userId, scope));
     const given = Buffer.from(signature);
-    if (expected.length !== given.length || !timingSafeEqual(expected, given)) return false;
-    await this.disable(userId, 'unsubscribe');
-    return true;
+    if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;
+    if (!scope) {
+      await this.disable(userId, 'unsubscribe');
+      return 'all';
+    }
+    const user = await findUserById(this.db, userId);
+    if (user) await this.updatePreferences(user, { [nudgeEmailSwitch[scope]]: false });
+    return scope;
+  }
+
+  /** Whether the member has a device to push to. */
+  async hasPushDevice(userId: number): Promise<boolean> {
+    return (await repo.pushSubscriptionsOf(this.db, userId)).length > 0;
   }
 
   private async disable(userId: number, reason: DisabledReason): Promise<void> {

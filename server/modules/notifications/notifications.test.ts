@@ -155,7 +155,7 @@ describe('notifications', () => {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       payload: 'List-Unsubscribe=One-Click',
     });
-    expect(oneClick.json()).toEqual({ ok: true });
+    expect(oneClick.json()).toEqual({ ok: true, stopped: 'all' });
     const settings = (
       await t.app.inject({ url: '/api/notifications.php', headers: { cookie: receiver.cookie } })
     ).json();

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, isNotNull, lt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, isNotNull, lt, sql } from 'drizzle-orm';
 import type { Executor } from '#server/db/client.ts';
 import { bundlePrices, bundles } from '#server/db/schema/catalog.ts';
 import { discountCodes, discountRedemptions, orderEvents, orders } from '#server/db/schema/payments.ts';
@@ -229,4 +229,35 @@ export async function countPendingOrders(db: Executor): Promise<number> {
 /** One report on an order in its history (the back office shows it). */
 export async function insertOrderEvent(db: Executor, event: typeof orderEvents.$inferInsert): Promise<void> {
   await db.insert(orderEvents).values(event);
+}
+
+/** A new code; null when its text is taken (the caller draws another). */
+export async function insertNewDiscountCode(
+  db: Executor,
+  code: typeof discountCodes.$inferInsert,
+): Promise<number | null> {
+  const [row] = await db
+    .insert(discountCodes)
+    .values(code)
+    .onConflictDoNothing()
+    .returning({ id: discountCodes.id });
+  return row?.id ?? null;
+}
+
+/** The member's newest personal code still open to them: active, not expired, not used by them. */
+export async function openPersonalCode(db: Executor, userId: number, now: Date) {
+  const [row] = await db
+    .select()
+    .from(discountCodes)
+    .where(
+      and(
+        eq(discountCodes.userId, userId),
+        eq(discountCodes.status, 'active'),
+        gt(discountCodes.expires, now),
+        sql`not exists (select 1 from ${discountRedemptions} r where r.discount_code_id = ${discountCodes.id} and r.user_id = ${userId})`,
+      ),
+    )
+    .orderBy(desc(discountCodes.id))
+    .limit(1);
+  return row;
 }

@@ -1,6 +1,7 @@
+import { randomInt } from 'node:crypto';
 import type { BundlesResponse, DiscountCode, Order, Quote } from '#contract/payments.ts';
 import { timeBonus } from '#contract/payments.ts';
-import type { Database } from '#server/db/client.ts';
+import type { Database, Executor } from '#server/db/client.ts';
 import type { UserRow } from '#server/db/schema/members.ts';
 import type { discountCodes, OrderEventSource, orders } from '#server/db/schema/payments.ts';
 import type { SiteRow } from '#server/db/schema/sites.ts';
@@ -219,12 +220,18 @@ export class PaymentsService {
     return row;
   }
 
-  /** The active code: the time bonus while it runs (first 4 hours, never paid), else nothing. */
+  /**
+   * The code the checkout fills in: the time bonus while it runs (first 4 hours, never paid), else
+   * the member's own open personal code (a win-back offer), else nothing.
+   */
   async welcomeCode(member: UserRow): Promise<DiscountCode | null> {
-    if (!this.timeBonusOpen(member)) return null;
-    const row = await repo.findDiscountCode(this.db, timeBonus.code);
-    if (!row || (await repo.redemptionsBy(this.db, row.id, member.id)) > 0) return null;
-    return this.toDiscountCode(row, member);
+    if (this.timeBonusOpen(member)) {
+      const row = await repo.findDiscountCode(this.db, timeBonus.code);
+      if (row && (await repo.redemptionsBy(this.db, row.id, member.id)) === 0)
+        return this.toDiscountCode(row, member);
+    }
+    const personal = await repo.openPersonalCode(this.db, member.id, this.clock.now());
+    return personal ? this.toDiscountCode(personal, member) : null;
   }
 
   /**
@@ -676,5 +683,31 @@ export class PaymentsService {
       await announceSessionsChanged(this.bus, outcome.userId);
       await publishToMember(this.bus, outcome.userId, { type: 'credits', credits: outcome.balance });
     }
+  }
+}
+
+/** Letters and digits that cannot be mistaken for each other when typed from a mail. */
+const codeAlphabet = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
+
+/**
+ * A personal code for one member (a win-back offer), once per member, valid until `expires`;
+ * inside the caller's transaction. Checked at checkout like every code (validDiscount).
+ */
+export async function issuePersonalCode(
+  db: Executor,
+  input: { userId: number; prefix: string; percentage: number; expires: Date; at: Date },
+): Promise<{ id: number; code: string }> {
+  for (;;) {
+    const code = `${input.prefix}-${Array.from({ length: 8 }, () => codeAlphabet[randomInt(codeAlphabet.length)]).join('')}`;
+    const id = await repo.insertNewDiscountCode(db, {
+      code,
+      userId: input.userId,
+      valuePercentage: input.percentage,
+      expires: input.expires,
+      validity: 'once_per_user',
+      status: 'active',
+      createdAt: input.at,
+    });
+    if (id !== null) return { id, code };
   }
 }

@@ -89,6 +89,11 @@ export class SiteDirectory {
     }
   }
 
+  /** Every site (the periodic jobs go through them one by one). */
+  async all(): Promise<SiteRow[]> {
+    return [...(await this.load()).byId.values()];
+  }
+
   async byId(id: number): Promise<SiteRow | undefined> {
     return (await this.load()).byId.get(id);
   }
