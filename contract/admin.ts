@@ -200,6 +200,12 @@ export const createNoteSchema = z.object({
 export const noteResponseSchema = z.object({ note: noteSchema });
 
 /** A message as staff see it: `mine` means sent by the fictional profile. */
+/** A message as the staff views show it: also whether no one typed it (an opener script, a mass message). */
+export const staffMessageSchema = messageSchema.extend({
+  automated: z.boolean().describe('sent by an opener script or a mass message, not typed by anyone'),
+});
+export type StaffMessage = z.infer<typeof staffMessageSchema>;
+
 export const adminConversationResponseSchema = z.object({
   conversation: z.object({
     id: z.number().int(),
@@ -221,7 +227,7 @@ export const adminConversationResponseSchema = z.object({
   }),
   profile: profileSchema,
   profile_photos: z.array(photoSchema),
-  messages: z.array(messageSchema),
+  messages: z.array(staffMessageSchema),
   notes: z.array(noteSchema),
 });
 export type AdminConversation = z.infer<typeof adminConversationResponseSchema>;

@@ -5,6 +5,7 @@ import { assetsEndpoints } from './endpoints/assets.ts';
 import { chatsEndpoints } from './endpoints/chats.ts';
 import { contentEndpoints } from './endpoints/content.ts';
 import { countsEndpoints } from './endpoints/counts.ts';
+import { engagementEndpoints } from './endpoints/engagement.ts';
 import { healthEndpoints } from './endpoints/health.ts';
 import { landersEndpoints } from './endpoints/landers.ts';
 import { likesEndpoints } from './endpoints/likes.ts';
@@ -122,6 +123,13 @@ export const endpoints = {
   'POST /api/photos.php': photosEndpoints.postPhotos,
   'GET /api/logout.php': accountsEndpoints.getLogout,
   'POST /api/complaint.php': contentEndpoints.postComplaint,
+  // The back office's engagement pages (opener scripts, mass messages).
+  'GET /api/admin/openers.php': engagementEndpoints.getOpeners,
+  'POST /api/admin/openers.php': engagementEndpoints.postOpeners,
+  'PUT /api/admin/openers.php': engagementEndpoints.putOpeners,
+  'DELETE /api/admin/openers.php': engagementEndpoints.deleteOpeners,
+  'POST /api/admin/mass-messages.php': engagementEndpoints.postMassMessages,
+  'GET /api/admin/mass-messages.php': engagementEndpoints.getMassMessages,
 } as const satisfies Record<string, EndpointDefinition>;
 
 export type Endpoints = typeof endpoints;
@@ -137,6 +145,7 @@ export const declaredEndpoints: readonly AnyEndpoint[] = [
   chatsEndpoints,
   contentEndpoints,
   countsEndpoints,
+  engagementEndpoints,
   healthEndpoints,
   landersEndpoints,
   likesEndpoints,

@@ -10,6 +10,7 @@ import { AccountsService } from './modules/accounts/accounts.service.ts';
 import { SessionCache } from './modules/accounts/session-cache.ts';
 import { ChatListCache } from './modules/chats/chat-list-cache.ts';
 import { ChatsService } from './modules/chats/chats.service.ts';
+import { EngagementService } from './modules/engagement/engagement.service.ts';
 import { JobRunner } from './modules/jobs/job-runner.ts';
 import { LikesService } from './modules/likes/likes.service.ts';
 import { MailQueue } from './modules/mail/mail.service.ts';
@@ -104,6 +105,10 @@ export async function createServices(
         : 'refund failed: the payment provider could not be reached; the order stays completed for a retry',
     );
   };
+  const accounts = new AccountsService(db, clock, mail, translator, storage, logins);
+  const engagement = new EngagementService(db, clock, jobs, sites, chats, likes, caught.reportCaught);
+  // An activation schedules the site's opener scripts in its own transaction.
+  accounts.onActivated = (tx, member) => engagement.memberActivated(tx, member);
   const postbackSender = options.postbackSender ?? httpPostbackSender(config.NODE_ENV !== 'production');
   const deps: AppDeps = {
     config,
@@ -126,7 +131,7 @@ export async function createServices(
     payments,
     directDebit,
     staff,
-    accounts: new AccountsService(db, clock, mail, translator, storage, logins),
+    accounts,
     photos: new PhotosService(db, clock, storage),
     search: new SearchService(db, clock, storage, new SearchCounts(config.SEARCH_COUNT_CACHE_MS, clock)),
     likes,
@@ -134,6 +139,7 @@ export async function createServices(
     tracking: new TrackingService(db, clock),
     postbacks: new PostbackQueue(db, clock, postbackSender, app.log, jobs),
     stats: new StatsService(db, clock),
+    engagement,
     staffStart: { adminCreated: false, demoAdmin: null },
     // The one cache the chats service drops and the list route reads.
     chatLists,

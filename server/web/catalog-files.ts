@@ -21,8 +21,8 @@ const areas: readonly CatalogArea[] = ['site', 'admin', 'unsubscribe'];
  */
 const serverOnlyCatalogs: Record<CatalogArea, readonly string[]> = {
   admin: ['setup'],
-  unsubscribe: ['admin', 'setup'],
-  site: ['admin', 'mail', 'setup'],
+  unsubscribe: ['admin', 'engagement', 'setup'],
+  site: ['admin', 'engagement', 'mail', 'setup'],
 };
 
 export type CatalogFile = {

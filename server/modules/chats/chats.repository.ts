@@ -491,6 +491,7 @@ type NewMessage = {
   credits: number;
   createdAt: Date;
   clientId: string | null;
+  automated: boolean;
 };
 
 function prepareWriteMessage(tx: Executor) {
@@ -512,6 +513,7 @@ function prepareWriteMessage(tx: Executor) {
         credits: value('credits'),
         createdAt,
         clientId: value('clientId'),
+        automated: value('automated'),
       })
       .returning(),
   );

@@ -424,7 +424,7 @@ export class OperatorService {
         premium: index > 0,
         locked: false,
       })),
-      messages: await this.chats.present(rows, found.fictionalProfile.id, site),
+      messages: await this.chats.presentForStaff(rows, found.fictionalProfile.id, site),
       notes: notes.map(({ note, by }) => ({
         id: note.id,
         about: note.about,

@@ -41,6 +41,11 @@ export const staffRights = {
   manage_offers: ['admin'],
   /** The dashboard's numbers and the traffic sources. */
   view_stats: ['admin'],
+  /**
+   * Opener scripts and mass messages (server/modules/engagement/). The one place the team lead's
+   * role is to be added once it exists: `['admin', 'lead']`.
+   */
+  engage: ['admin'],
 } as const satisfies Record<string, readonly StaffRole[]>;
 export type StaffRight = keyof typeof staffRights;
 
