@@ -114,7 +114,7 @@ function StepsEditor({ initial, errors }: { initial: StepDraft[]; errors: Return
           // biome-ignore lint/suspicious/noArrayIndexKey: a step is its position in the script
           <li key={index} className="border rounded p-2 mb-2" data-testid="opener-step">
             <div className="row g-2 align-items-end">
-              <div className="col-5 col-sm-4">
+              <div className="col-5 col-sm-3">
                 <AdminField
                   name={`steps.${index}.after_minutes`}
                   label={t('engagement:openers.afterMinutes', { index: index + 1 })}
@@ -155,10 +155,10 @@ function StepsEditor({ initial, errors }: { initial: StepDraft[]; errors: Return
                   )}
                 </AdminField>
               </div>
-              <div className="col-12 col-sm-3 mb-3 text-sm-end">
+              <div className="col-12 col-sm-4 mb-3 text-sm-end">
                 <button
                   type="button"
-                  className="btn btn-outline-danger btn-sm"
+                  className="btn btn-outline-danger btn-sm text-nowrap"
                   onClick={() => setSteps((all) => all.filter((_, at) => at !== index))}
                   disabled={steps.length === 1}
                 >
