@@ -2,6 +2,7 @@ import { useEffect, useId, useState } from 'react';
 import { Form, useNavigation, useRevalidator } from 'react-router';
 import { formError } from '#app/lib/actions.server.ts';
 import { api, type BodyOf, serverApi } from '#app/lib/api.ts';
+import { formatDate } from '#app/lib/format.ts';
 import { useRootData } from '#app/lib/root-data.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import type { AdminFictionalProfileSummary, AdminSite } from '#contract/admin-sites.ts';
