@@ -29,10 +29,12 @@ type Route = ReturnType<typeof registeredRoutes>[number];
 describe('one contract declaration per call (contract/endpoints.ts)', () => {
   let t: TestApp;
   let routes: Route[];
+  let everyRoute: Route[];
   beforeAll(async () => {
     t = await createTestApp();
     await t.app.ready();
-    routes = registeredRoutes(t.app).filter(
+    everyRoute = registeredRoutes(t.app);
+    routes = everyRoute.filter(
       (route) =>
         route.method !== 'HEAD' && route.url.startsWith('/api/') && !route.url.startsWith('/api/admin/'),
     );
@@ -72,8 +74,9 @@ describe('one contract declaration per call (contract/endpoints.ts)', () => {
     expect(missing.sort()).toEqual([...expectedMissing].sort());
   });
 
+  // Staff calls already on declarations (the engagement pages') count as registered too.
   it('declares no call the app does not register', () => {
-    const registered = new Set(routes.map((route) => `${route.method} ${route.url}`));
+    const registered = new Set(everyRoute.map((route) => `${route.method} ${route.url}`));
     for (const key of byKey.keys()) expect(registered.has(key), key).toBe(true);
   });
 });
