@@ -314,6 +314,12 @@ export const dossierSchema = z.object({
 export type Dossier = z.infer<typeof dossierSchema>;
 
 /** A message as staff see it: `mine` means sent by the fictional profile. */
+/** A message as the staff views show it: also whether no one typed it (an opener script, a mass message). */
+export const staffMessageSchema = messageSchema.extend({
+  automated: z.boolean().describe('sent by an opener script or a mass message, not typed by anyone'),
+});
+export type StaffMessage = z.infer<typeof staffMessageSchema>;
+
 export const adminConversationResponseSchema = z.object({
   conversation: z.object({
     id: z.number().int(),
@@ -337,7 +343,7 @@ export const adminConversationResponseSchema = z.object({
   profile: profileSchema,
   profile_photos: z.array(photoSchema),
   persona: personaSchema,
-  messages: z.array(messageSchema),
+  messages: z.array(staffMessageSchema),
   notes: z.array(noteSchema),
 });
 export type AdminConversation = z.infer<typeof adminConversationResponseSchema>;

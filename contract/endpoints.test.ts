@@ -40,7 +40,6 @@ describe('one contract declaration per call (contract/endpoints.ts, contract/sta
   beforeAll(async () => {
     t = await createTestApp();
     await t.app.ready();
-    // Staff routes count once they are declared (the win-back rule is).
     routes = registeredRoutes(t.app).filter(
       (route) => route.method !== 'HEAD' && route.url.startsWith('/api/'),
     );

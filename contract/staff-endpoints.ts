@@ -1,5 +1,6 @@
 import type { AnyEndpoint } from './endpoint.ts';
 import { moneyAdminEndpoints, profilesAdminEndpoints, sitesAdminEndpoints } from './endpoints/backoffice.ts';
+import { engagementEndpoints } from './endpoints/engagement.ts';
 import { moderationEndpoints } from './endpoints/moderation.ts';
 import { operatorEndpoints } from './endpoints/operator.ts';
 import { staffEndpoints as staffAccountEndpoints } from './endpoints/staff.ts';
@@ -57,6 +58,12 @@ export const staffEndpoints = {
   'PUT /api/admin/reports.php': moderationEndpoints.putReports,
   'GET /api/admin/photo-queue.php': moderationEndpoints.getPhotoQueue,
   'PUT /api/admin/photo-queue.php': moderationEndpoints.putPhotoQueue,
+  'GET /api/admin/openers.php': engagementEndpoints.getOpeners,
+  'POST /api/admin/openers.php': engagementEndpoints.postOpeners,
+  'PUT /api/admin/openers.php': engagementEndpoints.putOpeners,
+  'DELETE /api/admin/openers.php': engagementEndpoints.deleteOpeners,
+  'POST /api/admin/mass-messages.php': engagementEndpoints.postMassMessages,
+  'GET /api/admin/mass-messages.php': engagementEndpoints.getMassMessages,
   'GET /api/admin/winback.php': winbackEndpoints.getWinback,
   'PUT /api/admin/winback.php': winbackEndpoints.putWinback,
   'GET /api/admin/stats.php': statsEndpoints.getStats,
@@ -109,4 +116,5 @@ export const declaredStaffEndpoints: readonly AnyEndpoint[] = [
   staffAccountEndpoints,
   staffSecurityEndpoints,
   winbackEndpoints,
+  engagementEndpoints,
 ].flatMap((area): AnyEndpoint[] => Object.values(area));

@@ -11,6 +11,7 @@ import { chatsRoutes } from './modules/chats/chats.routes.ts';
 import { complaintsRoutes } from './modules/content/complaints.routes.ts';
 import { contentRoutes } from './modules/content/content.routes.ts';
 import { countsRoutes } from './modules/counts/counts.routes.ts';
+import { engagementRoutes } from './modules/engagement/engagement.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { landersRoutes } from './modules/landers/landers.routes.ts';
 import { likesRoutes } from './modules/likes/likes.routes.ts';
@@ -71,6 +72,7 @@ export async function registerRoutes(app: FastifyInstance, config: Config): Prom
     statsRoutes,
     moneyAdminRoutes,
     winbackRoutes,
+    engagementRoutes,
   ])
     await api.register(routes);
   await app.register(operatorLiveRoutes);

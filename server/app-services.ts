@@ -10,6 +10,7 @@ import { AccountsService } from './modules/accounts/accounts.service.ts';
 import { SessionCache } from './modules/accounts/session-cache.ts';
 import { ChatListCache } from './modules/chats/chat-list-cache.ts';
 import { ChatsService } from './modules/chats/chats.service.ts';
+import { EngagementService } from './modules/engagement/engagement.service.ts';
 import { JobRunner } from './modules/jobs/job-runner.ts';
 import { LikesService } from './modules/likes/likes.service.ts';
 import { MailQueue } from './modules/mail/mail.service.ts';
@@ -119,6 +120,10 @@ export async function createServices(
     metrics,
     caught.reportCaught,
   );
+  const accounts = new AccountsService(db, clock, mail, translator, storage, logins, security);
+  const engagement = new EngagementService(db, clock, jobs, sites, chats, likes, caught.reportCaught);
+  // An activation schedules the site's opener scripts in its own transaction.
+  accounts.onActivated = (tx, member) => engagement.memberActivated(tx, member);
   const postbackSender = options.postbackSender ?? httpPostbackSender(config.NODE_ENV !== 'production');
   const deps: AppDeps = {
     config,
@@ -142,7 +147,7 @@ export async function createServices(
     directDebit,
     staff,
     security,
-    accounts: new AccountsService(db, clock, mail, translator, storage, logins, security),
+    accounts,
     photos: new PhotosService(db, clock, storage, screening),
     screening,
     search: new SearchService(db, clock, storage, new SearchCounts(config.SEARCH_COUNT_CACHE_MS, clock)),
@@ -164,6 +169,7 @@ export async function createServices(
       metrics,
     ),
     winback: new WinbackService(db, clock, sites, notifications, mail, translator, config, metrics),
+    engagement,
     staffStart: { adminCreated: false, demoAdmin: null },
     // The one cache the chats service drops and the list route reads.
     chatLists,

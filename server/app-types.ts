@@ -16,6 +16,7 @@ import type { MediaStorage } from './lib/storage.ts';
 import type { AccountsService } from './modules/accounts/accounts.service.ts';
 import type { ChatListCache } from './modules/chats/chat-list-cache.ts';
 import type { ChatsService } from './modules/chats/chats.service.ts';
+import type { EngagementService } from './modules/engagement/engagement.service.ts';
 import type { JobRunner } from './modules/jobs/job-runner.ts';
 import type { LikesService } from './modules/likes/likes.service.ts';
 import type { MailQueue } from './modules/mail/mail.service.ts';
@@ -84,6 +85,8 @@ export type AppDeps = {
   nudges: NudgesService;
   /** Win-back offers: a personal discount code for members gone inactive. */
   winback: WinbackService;
+  /** Opener scripts and mass messages, as jobs of the one runner (decision 043). */
+  engagement: EngagementService;
   /** What the start did about staff accounts (main.ts prints a demo admin's password once). */
   staffStart: StaffStart;
 };

@@ -32,7 +32,10 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     const step = firstSignInStep(staff);
     if (step && path !== step) throw redirect(step);
   }
-  return { staff, titles: titlesOf(context.resources.admin ?? {}) };
+  return {
+    staff,
+    titles: titlesOf(context.resources.admin ?? {}, context.resources.engagement ?? {}),
+  };
 }
 
 export function headers() {
@@ -74,13 +77,17 @@ const pageTitleKeys: Record<string, string> = {
   discountcodes: 'nav.discountcodes',
   winback: 'nav.winback',
   orders: 'nav.orders',
+  openers: 'engagement:nav.openers',
+  'mass-messages': 'engagement:nav.massMessages',
 };
 const orderKey = 'orders.detailHeading';
 
 /** The pages' names for their `<title>`, in the reader's language, from the back-office catalog. */
-function titlesOf(admin: Catalog): Record<string, string> {
+function titlesOf(admin: Catalog, engagement: Catalog): Record<string, string> {
+  const named = (key: string) =>
+    key.startsWith('engagement:') ? engagement[key.slice('engagement:'.length)] : admin[key];
   return Object.fromEntries(
-    [...new Set([...Object.values(pageTitleKeys), orderKey])].map((key) => [key, admin[key] ?? key]),
+    [...new Set([...Object.values(pageTitleKeys), orderKey])].map((key) => [key, named(key) ?? key]),
   );
 }
 
@@ -182,6 +189,17 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
                 <li className="nav-item">
                   <NavLink className="nav-link" to="/admin/gifts">
                     {t('admin:nav.gifts')}
+                  </NavLink>
+                </li>
+                {/* Engagement: admins today; the team lead joins here with the `engage` right. */}
+                <li className="nav-item">
+                  <NavLink className="nav-link" to="/admin/openers">
+                    {t('engagement:nav.openers')}
+                  </NavLink>
+                </li>
+                <li className="nav-item">
+                  <NavLink className="nav-link" to="/admin/mass-messages">
+                    {t('engagement:nav.massMessages')}
                   </NavLink>
                 </li>
                 <li className="nav-item">

@@ -1,5 +1,5 @@
 import type { StaffEndpoints } from '#contract/staff-endpoints.ts';
-import { fetchTransport, type TypedApiOver, typedApiOver } from './api.ts';
+import { type BodyIn, fetchTransport, type TypedApiOver, typedApiOver } from './api.ts';
 
 /**
  * The back office's typed client in the browser (the operator console's typing signal and queue
@@ -14,3 +14,6 @@ export const staffBrowserApi: TypedApiOver<StaffEndpoints> = typedApiOver<StaffE
   ]);
   return { endpoints: staffEndpoints, commonErrorCodes, errorBodySchema };
 }, fetchTransport());
+
+/** A staff call's body, as contract/staff-endpoints.ts declares it. */
+export type StaffBodyOf<K extends keyof StaffEndpoints> = BodyIn<StaffEndpoints, K>;

@@ -232,6 +232,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/mass-messages.php": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The campaigns, newest first, with their progress: count, sent, skipped, replied (admin) */
+        get: operations["getAdminMassMessages"];
+        put?: never;
+        /** A mass message from one fictional profile to a segment of a site’s active members. `preview: true` answers 200 `{count}`; otherwise 202 `{campaign}`: queued, sent in batches by jobs, once per member, skipping members who blocked the profile or opted out (admin) */
+        post: operations["postAdminMassMessages"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/member-activation.php": {
         parameters: {
             query?: never;
@@ -364,6 +382,26 @@ export interface paths {
         /** A note about the member or the fictional profile, in a category (likes, dislikes, facts, warnings); it follows them into every conversation */
         post: operations["postAdminNotes"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/openers.php": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The opener scripts (of one site) with their results: sent, replied, paid within 7 days (admin) */
+        get: operations["getAdminOpeners"];
+        /** Changes a script: its steps, profiles and active switch. Members already scheduled keep their jobs; each step reads the script when it runs (admin) */
+        put: operations["putAdminOpeners"];
+        /** A new opener script of a site and language: ordered steps after the member’s activation, each a job; message texts may use {member_name}, {profile_name}, {member_city} (admin) */
+        post: operations["postAdminOpeners"];
+        /** Removes a script; its steps not run yet are skipped (admin) */
+        delete: operations["deleteAdminOpeners"];
         options?: never;
         head?: never;
         patch?: never;
@@ -3861,6 +3899,7 @@ export interface operations {
                             };
                         };
                         messages: {
+                            automated: boolean;
                             client_id?: string | null;
                             conversation: number;
                             created_at: string;
@@ -5293,6 +5332,187 @@ export interface operations {
             };
         };
     };
+    getAdminMassMessages: {
+        parameters: {
+            query?: {
+                id?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        campaigns: {
+                            count: number;
+                            created_at: string;
+                            finished_at: string | null;
+                            id: number;
+                            profile: {
+                                id: number;
+                                name: string;
+                            };
+                            replied: number;
+                            sent: number;
+                            site: number;
+                            skipped: number;
+                            /** @enum {string} */
+                            status: "queued" | "sending" | "done";
+                            text: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not accepted (e.g. login_failed) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: authentication_required without a session, csrf_failed for a foreign Origin, or a rule of the call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed with fields, or a rule of the call */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description setup_required before the first site exists, or a provider that does not answer (retry later) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postAdminMassMessages: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    preview?: boolean;
+                    profile: number;
+                    segment: {
+                        /** Format: date */
+                        active_after?: string;
+                        country?: string;
+                        /** @enum {string} */
+                        gender?: "male" | "female";
+                        has_photo?: boolean;
+                        max_age?: number;
+                        min_age?: number;
+                        paid_user?: boolean;
+                        /** Format: date */
+                        signed_up_after?: string;
+                        site: number;
+                    };
+                    text: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                    } | {
+                        campaign: {
+                            count: number;
+                            id: number;
+                            /** @enum {string} */
+                            status: "queued" | "sending" | "done";
+                        };
+                    };
+                };
+            };
+            /** @description Not accepted (e.g. login_failed) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: authentication_required without a session, csrf_failed for a foreign Origin, or a rule of the call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed with fields, or a rule of the call */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description setup_required before the first site exists, or a provider that does not answer (retry later) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     postAdminMemberActivation: {
         parameters: {
             query?: never;
@@ -6338,6 +6558,387 @@ export interface operations {
             };
             /** @description rate_limited (Retry-After header) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description setup_required before the first site exists, or a provider that does not answer (retry later) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getAdminOpeners: {
+        parameters: {
+            query?: {
+                site?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        scripts: {
+                            active: boolean;
+                            created_at: string;
+                            id: number;
+                            language: string;
+                            profiles: {
+                                matches_seeking: boolean;
+                                same_country: boolean;
+                            };
+                            results: {
+                                paid_within_7d: number;
+                                replied: number;
+                                sent: number;
+                            };
+                            site: number;
+                            steps: {
+                                after_minutes: number;
+                                /** @enum {string} */
+                                kind: "like" | "visit" | "message";
+                                text: string | null;
+                            }[];
+                            updated_at: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not accepted (e.g. login_failed) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: authentication_required without a session, csrf_failed for a foreign Origin, or a rule of the call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed with fields, or a rule of the call */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description setup_required before the first site exists, or a provider that does not answer (retry later) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    putAdminOpeners: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    active: boolean;
+                    id: number;
+                    /** @enum {string} */
+                    language: "en" | "nl" | "de" | "it" | "fr" | "es" | "pl" | "da" | "fi" | "no" | "sv";
+                    profiles?: {
+                        matches_seeking?: boolean;
+                        same_country?: boolean;
+                    };
+                    site: number;
+                    steps: {
+                        after_minutes: number;
+                        /** @enum {string} */
+                        kind: "like" | "visit" | "message";
+                        text?: string | null;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        script: {
+                            active: boolean;
+                            created_at: string;
+                            id: number;
+                            language: string;
+                            profiles: {
+                                matches_seeking: boolean;
+                                same_country: boolean;
+                            };
+                            results: {
+                                paid_within_7d: number;
+                                replied: number;
+                                sent: number;
+                            };
+                            site: number;
+                            steps: {
+                                after_minutes: number;
+                                /** @enum {string} */
+                                kind: "like" | "visit" | "message";
+                                text: string | null;
+                            }[];
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not accepted (e.g. login_failed) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: authentication_required without a session, csrf_failed for a foreign Origin, or a rule of the call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed with fields, or a rule of the call */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description setup_required before the first site exists, or a provider that does not answer (retry later) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postAdminOpeners: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    active: boolean;
+                    /** @enum {string} */
+                    language: "en" | "nl" | "de" | "it" | "fr" | "es" | "pl" | "da" | "fi" | "no" | "sv";
+                    profiles?: {
+                        matches_seeking?: boolean;
+                        same_country?: boolean;
+                    };
+                    site: number;
+                    steps: {
+                        after_minutes: number;
+                        /** @enum {string} */
+                        kind: "like" | "visit" | "message";
+                        text?: string | null;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        script: {
+                            active: boolean;
+                            created_at: string;
+                            id: number;
+                            language: string;
+                            profiles: {
+                                matches_seeking: boolean;
+                                same_country: boolean;
+                            };
+                            results: {
+                                paid_within_7d: number;
+                                replied: number;
+                                sent: number;
+                            };
+                            site: number;
+                            steps: {
+                                after_minutes: number;
+                                /** @enum {string} */
+                                kind: "like" | "visit" | "message";
+                                text: string | null;
+                            }[];
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not accepted (e.g. login_failed) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: authentication_required without a session, csrf_failed for a foreign Origin, or a rule of the call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed with fields, or a rule of the call */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description setup_required before the first site exists, or a provider that does not answer (retry later) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteAdminOpeners: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    id: number;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                    };
+                };
+            };
+            /** @description Not accepted (e.g. login_failed) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: authentication_required without a session, csrf_failed for a foreign Origin, or a rule of the call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed with fields, or a rule of the call */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

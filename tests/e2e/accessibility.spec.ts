@@ -96,6 +96,8 @@ test('every back-office page, no serious violations', async ({ browser, baseURL,
     '/admin/discountcodes',
     '/admin/winback',
     '/admin/orders',
+    '/admin/openers',
+    '/admin/mass-messages',
   ];
   const details: Record<string, RegExp> = {
     '/admin/inbox': /^\/admin\/conversations\/\d+/,

@@ -211,6 +211,11 @@ export default function Conversation({ loaderData, actionData }: Route.Component
                 <div className="small text-body-secondary">
                   {message.mine ? view.profile.name : member.profile.name} ·{' '}
                   {formatDate(message.created_at, locale, { dateStyle: 'short', timeStyle: 'short' })}
+                  {message.automated && (
+                    <span className="badge text-bg-warning ms-2" data-testid="automated">
+                      {t('engagement:automated')}
+                    </span>
+                  )}
                 </div>
                 {message.text && <div style={{ whiteSpace: 'pre-wrap' }}>{message.text}</div>}
                 {message.photo && (

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  boolean,
   check,
   index,
   integer,
@@ -88,6 +89,8 @@ export const messages = pgTable(
     createdAt: timestamp({ withTimezone: true }).notNull(),
     /** The sender's idempotency key (POST /api/chat.php client_id): a repeat returns this message. */
     clientId: text(),
+    /** Sent by an opener script or a mass message, not typed by anyone: marked in the staff views. */
+    automated: boolean().notNull().default(false),
   },
   (table) => [
     index('messages_conversation_idx').on(table.conversationId, table.id),

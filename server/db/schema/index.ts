@@ -3,6 +3,7 @@ export * from './accounts.ts';
 export * from './catalog.ts';
 export * from './chats.ts';
 export * from './credits.ts';
+export * from './engagement.ts';
 export * from './jobs.ts';
 export * from './mail.ts';
 export * from './members.ts';

@@ -149,6 +149,9 @@ function isUniqueViolation(error: unknown): boolean {
   return code === '23505';
 }
 
+/** A member who has just confirmed the address (AccountsService.onActivated). */
+export type ActivatedMember = { userId: number; siteId: number; language: string; at: Date };
+
 export class AccountsService {
   constructor(
     private readonly db: Database,
@@ -170,6 +173,13 @@ export class AccountsService {
   /** Off (TTL 0) until app.ts hands in the configured one. */
   private sessionCache = new SessionCache(0);
   private bus: EventBus | null = null;
+
+  /**
+   * Told inside the activation's transaction that a member confirmed the address and became active:
+   * the engagement module schedules its opener scripts there (wired in app-services.ts), so an
+   * activation and its scheduled first contact commit together or not at all.
+   */
+  onActivated: ((tx: Transaction, member: ActivatedMember) => Promise<void>) | null = null;
 
   // ---- the member as the API shows them
 
@@ -527,6 +537,12 @@ export class AccountsService {
       });
       await repo.updateProfileOfUser(tx, user.id, { status: 'active' });
       await recordActivation(tx, user.id, now);
+      await this.onActivated?.(tx, {
+        userId: user.id,
+        siteId: user.siteId,
+        language: user.language,
+        at: now,
+      });
       return user.id;
     });
     if (activated === null) return false;

@@ -500,6 +500,7 @@ type NewMessage = {
   credits: number;
   createdAt: Date;
   clientId: string | null;
+  automated: boolean;
 };
 
 function prepareWriteMessage(tx: Executor) {
@@ -521,6 +522,7 @@ function prepareWriteMessage(tx: Executor) {
         credits: value('credits'),
         createdAt,
         clientId: value('clientId'),
+        automated: value('automated'),
       })
       .returning(),
   );

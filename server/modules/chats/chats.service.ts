@@ -1,3 +1,4 @@
+import type { StaffMessage } from '#contract/admin.ts';
 import type { ChatListItem, ChatResponse, Costs, Message } from '#contract/chats.ts';
 import { chatHistoryLimit, chatListPageSize, chatPageSize } from '#contract/chats.ts';
 import type { Database, Executor, Transaction } from '#server/db/client.ts';
@@ -138,6 +139,12 @@ export class ChatsService {
     return repo.messagesPage(this.db, conversationId, { clearedMessageId: 0, limit, oldestAllowedId: 0 });
   }
 
+  /** Messages as the staff views show them: each also tells whether no one typed it (automated). */
+  async presentForStaff(rows: MessageRow[], viewer: number, site: SiteRow): Promise<StaffMessage[]> {
+    const shown = await this.present(rows, viewer, site);
+    return shown.map((message, index) => ({ ...message, automated: rows[index]?.automated === true }));
+  }
+
   /** A member's conversation list changed without a request of theirs (chat-list-cache.ts). */
   async listChanged(userId: number): Promise<void> {
     await this.lists.changed(this.bus, userId);
@@ -162,7 +169,8 @@ export class ChatsService {
 
   /** Messages as the viewing profile sees them (also used by the operator console, viewing as the fictional profile). */
   async present(
-    rows: (Omit<MessageRow, 'clientId'> & Partial<Pick<MessageRow, 'clientId'>>)[],
+    rows: (Omit<MessageRow, 'clientId' | 'automated'> &
+      Partial<Pick<MessageRow, 'clientId' | 'automated'>>)[],
     viewer: number,
     site: SiteRow,
     known?: GiftRow[],
@@ -437,6 +445,7 @@ export class ChatsService {
         credits: cost,
         createdAt: now,
         clientId: input.client_id ?? null,
+        automated: from.kind === 'staff' && from.automated === true,
       });
       const balance =
         sender && cost > 0

@@ -5,7 +5,7 @@ import {
   visitorsPageSize,
 } from '#contract/likes.ts';
 import type { Profile } from '#contract/profiles.ts';
-import type { Database, Executor } from '#server/db/client.ts';
+import type { Database, Executor, Transaction } from '#server/db/client.ts';
 import type { ProfileRow, UserRow } from '#server/db/schema/members.ts';
 import type { PhotoRow } from '#server/db/schema/photos.ts';
 import type { SiteRow } from '#server/db/schema/sites.ts';
@@ -249,6 +249,47 @@ export class LikesService {
     const [profile] = await this.present([liker], site);
     if (profile) await publishToMember(this.bus, member.id, { type: 'like', profile });
     return profile ?? null;
+  }
+
+  /**
+   * A fictional profile likes a member (an opener script's step), announced and notified as any
+   * like. `within` runs first in the like's transaction (the script's stop rule and its record of the
+   * step); what it throws stores nothing. False when the profile liked the member already.
+   */
+  async likeAsProfile(
+    liker: ProfileRow,
+    member: { user: UserRow; profile: ProfileRow },
+    site: SiteRow,
+    within: (tx: Transaction) => Promise<void>,
+  ): Promise<boolean> {
+    const at = this.clock.now();
+    const created = await this.db.transaction(async (tx) => {
+      await within(tx);
+      return repo.insertLike(tx, { liker: liker.id, liked: member.profile.id, source: 'auto', at });
+    });
+    if (!created) return false;
+    const [shown] = await this.present([liker], site);
+    if (shown) await publishToMember(this.bus, member.user.id, { type: 'like', profile: shown });
+    await this.notifications
+      ?.onLike({ recipient: member.user, site, likerName: liker.name, likerProfileId: liker.id })
+      .catch((error: unknown) => this.reportCaught('notifications.like', error));
+    return true;
+  }
+
+  /**
+   * A fictional profile visits a member's page (an opener script's step): recorded as any visit, so
+   * it is listed in the member's visitors. `within` runs first in the same transaction.
+   */
+  async visitAsProfile(
+    visitor: ProfileRow,
+    visited: ProfileRow,
+    within: (tx: Transaction) => Promise<void>,
+  ): Promise<void> {
+    const at = this.clock.now();
+    await this.db.transaction(async (tx) => {
+      await within(tx);
+      await repo.recordVisit(tx, { visitor: visitor.id, visited: visited.id, at });
+    });
   }
 
   /**

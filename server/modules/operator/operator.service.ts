@@ -505,7 +505,7 @@ export class OperatorService {
       profile: toProfile(found.fictionalProfile, mains.get(found.fictionalProfile.id), ctx),
       profile_photos: photos.map(photoOf),
       persona: toPersona(found.fictionalProfile.id, persona),
-      messages: await this.chats.present(rows, found.fictionalProfile.id, site),
+      messages: await this.chats.presentForStaff(rows, found.fictionalProfile.id, site),
       notes: notes.map(({ note, by }) => ({
         id: note.id,
         about: note.about,

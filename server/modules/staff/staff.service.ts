@@ -46,6 +46,11 @@ export const staffRights = {
   view_stats: ['admin'],
   /** The operators' reply templates (every operator reads those of their assignment). */
   manage_templates: ['admin'],
+  /**
+   * Opener scripts and mass messages (server/modules/engagement/). The one place the team lead's
+   * role is to be added once it exists: `['admin', 'lead']`.
+   */
+  engage: ['admin'],
 } as const satisfies Record<string, readonly StaffRole[]>;
 export type StaffRight = keyof typeof staffRights;
 
