@@ -3,14 +3,14 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { buildApp } from '#server/app.ts';
 import { loadConfig } from '#server/config.ts';
 import { connectPostgres, type DatabaseHandle, wrapPglite } from '#server/db/client.ts';
 import { createPglite } from '#server/db/pglite.ts';
 import { staffCookie, staffPassword, totpCode } from '../../../tests/setup/staff.ts';
 import { createTestApp, type TestApp } from '../../../tests/setup/test-app.ts';
-import { databaseUrlFor } from '../../../tests/setup/test-database.ts';
+import { databaseUrlFor, testPooler } from '../../../tests/setup/test-database.ts';
 
 describe('liveness and readiness', () => {
   let t: TestApp;
@@ -62,8 +62,12 @@ describe('readiness when the database goes away', () => {
 
       if (admin) {
         await admin.query(`alter database "${name}" allow_connections true`);
-        const up = await t.app.inject({ url: '/api/health/ready' });
-        expect(up.statusCode).toBe(200);
+        // Straight to PostgreSQL the next check reconnects; a pooler (PgBouncer) waits its
+        // server_login_retry after a refused login before it tries again.
+        await vi.waitFor(
+          async () => expect((await t.app.inject({ url: '/api/health/ready' })).statusCode).toBe(200),
+          { timeout: 5000, interval: 100 },
+        );
       }
     } finally {
       await admin?.end();
@@ -84,7 +88,7 @@ async function emptyDatabase(): Promise<{ handle: DatabaseHandle; drop(): Promis
   await admin.query(`create database "${name}"`);
   await admin.end();
   return {
-    handle: await connectPostgres(databaseUrlFor(info.adminUrl, name), 2),
+    handle: await connectPostgres(databaseUrlFor(info.appUrl, name), 2, testPooler),
     async drop() {
       const dropper = new pg.Client({ connectionString: info.adminUrl });
       await dropper.connect();
