@@ -35,7 +35,11 @@ describe('liveness and readiness', () => {
 
 describe('readiness when the database goes away', () => {
   it('flips to 503 not_ready while the database does not answer, liveness stays 200', async () => {
-    const t = await createTestApp();
+    const lines: string[] = [];
+    const t = await createTestApp(
+      { LOG_LEVEL: 'warn' },
+      { logStream: { write: (line: string) => void lines.push(line) } },
+    );
     const info = inject('testDatabase');
     const admin = info.kind === 'postgres' ? new pg.Client({ connectionString: info.adminUrl }) : null;
     const name = t.databaseUrl ? new URL(t.databaseUrl).pathname.slice(1) : '';
@@ -59,6 +63,12 @@ describe('readiness when the database goes away', () => {
         message: expect.any(String),
       });
       expect((await t.app.inject({ url: '/api/health/live' })).statusCode).toBe(200);
+      // A probe every few seconds while the database is away: one line each, no stack trace.
+      const logged = lines.map((line) => JSON.parse(line)).filter((line) => line.where === 'health.database');
+      expect(logged).toHaveLength(1);
+      expect(logged[0].err).toBeDefined();
+      expect(logged[0].err.stack).toBeUndefined();
+      expect(lines.join('\n')).not.toMatch(/\s+at /);
 
       if (admin) {
         await admin.query(`alter database "${name}" allow_connections true`);
