@@ -73,10 +73,11 @@ describe('readiness when the database goes away', () => {
       if (admin) {
         await admin.query(`alter database "${name}" allow_connections true`);
         // Straight to PostgreSQL the next check reconnects; a pooler (PgBouncer) waits its
-        // server_login_retry after a refused login before it tries again.
+        // server_login_retry after a refused login, and a check queued there while the database
+        // was shut answers only then (or at its query_wait_timeout).
         await vi.waitFor(
           async () => expect((await t.app.inject({ url: '/api/health/ready' })).statusCode).toBe(200),
-          { timeout: 5000, interval: 100 },
+          { timeout: 20_000, interval: 200 },
         );
       }
     } finally {
@@ -84,7 +85,7 @@ describe('readiness when the database goes away', () => {
       if (admin) await t.close();
       else await t.app.close().catch(() => undefined);
     }
-  });
+  }, 60_000);
 });
 
 /** A database with the schema and nothing else (SEED_DEMO=0 on a new installation). */

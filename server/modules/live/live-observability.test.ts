@@ -1,8 +1,12 @@
 import { once } from 'node:events';
+import { readFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { z } from 'zod';
 import { httpLabels } from '#server/lib/metrics.ts';
+import { projectRoot } from '#server/lib/project-root.ts';
 import type { MailTransport } from '#server/modules/mail/mail-transport.ts';
 import { activeMember } from '../../../tests/setup/members.ts';
 import { createTestApp, type TestApp } from '../../../tests/setup/test-app.ts';
@@ -97,6 +101,22 @@ describe('/metrics', () => {
     ]) {
       expect(body, family).toContain(`# TYPE ${family} `);
     }
+    // Every family the Grafana dashboard in deploy/ plots is one this app serves.
+    const dashboard = z
+      .object({
+        panels: z.array(z.object({ title: z.string(), targets: z.array(z.object({ expr: z.string() })) })),
+      })
+      .parse(JSON.parse(await readFile(path.join(projectRoot, 'deploy', 'grafana-dashboard.json'), 'utf8')));
+    const plotted = dashboard.panels.flatMap((panel) =>
+      panel.targets.flatMap((target) =>
+        [...target.expr.replace(/\bby \([^)]*\)/g, '').matchAll(/\b([a-z][a-z0-9_]*)\s*(?:\{|\[|\))/g)]
+          .map((match) => match[1]!)
+          .filter((name) => !['rate', 'sum', 'max', 'topk', 'histogram_quantile'].includes(name))
+          .map((name) => name.replace(/_(bucket|count|sum)$/, '')),
+      ),
+    );
+    expect(plotted.length).toBeGreaterThan(10);
+    for (const family of new Set(plotted)) expect(body, family).toContain(`# TYPE ${family} `);
     if (t.databaseUrl) {
       // The pg pool of this instance: the test app's five connections at most, none waiting now.
       expect(body).toMatch(/db_pool_connections\{state="total"\} [1-5]/);
