@@ -43,7 +43,10 @@ async function openConfiguredDatabase(config: Config, embedded?: EmbeddedStart):
     return embeddedHandle(embedded.thread, embedded.prepared);
   }
   if (config.DATABASE_URL) {
-    return connectPostgres(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
+    return connectPostgres(config.DATABASE_URL, config.DATABASE_POOL_SIZE, {
+      pooler: config.DATABASE_POOLER,
+      migrationUrl: config.DATABASE_DIRECT_URL,
+    });
   }
   const { dataDir, snapshot } = embeddedDatabaseOf(config);
   return openPglite(dataDir, snapshot);

@@ -191,6 +191,8 @@ export async function createServices(
   metrics.queue('jobs', async () =>
     (await jobs.counts()).reduce((sum, row) => sum + (row.status === 'queued' ? row.count : 0), 0),
   );
+  metrics.jobsFrom(() => jobs.counts());
+  metrics.databasePoolOf(database.pool);
   registerBackgroundJobs(deps, app.log);
   deps.staffStart = await ensureStaffAtStart(config, staff);
   return {

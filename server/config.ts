@@ -36,6 +36,13 @@ const envSchema = z.object({
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: urlWithProtocols(['postgres', 'postgresql']).optional(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  /**
+   * What sits between the app and PostgreSQL: `transaction` for a transaction-mode pooler (PgBouncer,
+   * RDS Proxy, Supavisor): statements are sent unnamed and nothing outlives a transaction (decision 048).
+   */
+  DATABASE_POOLER: z.enum(['none', 'session', 'transaction']).default('none'),
+  /** A direct connection past the pooler, used for migrations only when set. */
+  DATABASE_DIRECT_URL: urlWithProtocols(['postgres', 'postgresql']).optional(),
   REDIS_URL: urlWithProtocols(['redis', 'rediss']).optional(),
   /** Prefix of every Redis key and channel; default derived from the database (server/lib/redis-prefix.ts). */
   REDIS_PREFIX: z

@@ -158,6 +158,9 @@ export async function startApp(
         DEMO_PROFILES: String(env.demoProfiles ?? 320),
         BENCH_WORKERS: String(workers),
         ...(env.databaseUrl ? { DATABASE_URL: env.databaseUrl, DATABASE_POOL_SIZE: '10' } : {}),
+        ...(env.databaseUrl && process.env.BENCH_POOLER_URL
+          ? throughPooler(env.databaseUrl, process.env.BENCH_POOLER_URL)
+          : {}),
         ...(env.redisUrl ? { REDIS_URL: env.redisUrl } : {}),
         ...(env.redisPrefix ? { REDIS_PREFIX: env.redisPrefix } : {}),
       },
@@ -177,4 +180,15 @@ export async function startApp(
       if (attempt >= 5 || !started.output().includes('No build at')) throw error;
     }
   }
+}
+
+/**
+ * BENCH_POOLER_URL (a transaction-mode PgBouncer in front of the bench's PostgreSQL, e.g.
+ * postgres://postgres@127.0.0.1:6432/postgres): the app under test reaches its database through it
+ * with DATABASE_POOLER=transaction, and migrates on the direct URL (docs/decisions/048).
+ */
+function throughPooler(directUrl: string, poolerUrl: string): Record<string, string> {
+  const pooled = new URL(poolerUrl);
+  pooled.pathname = new URL(directUrl).pathname;
+  return { DATABASE_URL: pooled.toString(), DATABASE_POOLER: 'transaction', DATABASE_DIRECT_URL: directUrl };
 }

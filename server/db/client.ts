@@ -1,8 +1,11 @@
 import path from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
+import type { NodePgDatabase } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import type { PoolClient } from 'pg';
 import { projectRoot } from '#server/lib/project-root.ts';
 import { createPglite } from './pglite.ts';
 import type { PgliteThread } from './pglite-thread.ts';
@@ -24,8 +27,17 @@ export type DatabaseHandle = {
   kind: 'pglite' | 'postgres';
   migrate(): Promise<void>;
   close(): Promise<void>;
+  /** PostgreSQL's connection pool, for its gauges on /metrics; absent on the embedded database. */
+  pool?: PoolGauges;
   /** How an embedded database started from a snapshot (server/db/snapshot.ts); absent otherwise. */
   snapshot?: SnapshotStart;
+};
+
+/** What /metrics reads of a pg pool: connections open, idle, and checkouts waiting for one. */
+export type PoolGauges = {
+  readonly totalCount: number;
+  readonly idleCount: number;
+  readonly waitingCount: number;
 };
 
 /**
@@ -54,14 +66,83 @@ export const migrationsFolder = path.join(projectRoot, 'server', 'db', 'migratio
 const MIGRATION_LOCK_ID = 72_410_001;
 
 /**
+ * How the app reaches PostgreSQL. `none` or `session`: its own connections, straight or through a
+ * session-mode pooler; statements are prepared once per connection (decision 027). `transaction`: a pooler that
+ * hands each transaction to any server connection (PgBouncer in transaction mode, RDS Proxy,
+ * Supavisor): nothing may outlive a transaction, so every statement is sent unnamed (decision 048).
+ */
+export type PoolerMode = 'none' | 'session' | 'transaction';
+
+export type PostgresOptions = {
+  pooler?: PoolerMode;
+  /** Where migrations run when it is not the app's URL: a direct connection past the pooler. */
+  migrationUrl?: string | undefined;
+};
+
+/**
+ * A query config without its statement name. A named statement lives on the server connection that
+ * parsed it, and behind a transaction pooler the next transaction of the same client may run on
+ * another one ("prepared statement does not exist") or meet a stale one ("already exists"); the
+ * unnamed statement is parsed, bound and run in one round trip, which every pooler forwards.
+ */
+function unnamed(config: unknown): unknown {
+  if (typeof config !== 'object' || config === null || !('name' in config)) return config;
+  if ('submit' in config && typeof config.submit === 'function') return config;
+  return { ...config, name: undefined };
+}
+
+/** The pool's connections, made to send unnamed statements only (behind a transaction pooler). */
+function sendUnnamed(client: PoolClient): void {
+  const query = client.query;
+  // Every query of the app goes through a pooled client's query (pool.query checks one out too):
+  // replacing it there covers the prepared statements of every repository, present and future.
+  Object.defineProperty(client, 'query', {
+    value: (config: unknown, ...rest: unknown[]) => Reflect.apply(query, client, [unnamed(config), ...rest]),
+  });
+}
+
+/**
+ * Migrates inside one transaction that holds a transaction-level advisory lock: instances starting
+ * at once wait for each other, and the lock ends with the transaction, so it works the same on a
+ * direct connection and through a transaction pooler (a session lock would be taken on one server
+ * connection and released, or not, on another). The bookkeeping is Drizzle's (its table and hashes,
+ * read by drizzle-kit); only the transaction around it is the app's.
+ */
+async function migrateLocked(db: NodePgDatabase): Promise<void> {
+  const { readMigrationFiles } = await import('drizzle-orm/migrator');
+  const migrations = readMigrationFiles({ migrationsFolder });
+  await db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${MIGRATION_LOCK_ID})`);
+    await tx.execute(sql`create schema if not exists drizzle`);
+    await tx.execute(
+      sql`create table if not exists drizzle.__drizzle_migrations (id serial primary key, hash text not null, created_at bigint)`,
+    );
+    const { rows } = await tx.execute<{ created_at: string }>(
+      sql`select created_at from drizzle.__drizzle_migrations order by created_at desc limit 1`,
+    );
+    const last = rows[0] ? Number(rows[0].created_at) : undefined;
+    for (const migration of migrations) {
+      if (last !== undefined && last >= migration.folderMillis) continue;
+      for (const statement of migration.sql) await tx.execute(sql.raw(statement));
+      await tx.execute(
+        sql`insert into drizzle.__drizzle_migrations (hash, created_at) values (${migration.hash}, ${migration.folderMillis})`,
+      );
+    }
+  });
+}
+
+/**
  * Connects to PostgreSQL. Its driver loads here, not with the module: an embedded start never
  * needs it (~50 ms of a start).
  */
-export async function connectPostgres(connectionString: string, poolSize = 10): Promise<DatabaseHandle> {
-  const [{ default: pg }, { drizzle: drizzlePg }, { migrate: migratePg }] = await Promise.all([
+export async function connectPostgres(
+  connectionString: string,
+  poolSize = 10,
+  options: PostgresOptions = {},
+): Promise<DatabaseHandle> {
+  const [{ default: pg }, { drizzle: drizzlePg }] = await Promise.all([
     import('pg'),
     import('drizzle-orm/node-postgres'),
-    import('drizzle-orm/node-postgres/migrator'),
   ]);
   // Connections stay open once made (pg-pool closed them after 10 s idle): a new one costs a backend
   // start, cold catalog caches and a parse of every prepared statement it runs, ~50 ms that the
@@ -70,23 +151,19 @@ export async function connectPostgres(connectionString: string, poolSize = 10): 
   pool.on('error', () => {
     // An idle client lost its connection; the pool replaces it on the next checkout.
   });
+  if (options.pooler === 'transaction') pool.on('connect', sendUnnamed);
   const db = drizzlePg(pool, { casing: 'snake_case', logger });
   return {
     db,
     kind: 'postgres',
+    pool,
     async migrate() {
-      const client = await pool.connect();
+      if (!options.migrationUrl) return migrateLocked(drizzlePg(pool, { casing: 'snake_case' }));
+      const direct = new pg.Pool({ connectionString: options.migrationUrl, max: 1 });
       try {
-        await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
-        await migratePg(drizzlePg(client, { casing: 'snake_case' }), { migrationsFolder });
+        await migrateLocked(drizzlePg(direct, { casing: 'snake_case' }));
       } finally {
-        // A failed unlock would leave the lock with this connection, and the next instance's start
-        // waiting on it: released with the error, the connection is closed and the lock goes with it.
-        const unlocked = await client
-          .query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_ID])
-          .then(() => undefined)
-          .catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
-        client.release(unlocked);
+        await direct.end();
       }
     },
     close: () => pool.end(),

@@ -41,6 +41,16 @@ export class CaughtErrors {
   };
 
   /**
+   * For a check whose failure is its answer (readiness: `database: down`): logged and counted like
+   * reportCaught, without the stack. A probe every few seconds while a dependency is away would
+   * otherwise write the same stack trace each time; the error's type and code say what happened.
+   */
+  readonly reportDown = (where: string, error: unknown): void => {
+    this.counter.inc({ where });
+    this.log.warn({ err: { ...loggableError(error), stack: undefined }, where }, `${where} failed`);
+  };
+
+  /**
    * Fire-and-forget work: runs `work`, and a throw or rejection is reported (logged and counted)
    * instead of reaching the caller. The promise never rejects and answers undefined after a
    * failure: `void caught.bestEffort(…)` to go on at once, or await it to go on after the work.

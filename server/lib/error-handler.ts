@@ -95,8 +95,9 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (error instanceof AppError) {
       // A dependency that failed (provider_unavailable, not_ready…) is logged with its cause, never
       // silent. setup_required is no failure: the state before the first site, which every readiness
-      // probe asks about (the start log says it once).
-      if (error.status >= 500 && error.code !== 'setup_required') {
+      // probe asks about (the start log says it once). not_ready: the readiness check has logged
+      // which dependency is down, in one line without a stack (a probe every few seconds).
+      if (error.status >= 500 && error.code !== 'setup_required' && error.code !== 'not_ready') {
         request.log.warn(
           { err: loggableError(error.cause ?? error), code: error.code, route: request.routeOptions.url },
           'request failed: a dependency did not answer',

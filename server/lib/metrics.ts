@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { PoolGauges } from '#server/db/client.ts';
 import { CaughtErrors, type CaughtLog } from './best-effort.ts';
 import type { EventBus } from './event-bus.ts';
 
@@ -12,8 +13,8 @@ export class Metrics {
   readonly registry = new Registry();
   readonly httpDuration = new Histogram({
     name: 'http_request_duration_seconds',
-    help: 'HTTP requests by method, route pattern and status',
-    labelNames: ['method', 'route', 'status_code'],
+    help: 'HTTP requests by method, route pattern (never the raw URL) and status class (2xx, 4xx …)',
+    labelNames: ['method', 'route', 'status'],
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [this.registry],
   });
@@ -110,6 +111,41 @@ export class Metrics {
     },
   });
 
+  readonly jobs = new Gauge({
+    name: 'jobs',
+    help: 'Jobs in the job runner by queue and state (queued, running, dead), read at each scrape',
+    labelNames: ['queue', 'state'],
+    registers: [this.registry],
+    collect: async () => {
+      const rows = await this.jobCounts().catch((error: unknown) => {
+        this.caught.reportCaught('metrics.jobs', error);
+        return [];
+      });
+      // A queue and state that emptied since the last scrape reads 0, not its last count.
+      this.jobs.reset();
+      for (const row of rows) this.jobs.set({ queue: row.queue, state: row.status }, row.count);
+    },
+  });
+  readonly databasePool = new Gauge({
+    name: 'db_pool_connections',
+    help: "PostgreSQL connections of this instance's pool: open (total) and idle",
+    labelNames: ['state'],
+    registers: [this.registry],
+    collect: () => {
+      if (!this.pool) return;
+      this.databasePool.set({ state: 'total' }, this.pool.totalCount);
+      this.databasePool.set({ state: 'idle' }, this.pool.idleCount);
+    },
+  });
+  readonly databasePoolWaiting = new Gauge({
+    name: 'db_pool_waiting',
+    help: 'Queries of this instance waiting for a pooled PostgreSQL connection',
+    registers: [this.registry],
+    collect: () => {
+      if (this.pool) this.databasePoolWaiting.set(this.pool.waitingCount);
+    },
+  });
+
   readonly caughtErrors = new Counter({
     name: 'caught_errors_total',
     help: 'Errors caught and gone on from (logged with the same `where`), by where they happened',
@@ -120,10 +156,31 @@ export class Metrics {
   readonly caught: CaughtErrors;
 
   private depthSources: Record<string, () => Promise<number>> = {};
+  private pool: PoolGauges | undefined;
+  private jobCounts: () => Promise<{ queue: string; status: string; count: number }[]> = async () => [];
 
   /** `log`: the app's logger, where caught errors are written. */
   constructor(log: CaughtLog) {
     this.caught = new CaughtErrors(log, this.caughtErrors);
+  }
+
+  /**
+   * prom-client's process and Node metrics (CPU, memory, heap, GC, handles, event-loop lag) in this
+   * registry: only where /metrics is served, as the event-loop monitor runs for as long as the
+   * process does.
+   */
+  collectDefaults(): void {
+    collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: 20 });
+  }
+
+  /** The PostgreSQL pool whose size and waiting checkouts are gauged (none on the embedded database). */
+  databasePoolOf(pool: PoolGauges | undefined): void {
+    this.pool = pool;
+  }
+
+  /** The job runner's counts per queue and state, read when Prometheus scrapes. */
+  jobsFrom(counts: () => Promise<{ queue: string; status: string; count: number }[]>): void {
+    this.jobCounts = counts;
   }
 
   /** A queue's depth, read when Prometheus scrapes. */
@@ -183,18 +240,35 @@ function tokenMatches(header: string | undefined, token: string): boolean {
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
+/** The methods the app answers; anything else a client sends is one label value, not one each. */
+const knownMethods = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+
+/**
+ * The labels of one request: the route's pattern (`/api/members/:id`, never the raw URL, so a
+ * scanner's thousand paths are one `unmatched`), a known method, and the status class. Bounded:
+ * routes × methods × 5 classes.
+ */
+export function httpLabels(
+  method: string,
+  routePattern: string | undefined,
+  statusCode: number,
+): { method: string; route: string; status: string } {
+  return {
+    method: knownMethods.has(method) ? method : 'other',
+    route: routePattern ?? 'unmatched',
+    status: `${Math.min(5, Math.max(1, Math.floor(statusCode / 100)))}xx`,
+  };
+}
+
 /** HTTP timings of every request, and GET /metrics behind METRICS_TOKEN (absent: 404, the page is off). */
 export function registerMetrics(app: FastifyInstance, metrics: Metrics, token: string | undefined): void {
   app.addHook('onResponse', async (request, reply) => {
     metrics.httpDuration.observe(
-      {
-        method: request.method,
-        route: request.routeOptions.url ?? 'unmatched',
-        status_code: String(reply.statusCode),
-      },
+      httpLabels(request.method, request.routeOptions.url, reply.statusCode),
       reply.elapsedTime / 1000,
     );
   });
+  if (token) metrics.collectDefaults();
   app.get(
     '/metrics',
     {

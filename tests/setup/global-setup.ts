@@ -7,7 +7,7 @@ import type { TestProject } from 'vitest/node';
 import { connectPostgres, wrapPglite } from '../../server/db/client.ts';
 import { createPglite } from '../../server/db/pglite.ts';
 import { seedDemo } from '../../server/modules/demo/demo.seed.ts';
-import { databaseUrlFor, type TestDatabaseInfo } from './test-database.ts';
+import { databaseUrlFor, type TestDatabaseInfo, testDatabaseUrls } from './test-database.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -24,9 +24,12 @@ const templateProfiles = 60;
  */
 export default async function setup(project: TestProject) {
   const runId = `${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
-  const databaseUrl = process.env.DATABASE_URL;
+  const urls = testDatabaseUrls();
 
-  if (databaseUrl) {
+  if (urls) {
+    // The template is made, migrated and seeded on the admin (direct) connection: copying it needs
+    // no session open on it, and a pooler would keep its server connections (test-database.ts).
+    const databaseUrl = urls.adminUrl;
     const prefix = `dating_test_${runId}`;
     const template = `${prefix}_template`;
     const admin = new pg.Client({ connectionString: databaseUrl });
@@ -36,7 +39,14 @@ export default async function setup(project: TestProject) {
     await handle.migrate();
     await seedDemo(handle.db, { profiles: templateProfiles });
     await handle.close();
-    project.provide('testDatabase', { kind: 'postgres', adminUrl: databaseUrl, prefix, template, runId });
+    project.provide('testDatabase', {
+      kind: 'postgres',
+      adminUrl: databaseUrl,
+      appUrl: urls.appUrl,
+      prefix,
+      template,
+      runId,
+    });
     return async () => {
       const { rows } = await admin.query<{ datname: string }>(
         'select datname from pg_database where datname like $1',

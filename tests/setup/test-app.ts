@@ -16,6 +16,8 @@ export type TestApp = {
   config: Config;
   /** The file's own database URL on PostgreSQL (undefined on PGlite). */
   databaseUrl: string | undefined;
+  /** The same database on a direct connection, past a pooler when the run has one (PostgreSQL only). */
+  databaseDirectUrl: string | undefined;
   /** The Redis prefix of this app, for a second instance that must share its channels. */
   redisPrefix: string;
   close(): Promise<void>;
@@ -66,6 +68,7 @@ export async function createTestApp(
     database: database.handle,
     config,
     databaseUrl: database.url,
+    databaseDirectUrl: database.directUrl,
     redisPrefix,
     async close() {
       await app.close();

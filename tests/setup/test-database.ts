@@ -1,11 +1,41 @@
 import { readFile } from 'node:fs/promises';
 import pg from 'pg';
-import { connectPostgres, type DatabaseHandle, wrapPglite } from '../../server/db/client.ts';
+import { connectPostgres, type DatabaseHandle, type PoolerMode, wrapPglite } from '../../server/db/client.ts';
 import { createPglite } from '../../server/db/pglite.ts';
 
 export type TestDatabaseInfo =
   | { kind: 'pglite'; dumpFile: string; runId: string }
-  | { kind: 'postgres'; adminUrl: string; prefix: string; template: string; runId: string };
+  | {
+      kind: 'postgres';
+      /** A direct connection: databases are made and dropped there (see testDatabaseUrls). */
+      adminUrl: string;
+      /** DATABASE_URL, the way the app connects: straight, or through a transaction pooler. */
+      appUrl: string;
+      prefix: string;
+      template: string;
+      runId: string;
+    };
+
+/**
+ * Behind a transaction pooler (DATABASE_POOLER=transaction) the tests connect as the app would,
+ * and pass this to every connectPostgres of their own.
+ */
+export const testPooler: { pooler: PoolerMode } = {
+  pooler: process.env.DATABASE_POOLER === 'transaction' ? 'transaction' : 'none',
+};
+
+/**
+ * The run's URLs: the app's (DATABASE_URL) and the admin one where databases are created and
+ * dropped: DATABASE_DIRECT_URL when set, else DATABASE_URL. Through a pooler CREATE DATABASE …
+ * TEMPLATE fails while the pooler keeps idle server connections to the template open ("being
+ * accessed by other users"), so behind one the admin URL is the direct one.
+ */
+export function testDatabaseUrls(
+  env: NodeJS.ProcessEnv = process.env,
+): { appUrl: string; adminUrl: string } | null {
+  if (!env.DATABASE_URL) return null;
+  return { appUrl: env.DATABASE_URL, adminUrl: env.DATABASE_DIRECT_URL ?? env.DATABASE_URL };
+}
 
 export function databaseUrlFor(url: string, database: string): string {
   const parsed = new URL(url);
@@ -18,7 +48,7 @@ let counter = 0;
 /** A database of its own for one test file, copied from the run's migrated and seeded template. */
 export async function createTestDatabase(
   info: TestDatabaseInfo,
-): Promise<{ handle: DatabaseHandle; url?: string; drop(): Promise<void> }> {
+): Promise<{ handle: DatabaseHandle; url?: string; directUrl?: string; drop(): Promise<void> }> {
   if (info.kind === 'pglite') {
     const dump = await readFile(info.dumpFile);
     const client = await createPglite(undefined, { loadDataDir: new Blob([dump]) });
@@ -41,10 +71,11 @@ export async function createTestDatabase(
   } finally {
     await admin.end();
   }
-  const url = databaseUrlFor(info.adminUrl, name);
+  const url = databaseUrlFor(info.appUrl, name);
   return {
-    handle: await connectPostgres(url, 5),
+    handle: await connectPostgres(url, 5, testPooler),
     url,
+    directUrl: databaseUrlFor(info.adminUrl, name),
     async drop() {
       const dropper = new pg.Client({ connectionString: info.adminUrl });
       await dropper.connect();

@@ -14,6 +14,7 @@ import {
 import { signedInStaff } from '../../../tests/setup/staff.ts';
 import { injectCounted, installStatementCounter } from '../../../tests/setup/statement-count.ts';
 import { createTestApp, type TestApp } from '../../../tests/setup/test-app.ts';
+import { testPooler } from '../../../tests/setup/test-database.ts';
 import { announceCreditsChanged, announceSessionsChanged, SessionCache } from './session-cache.ts';
 
 const user = (id: number) => ({ id }) as UserRow;
@@ -216,7 +217,7 @@ if (process.env.DATABASE_URL && process.env.REDIS_URL) {
       const { buildApp } = await import('#server/app.ts');
       const { connectPostgres } = await import('#server/db/client.ts');
       const second = await buildApp(first.config, {
-        database: await connectPostgres(first.databaseUrl!, 3),
+        database: await connectPostgres(first.databaseUrl!, 3, testPooler),
         web: false,
         redisPrefix: first.redisPrefix,
       });

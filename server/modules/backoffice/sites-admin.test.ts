@@ -5,6 +5,7 @@ import { staffAudit } from '#server/db/schema/staff.ts';
 import { nextIp } from '../../../tests/setup/members.ts';
 import { signedInStaff, type TestStaff } from '../../../tests/setup/staff.ts';
 import { createTestApp, type TestApp } from '../../../tests/setup/test-app.ts';
+import { testPooler } from '../../../tests/setup/test-database.ts';
 
 let domainCounter = 0;
 const newDomain = (prefix = 'site') => `${prefix}${process.pid}x${++domainCounter}.localhost`;
@@ -380,7 +381,11 @@ if (process.env.DATABASE_URL && process.env.REDIS_URL) {
       const first = await createTestApp();
       const { buildApp } = await import('#server/app.ts');
       const second = await buildApp(first.config, {
-        database: await (await import('#server/db/client.ts')).connectPostgres(first.databaseUrl!, 3),
+        database: await (await import('#server/db/client.ts')).connectPostgres(
+          first.databaseUrl!,
+          3,
+          testPooler,
+        ),
         web: false,
         redisPrefix: first.redisPrefix,
       });

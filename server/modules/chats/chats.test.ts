@@ -8,6 +8,7 @@ import { creditLedger } from '#server/db/schema/credits.ts';
 import { users } from '#server/db/schema/members.ts';
 import { activeMember, grantCredits, signupMember } from '../../../tests/setup/members.ts';
 import { createTestApp, type TestApp } from '../../../tests/setup/test-app.ts';
+import { testPooler } from '../../../tests/setup/test-database.ts';
 import { lockSender, messagesPageWithGifts } from './chats.repository.ts';
 import { sharesContactDetails } from './chats.service.ts';
 
@@ -558,7 +559,11 @@ if (process.env.DATABASE_URL && process.env.REDIS_URL) {
       const first = await createTestApp();
       const { buildApp } = await import('#server/app.ts');
       const second = await buildApp(first.config, {
-        database: await (await import('#server/db/client.ts')).connectPostgres(first.databaseUrl!, 3),
+        database: await (await import('#server/db/client.ts')).connectPostgres(
+          first.databaseUrl!,
+          3,
+          testPooler,
+        ),
         web: false,
         redisPrefix: first.redisPrefix,
       });

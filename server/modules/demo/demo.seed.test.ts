@@ -6,7 +6,7 @@ import { createPglite } from '#server/db/pglite.ts';
 import { bundlePrices, bundles, gifts } from '#server/db/schema/catalog.ts';
 import { profiles, users } from '#server/db/schema/members.ts';
 import { sites } from '#server/db/schema/sites.ts';
-import { databaseUrlFor } from '../../../tests/setup/test-database.ts';
+import { databaseUrlFor, testPooler } from '../../../tests/setup/test-database.ts';
 import { seedDemo } from './demo.seed.ts';
 
 /**
@@ -28,8 +28,11 @@ async function twoInstancesOnAnEmptyDatabase(): Promise<{
   const admin = new pg.Client({ connectionString: info.adminUrl });
   await admin.connect();
   await admin.query(`create database "${name}"`);
-  const url = databaseUrlFor(info.adminUrl, name);
-  const handles = await Promise.all([connectPostgres(url, 3), connectPostgres(url, 3)]);
+  const url = databaseUrlFor(info.appUrl, name);
+  const handles = await Promise.all([
+    connectPostgres(url, 3, testPooler),
+    connectPostgres(url, 3, testPooler),
+  ]);
   return {
     handles,
     async drop() {

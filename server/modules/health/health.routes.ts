@@ -25,9 +25,9 @@ export async function healthRoutes(app: ZodApp): Promise<void> {
   }));
 
   routeOf(app, healthEndpoints.getHealthReady, { config: { siteless: true } }, async () => {
-    // Down is the answer (503 below); why is logged and counted.
+    // Down is the answer (503 below); why is logged (one line, no stack) and counted.
     const down = (where: string) => (error: unknown) => {
-      app.deps.caught.reportCaught(where, error);
+      app.deps.caught.reportDown(where, error);
       return 'down' as const;
     };
     const database = await within(app.deps.db.execute(sql`select 1`), readinessTimeoutMs)

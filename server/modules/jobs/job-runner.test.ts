@@ -5,6 +5,7 @@ import type { Database } from '#server/db/client.ts';
 import { jobs } from '#server/db/schema/jobs.ts';
 import { createFakeClock } from '../../../tests/setup/fake-clock.ts';
 import { createTestApp, type TestApp } from '../../../tests/setup/test-app.ts';
+import { testPooler } from '../../../tests/setup/test-database.ts';
 import { defineJob, JobRunner } from './job-runner.ts';
 import { claimDueJobs } from './jobs.repository.ts';
 
@@ -176,7 +177,7 @@ describe('the job runner', () => {
   if (onPostgres)
     it('two instances on their own connections drain 500 jobs: each runs exactly once, none is lost', async () => {
       const { connectPostgres } = await import('#server/db/client.ts');
-      const second = await connectPostgres(t.databaseUrl!, 4);
+      const second = await connectPostgres(t.databaseUrl!, 4, testPooler);
       try {
         const job = freshJob();
         const runs = new Map<number, string[]>();

@@ -1,7 +1,12 @@
 import { once } from 'node:events';
+import { readFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { z } from 'zod';
+import { httpLabels } from '#server/lib/metrics.ts';
+import { projectRoot } from '#server/lib/project-root.ts';
 import type { MailTransport } from '#server/modules/mail/mail-transport.ts';
 import { activeMember } from '../../../tests/setup/members.ts';
 import { createTestApp, type TestApp } from '../../../tests/setup/test-app.ts';
@@ -68,10 +73,10 @@ describe('/metrics', () => {
 
     const body = await scrape();
     expect(body).toMatch(
-      /http_request_duration_seconds_count\{method="GET",route="\/api\/user.php",status_code="200"\} [1-9]/,
+      /http_request_duration_seconds_count\{method="GET",route="\/api\/user.php",status="2xx"\} [1-9]/,
     );
     expect(body).toMatch(
-      /http_request_duration_seconds_count\{method="GET",route="\/api\/\*",status_code="404"\} 1/,
+      /http_request_duration_seconds_count\{method="GET",route="\/api\/\*",status="4xx"\} 1/,
     );
     expect(body).toMatch(/websocket_connections\{socket="member"\} 1/);
     expect(body).toMatch(/websocket_messages_sent_total\{socket="member",type="credits"\} 1/);
@@ -84,6 +89,42 @@ describe('/metrics', () => {
     expect(body).toMatch(/job_failures_total\{queue="mail.send"\} [1-9]/);
     expect(body).toMatch(/job_runs_total\{queue="mail.send",outcome="retry"\} [1-9]/);
     expect(body).toContain('# TYPE push_failures_total counter');
+    // The job runner's table by queue and state: the failed signup mail waits for its retry.
+    expect(body).toMatch(/jobs\{queue="mail.send",state="queued"\} [1-9]/);
+    // prom-client's process and Node metrics, the event-loop lag among them.
+    for (const family of [
+      'process_cpu_user_seconds_total',
+      'process_resident_memory_bytes',
+      'nodejs_heap_size_used_bytes',
+      'nodejs_eventloop_lag_p99_seconds',
+      'nodejs_gc_duration_seconds',
+    ]) {
+      expect(body, family).toContain(`# TYPE ${family} `);
+    }
+    // Every family the Grafana dashboard in deploy/ plots is one this app serves.
+    const dashboard = z
+      .object({
+        panels: z.array(z.object({ title: z.string(), targets: z.array(z.object({ expr: z.string() })) })),
+      })
+      .parse(JSON.parse(await readFile(path.join(projectRoot, 'deploy', 'grafana-dashboard.json'), 'utf8')));
+    const plotted = dashboard.panels.flatMap((panel) =>
+      panel.targets.flatMap((target) =>
+        [...target.expr.replace(/\bby \([^)]*\)/g, '').matchAll(/\b([a-z][a-z0-9_]*)\s*(?:\{|\[|\))/g)]
+          .map((match) => match[1]!)
+          .filter((name) => !['rate', 'sum', 'max', 'topk', 'histogram_quantile'].includes(name))
+          .map((name) => name.replace(/_(bucket|count|sum)$/, '')),
+      ),
+    );
+    expect(plotted.length).toBeGreaterThan(10);
+    for (const family of new Set(plotted)) expect(body, family).toContain(`# TYPE ${family} `);
+    if (t.databaseUrl) {
+      // The pg pool of this instance: the test app's five connections at most, none waiting now.
+      expect(body).toMatch(/db_pool_connections\{state="total"\} [1-5]/);
+      expect(body).toMatch(/db_pool_connections\{state="idle"\} [0-5]/);
+      expect(body).toMatch(/db_pool_waiting 0/);
+    } else {
+      expect(body).not.toContain('db_pool_connections{');
+    }
 
     // The server counts the socket gone in its own close handler, which runs before this listener.
     const [serverSide] = [...t.app.websocketServer.clients];
@@ -114,6 +155,22 @@ describe('/metrics', () => {
     expect((await Promise.race(lives.map((live) => live.closed))).code).toBe(1006);
     lives[1]!.socket.close();
     await lives[1]!.closed;
+  });
+
+  it('labels a request by its route pattern, a known method and the status class: a bounded set', async () => {
+    for (let i = 0; i < 5; i++) await t.app.inject({ url: `/api/members/${1000 + i}/no-such-thing-${i}` });
+    await t.app.inject({ url: `/scanner-probe-${Date.now()}.php` });
+    const body = await scrape();
+    const series = body.split('\n').filter((line) => line.startsWith('http_request_duration_seconds_count{'));
+    expect(series.join('\n')).not.toMatch(/no-such-thing|scanner-probe|\d{4}/);
+    expect(series.every((line) => /status="[1-5]xx"/.test(line))).toBe(true);
+    // A method no route answers (a WebDAV scanner's) is one label value, as any status is its class.
+    expect(httpLabels('PROPFIND', undefined, 405)).toEqual({
+      method: 'other',
+      route: 'unmatched',
+      status: '4xx',
+    });
+    expect(httpLabels('GET', '/api/members/:id', 200).route).toBe('/api/members/:id');
   });
 
   it('is off (404) without METRICS_TOKEN', async () => {

@@ -18,6 +18,7 @@ import {
 } from '../../../tests/setup/members.ts';
 import { freshFictionalProfile, signedInStaff, type TestStaff } from '../../../tests/setup/staff.ts';
 import { createTestApp, type TestApp } from '../../../tests/setup/test-app.ts';
+import { testPooler } from '../../../tests/setup/test-database.ts';
 
 const boundary = '----moderation-test-boundary';
 async function uploadPhoto(app: FastifyInstance, cookie: string, seed = 0): Promise<number> {
@@ -617,7 +618,11 @@ if (process.env.DATABASE_URL && process.env.REDIS_URL) {
       const first = await createTestApp();
       const { buildApp } = await import('#server/app.ts');
       const second = await buildApp(first.config, {
-        database: await (await import('#server/db/client.ts')).connectPostgres(first.databaseUrl!, 3),
+        database: await (await import('#server/db/client.ts')).connectPostgres(
+          first.databaseUrl!,
+          3,
+          testPooler,
+        ),
         web: false,
         redisPrefix: first.redisPrefix,
       });

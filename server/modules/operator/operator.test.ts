@@ -11,6 +11,7 @@ import { createFakeClock } from '../../../tests/setup/fake-clock.ts';
 import { activeMember } from '../../../tests/setup/members.ts';
 import { freshFictionalProfile, signedInStaff, type TestStaff } from '../../../tests/setup/staff.ts';
 import { createTestApp, type TestApp } from '../../../tests/setup/test-app.ts';
+import { testPooler } from '../../../tests/setup/test-database.ts';
 
 type Frame = { type: string; [key: string]: unknown };
 
@@ -535,7 +536,11 @@ if (process.env.DATABASE_URL && process.env.REDIS_URL) {
       const first = await createTestApp();
       const { buildApp } = await import('#server/app.ts');
       const second = await buildApp(first.config, {
-        database: await (await import('#server/db/client.ts')).connectPostgres(first.databaseUrl!, 3),
+        database: await (await import('#server/db/client.ts')).connectPostgres(
+          first.databaseUrl!,
+          3,
+          testPooler,
+        ),
         web: false,
         redisPrefix: first.redisPrefix,
       });

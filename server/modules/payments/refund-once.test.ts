@@ -8,6 +8,7 @@ import { staffAudit } from '#server/db/schema/staff.ts';
 import { activeMember, grantCredits } from '../../../tests/setup/members.ts';
 import { signedInStaff, type TestStaff } from '../../../tests/setup/staff.ts';
 import { createTestApp, type TestApp } from '../../../tests/setup/test-app.ts';
+import { testPooler } from '../../../tests/setup/test-database.ts';
 import { createMollieProvider } from './mollie-provider.ts';
 import { ProviderUnavailableError, type RefundRequest } from './providers.ts';
 
@@ -52,7 +53,7 @@ describe('a refund happens once at the provider', () => {
       const { buildApp } = await import('#server/app.ts');
       const { connectPostgres } = await import('#server/db/client.ts');
       second = await buildApp(t.config, {
-        database: await connectPostgres(t.databaseUrl!, 5),
+        database: await connectPostgres(t.databaseUrl!, 5, testPooler),
         web: false,
         redisPrefix: t.redisPrefix,
       });
