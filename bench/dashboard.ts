@@ -232,6 +232,11 @@ async function main() {
       ['visits by network', (db) => repo.visitsBySource(db, range, 'network')],
       ['signups by network', (db) => repo.membersBySource(db, range, 'network', 'signup_date')],
       ['revenue by network', (db) => repo.revenueBySource(db, range, 'network')],
+      ['partly refunded orders per day', (db) => repo.partlyRefundedPerDay(db, range)],
+      ['refunds and chargebacks per day', (db) => repo.reversalsPerDay(db, range)],
+      ['paying and active members', (db) => repo.payingAndActive(db, range)],
+      ['cohorts: who paid and how fast', (db) => repo.cohortMembers(db, range)],
+      ['cohorts: revenue per member', (db) => repo.cohortRevenue(db, range)],
     ];
     for (const [name, run] of single) {
       table.push({ case: `  ${name} (year)`, ms: await time(() => run(handle.db), 3) });
