@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { Infrastructure } from './app-infrastructure.ts';
+import { reportPaymentFailures } from './app-payment-reports.ts';
 import type { AppDeps, BuildOptions } from './app-types.ts';
 import { registerBackgroundJobs } from './background-jobs.ts';
 import type { Config } from './config.ts';
-import { loggableError } from './lib/loggable-error.ts';
 import type { Metrics } from './lib/metrics.ts';
 import { createSmsSender } from './lib/sms.ts';
 import { AccountsService } from './modules/accounts/accounts.service.ts';
@@ -95,22 +95,7 @@ export async function createServices(
   const staff = new StaffService(db, clock, logins);
   const security = new SecurityService(db, clock, secrets.banSecret);
   const payments = new PaymentsService(db, clock, bus, provider, directDebit);
-  payments.onRecheckFailure = (providerPaymentId, error) => {
-    metrics.jobFailures.inc({ queue: 'payments' });
-    app.log.warn(
-      { providerPaymentId, err: loggableError(error) },
-      'pending order re-check failed, will retry',
-    );
-  };
-  payments.onRefundFailure = (orderId, outcome, error) => {
-    metrics.refundFailures.inc({ outcome });
-    app.log.warn(
-      { orderId, outcome, ...(error ? { err: loggableError(error) } : {}) },
-      outcome === 'refused'
-        ? 'refund refused by the payment provider'
-        : 'refund failed: the payment provider could not be reached; the order stays completed for a retry',
-    );
-  };
+  reportPaymentFailures(payments, metrics, app.log);
   const screening = new ScreeningService(
     db,
     clock,

@@ -2,6 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { profiles } from '../../server/db/schema/members.ts';
+import { memberPasskeys } from '../../server/db/schema/security.ts';
 import { activeMember, goodPassword, grantCredits, nextIp } from '../setup/members.ts';
 import { createTestApp, type TestApp } from '../setup/test-app.ts';
 import { apiOperations, type Operation } from './openapi.ts';
@@ -15,7 +16,16 @@ import { apiOperations, type Operation } from './openapi.ts';
  */
 
 /** Id fields that point at something one member owns; cursors and catalog ids are not in here. */
-type Kind = 'profile' | 'conversation' | 'message' | 'order' | 'payment' | 'photo' | 'mandate' | 'staffOnly';
+type Kind =
+  | 'profile'
+  | 'conversation'
+  | 'message'
+  | 'order'
+  | 'payment'
+  | 'photo'
+  | 'mandate'
+  | 'passkey'
+  | 'staffOnly';
 
 /** Fields that name catalog entries or cursors, anyone's to use. */
 const notOwned = new Set([
@@ -55,6 +65,7 @@ function kindOf(operation: Operation, field: string): Kind | undefined {
   if (field === 'payment') return 'payment';
   if (field === 'id') {
     if (operation.path === '/api/member.php') return 'profile';
+    if (operation.path === '/api/passkeys.php') return 'passkey';
     if (operation.path === '/api/order.php' || operation.path === '/api/transactions.php') return 'order';
     if (operation.path === '/api/payment-webhook.php') return 'payment';
   }
@@ -175,6 +186,18 @@ describe('authorization matrix of id-taking routes', () => {
     });
     if (mandate.statusCode !== 201) throw new Error(`mandate: ${mandate.body}`);
     targets.push({ kind: 'mandate', label: "a stranger's mandate", id: mandate.json().mandate.id });
+    // A passkey of the stranger's (its registration has its own tests; here only whose it is counts).
+    const [passkey] = await t.app.deps.db
+      .insert(memberPasskeys)
+      .values({
+        userId: stranger.userId,
+        credentialId: `stranger-credential-${process.pid}`,
+        publicKey: 'pQECAyYgASFYIA',
+        name: 'Stranger’s phone',
+        createdAt: new Date(),
+      })
+      .returning({ id: memberPasskeys.id });
+    targets.push({ kind: 'passkey', label: "a stranger's passkey", id: passkey!.id });
 
     // A member who blocked the viewer, and a member who deleted the account.
     const blocker = await activeMember(t.app, { name: 'Blockerina' });

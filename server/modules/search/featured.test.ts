@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { goodPassword, nextIp, uniqueEmail } from '../../../tests/setup/members.ts';
+import { goodPassword, nextIp, sessionCookie, uniqueEmail } from '../../../tests/setup/members.ts';
 import { createTestApp, type TestApp } from '../../../tests/setup/test-app.ts';
 
 describe('landing pages', () => {
@@ -56,7 +56,7 @@ describe('landing pages', () => {
         signup_message: 'Hi from your landing page!',
       },
     });
-    const cookie = String(signup.headers['set-cookie']).split(';')[0]!;
+    const cookie = sessionCookie(signup);
     const chats = (await t.app.inject({ url: '/api/chats.php', headers: { cookie } })).json().chats;
     expect(chats).toHaveLength(1);
     expect(chats[0]).toMatchObject({
