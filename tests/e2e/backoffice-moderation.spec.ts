@@ -72,7 +72,7 @@ test('a moderator signs in with TOTP, finds a member report in the queue and war
   await gotoHydrated(moderator, '/admin/login');
   await moderator.getByLabel('E-mail address').fill(moderatorEmail);
   await moderator.getByLabel('Password', { exact: true }).fill(moderatorPassword);
-  await moderator.getByRole('button', { name: 'Sign in' }).click();
+  await moderator.getByRole('button', { name: 'Sign in', exact: true }).click();
   const codeField = moderator.getByLabel('Authentication code');
   await expect(codeField).toBeVisible();
   await codeField.fill(await codeAt(secret, 30));

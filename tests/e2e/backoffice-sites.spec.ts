@@ -44,7 +44,7 @@ test('an admin signs in with TOTP, creates a site in the back office and sees it
   await gotoHydrated(page, '/admin/login');
   await page.getByLabel('E-mail address').fill(email);
   await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await page.getByLabel('Authentication code').fill(await codeAt(secret, 30));
   await page.getByRole('button', { name: 'Verify' }).click();
   await expect(page).toHaveURL(/\/admin\/inbox$/);

@@ -63,7 +63,7 @@ test('an operator signs in with TOTP, sees a member’s message arrive live and 
   await gotoHydrated(operator, '/admin/login');
   await operator.getByLabel('E-mail address').fill(operatorEmail);
   await operator.getByLabel('Password', { exact: true }).fill(operatorPassword);
-  await operator.getByRole('button', { name: 'Sign in' }).click();
+  await operator.getByRole('button', { name: 'Sign in', exact: true }).click();
   const codeField = operator.getByLabel('Authentication code');
   await expect(codeField).toBeVisible();
   await codeField.fill(await nextCode(secret));

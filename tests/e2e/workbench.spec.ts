@@ -102,7 +102,7 @@ for (const size of sizes) {
     await gotoHydrated(page, '/admin/login');
     await page.getByLabel('E-mail address').fill(email);
     await page.getByLabel('Password', { exact: true }).fill(adminChosen(password));
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await expect(page).toHaveURL(/\/admin\/password$/);
     await expect(page.getByRole('heading', { name: 'Choose your password' })).toBeVisible();
     await page.getByLabel('Current password').fill(adminChosen(password));
