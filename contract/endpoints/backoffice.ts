@@ -46,20 +46,29 @@ import {
 import { csvFileSchema, errorBodySchema, okSchema } from '../common.ts';
 import { defineEndpoint } from '../endpoint.ts';
 
-/** The error statuses of every back-office call (uploads answer 413 and 415 too). */
-export const backofficeErrors = {
+/** The error statuses any staff call may answer (the operator console, staff accounts, moderation). */
+export const staffErrors = {
   401: errorBodySchema,
   403: errorBodySchema,
   404: errorBodySchema,
   409: errorBodySchema,
-  413: errorBodySchema,
-  415: errorBodySchema,
   422: errorBodySchema,
   429: errorBodySchema,
 };
 
-/** What any staff call can answer besides the common codes: no staff session, a missing right, no 2FA yet. */
-export const staffErrorCodes = ['staff_required', 'forbidden', 'otp_enrolment_required'] as const;
+/** The error statuses of every back-office call (uploads answer 413 and 415 too). */
+export const backofficeErrors = { ...staffErrors, 413: errorBodySchema, 415: errorBodySchema };
+
+/**
+ * What any staff call can answer besides the common codes: no staff session, a missing right, an
+ * account that has not chosen its own password or enrolled its second factor yet.
+ */
+export const staffErrorCodes = [
+  'staff_required',
+  'forbidden',
+  'password_change_required',
+  'otp_enrolment_required',
+] as const;
 
 /** An image upload's own answers: not multipart, too large, not an image the encoder reads. */
 const uploadErrorCodes = ['unsupported_media_type', 'payload_too_large', 'unsupported_image'] as const;

@@ -19,17 +19,11 @@ import {
   reportsResponseSchema,
   setMemberStatusSchema,
 } from '../admin-members.ts';
-import { errorBodySchema, okSchema } from '../common.ts';
+import { okSchema } from '../common.ts';
 import { defineEndpoint } from '../endpoint.ts';
-import { staffErrorCodes } from './backoffice.ts';
+import { staffErrorCodes, staffErrors } from './backoffice.ts';
 
-const errors = {
-  401: errorBodySchema,
-  403: errorBodySchema,
-  404: errorBodySchema,
-  409: errorBodySchema,
-  422: errorBodySchema,
-};
+const errors = staffErrors;
 const tags = ['admin'] as const;
 
 /** Members and moderation in the back office (moderators; money and data exports: admins). */

@@ -22,17 +22,11 @@ import {
   updatePersonaSchema,
   updateTemplateSchema,
 } from '../admin.ts';
-import { errorBodySchema, okSchema } from '../common.ts';
+import { okSchema } from '../common.ts';
 import { defineEndpoint } from '../endpoint.ts';
+import { staffErrors } from './backoffice.ts';
 
-const errors = {
-  401: errorBodySchema,
-  403: errorBodySchema,
-  404: errorBodySchema,
-  409: errorBodySchema,
-  422: errorBodySchema,
-  429: errorBodySchema,
-};
+const errors = staffErrors;
 const tags = ['admin'] as const;
 /** What any working staff call answers before the account is ready (its own password, TOTP). */
 const gates = ['staff_required', 'password_change_required', 'otp_enrolment_required', 'forbidden'] as const;

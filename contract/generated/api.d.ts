@@ -4131,6 +4131,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description rate_limited (Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description setup_required before the first site exists, or a provider that does not answer (retry later) */
             503: {
                 headers: {
@@ -5586,6 +5595,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description rate_limited (Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description setup_required before the first site exists, or a provider that does not answer (retry later) */
             503: {
                 headers: {
@@ -5663,6 +5681,15 @@ export interface operations {
             };
             /** @description validation_failed with fields, or a rule of the call */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited (Retry-After header) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5748,6 +5775,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description rate_limited (Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description setup_required before the first site exists, or a provider that does not answer (retry later) */
             503: {
                 headers: {
@@ -5825,6 +5861,15 @@ export interface operations {
             };
             /** @description validation_failed with fields, or a rule of the call */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited (Retry-After header) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6068,6 +6113,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description rate_limited (Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description setup_required before the first site exists, or a provider that does not answer (retry later) */
             503: {
                 headers: {
@@ -6150,6 +6204,15 @@ export interface operations {
             };
             /** @description validation_failed with fields, or a rule of the call */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited (Retry-After header) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6255,6 +6318,15 @@ export interface operations {
             };
             /** @description validation_failed with fields, or a rule of the call */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited (Retry-After header) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8387,6 +8459,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description rate_limited (Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description setup_required before the first site exists, or a provider that does not answer (retry later) */
             503: {
                 headers: {
@@ -8466,6 +8547,15 @@ export interface operations {
             };
             /** @description validation_failed with fields, or a rule of the call */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited (Retry-After header) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9705,6 +9795,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description rate_limited (Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description setup_required before the first site exists, or a provider that does not answer (retry later) */
             503: {
                 headers: {
@@ -9934,6 +10033,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description rate_limited (Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description setup_required before the first site exists, or a provider that does not answer (retry later) */
             503: {
                 headers: {
@@ -10049,6 +10157,15 @@ export interface operations {
             };
             /** @description validation_failed with fields, or a rule of the call */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited (Retry-After header) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -47,13 +47,12 @@ export async function loadSecrets(
   const mediaSecret = await getOrCreateSecret(db, 'media_secret', () =>
     randomBytes(32).toString('base64url'),
   );
-  const storedBanSecret = banSecret
-    ? undefined
-    : await getOrCreateSecret(db, 'ban_hash_secret', () => randomBytes(32).toString('base64url'));
   return {
     sessionSecret: sessionSecret ?? storedSessionSecret,
     vapid,
     mediaSecret,
-    banSecret: banSecret ?? storedBanSecret ?? '',
+    banSecret:
+      banSecret ??
+      (await getOrCreateSecret(db, 'ban_hash_secret', () => randomBytes(32).toString('base64url'))),
   };
 }

@@ -1,7 +1,6 @@
 import { useEffect, useId, useState } from 'react';
 import { Form, useNavigation, useRevalidator } from 'react-router';
 import { formError } from '#app/lib/actions.server.ts';
-import { formatDate } from '#app/lib/format.ts';
 import { useRootData } from '#app/lib/root-data.ts';
 import { staffApi } from '#app/lib/staff-api.server.ts';
 import { type StaffBodyOf, staffBrowserApi } from '#app/lib/staff-api.ts';
