@@ -3,7 +3,7 @@ import { FormAlert } from '#app/components/forms/form-field.tsx';
 import { formError, formText } from '#app/lib/actions.server.ts';
 import { staffApi } from '#app/lib/staff-api.server.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
-import type { MemberPhoto, } from '#contract/admin-members.ts';
+import type { MemberPhoto } from '#contract/admin-members.ts';
 import type { Route } from './+types/photos';
 import { ReportCount } from './members.tsx';
 
