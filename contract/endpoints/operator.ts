@@ -33,6 +33,13 @@ const gates = ['staff_required', 'password_change_required', 'otp_enrolment_requ
 
 /** The operator console (api-contract.md, Staff calls and the workbench), declared once each. */
 export const operatorEndpoints = {
+  getWs: defineEndpoint({
+    method: 'GET',
+    path: '/api/admin/ws',
+    tags,
+    summary:
+      'WebSocket of live back-office events for staff (AdminEvent frames): queue rows entering, changing and leaving, claims, and messages of the conversations the operator holds',
+  }),
   getInbox: defineEndpoint({
     method: 'GET',
     path: '/api/admin/inbox.php',

@@ -926,7 +926,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** WebSocket of live back-office events for staff (AdminEvent frames) */
+        /** WebSocket of live back-office events for staff (AdminEvent frames): queue rows entering, changing and leaving, claims, and messages of the conversations the operator holds */
         get: operations["getAdminWs"];
         put?: never;
         post?: never;

@@ -3,7 +3,7 @@ import type { WebSocket } from 'ws';
 import { z } from 'zod';
 import { operatorEndpoints } from '#contract/endpoints/operator.ts';
 import type { StaffRow } from '#server/db/schema/staff.ts';
-import { routeOf } from '#server/lib/endpoint-route.ts';
+import { routeOf, schemaOf } from '#server/lib/endpoint-route.ts';
 import { AppError } from '#server/lib/errors.ts';
 import { type StaffEvent, staffChannel } from '#server/lib/staff-events.ts';
 import { releaseUpgradeRequest, socketErrorListener } from '#server/lib/websocket-upgrade.ts';
@@ -151,12 +151,10 @@ export async function operatorLiveRoutes(app: FastifyInstance): Promise<void> {
   });
   app.addHook('onClose', async () => unsubscribe());
 
-  const schema = {
-    tags: ['staff'],
-    summary: 'WebSocket of live back-office events for staff (AdminEvent frames)',
-  };
+  // A socket's handler takes (socket, request), so the declaration gives the path and schema only.
+  const endpoint = operatorEndpoints.getWs;
   const onSocketError = socketErrorListener(app.log);
-  app.get('/api/admin/ws', { websocket: true, schema }, (socket: WebSocket, request) => {
+  app.get(endpoint.path, { websocket: true, schema: schemaOf(endpoint) }, (socket: WebSocket, request) => {
     releaseUpgradeRequest(socket, request, onSocketError);
     const origin = request.headers.origin;
     if (origin !== undefined && (!URL.canParse(origin) || new URL(origin).host !== request.host)) {
