@@ -139,6 +139,77 @@ describe('the job runner', () => {
     ).toBe(false);
   });
 
+  it('completes a job in one transaction with its work: a failing work leaves neither, a lost lease writes nothing', async () => {
+    const job = freshJob();
+    const told = reports();
+    const runner = new JobRunner(db, clock, { ...told, instance: 'instance-tx' });
+    let failNext = true;
+    const effects: string[] = [];
+    runner.handle(job, {
+      retryDelayMs: () => 60_000,
+      run: async (_payload, attempt) => {
+        await attempt.completeWith(async (tx) => {
+          const [row] = await tx.select().from(jobs).where(eq(jobs.id, attempt.id));
+          // Inside the transaction the job is done already: both commit or neither does.
+          expect(row?.status).toBe('done');
+          if (failNext) {
+            failNext = false;
+            throw new Error('the work failed half-way');
+          }
+          effects.push(attempt.key);
+        });
+      },
+    });
+    await job.enqueue(db, 'atomic', { n: 1 }, { at: clock.now() });
+    expect(await runner.runDue([job.name])).toBe(1);
+    // The failed transaction took the completion with it: the job is queued again, not done.
+    expect((await rowsOf(job.name))[0]).toMatchObject({ status: 'queued', attempts: 1 });
+    clock.advanceMinutes(1);
+    expect(await runner.runDue([job.name])).toBe(1);
+    expect((await rowsOf(job.name))[0]).toMatchObject({ status: 'done', attempts: 2 });
+    expect(effects).toEqual(['atomic']);
+
+    // An attempt whose lease went to another instance meanwhile writes nothing and is not retried.
+    const late = freshJob();
+    const lateRunner = new JobRunner(db, clock, { ...told, instance: 'instance-late' });
+    let wrote = false;
+    lateRunner.handle(late, {
+      run: async (_payload, attempt) => {
+        await db.update(jobs).set({ lockedBy: 'instance-other' }).where(eq(jobs.id, attempt.id));
+        await attempt.completeWith(async () => {
+          wrote = true;
+        });
+      },
+    });
+    await late.enqueue(db, 'taken', { n: 2 }, { at: clock.now() });
+    expect(await lateRunner.runDue([late.name])).toBe(1);
+    expect(wrote).toBe(false);
+    expect((await rowsOf(late.name))[0]).toMatchObject({ status: 'running', lockedBy: 'instance-other' });
+    expect(told.seen).toContainEqual({ where: `job.${late.name}.lease-lost`, level: 'warn' });
+  });
+
+  it('runs claimed jobs side by side with a concurrency, each once', async () => {
+    const job = freshJob();
+    const runner = new JobRunner(db, clock, { ...reports(), concurrency: 4 });
+    let inFlight = 0;
+    let most = 0;
+    const ran: number[] = [];
+    runner.handle(job, {
+      run: async ({ n }) => {
+        inFlight++;
+        most = Math.max(most, inFlight);
+        await new Promise((resolve) => setImmediate(resolve));
+        ran.push(n);
+        inFlight--;
+      },
+    });
+    for (let n = 0; n < 20; n++) await job.enqueue(db, `c${n}`, { n }, { at: clock.now() });
+    expect(await runner.runDue([job.name])).toBe(20);
+    expect(ran.sort((x, y) => x - y)).toEqual(Array.from({ length: 20 }, (_, n) => n));
+    expect(most).toBeGreaterThan(1);
+    expect(most).toBeLessThanOrEqual(4);
+  });
+
   it('makes a payload that no longer fits its schema dead at once, with the reason', async () => {
     const job = freshJob();
     const runner = new JobRunner(db, clock, reports());
