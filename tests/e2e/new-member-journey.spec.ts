@@ -75,6 +75,13 @@ test('a new member on a phone: sign-up, activation, an opener like, message and 
       .toBeGreaterThan(0);
     await gotoHydrated(page, '/likes');
     await expect(page.getByTestId('likes-received').getByRole('listitem').first()).toBeVisible();
+    // The card's buttons stay inside the card on a two-column phone grid (none clipped).
+    const card = page.getByTestId('likes-received').getByRole('listitem').first();
+    const edge = await card.boundingBox();
+    for (const button of await card.locator('.profile-card-actions > *').all()) {
+      const box = await button.boundingBox();
+      expect(box!.x + box!.width).toBeLessThanOrEqual(edge!.x + edge!.width + 0.5);
+    }
     await page.screenshot(shot('04-first-like'));
 
     // The member answers in the chat.
