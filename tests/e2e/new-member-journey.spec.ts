@@ -1,4 +1,11 @@
-import { demoAdmin, e2eEmail, expect, gotoHydrated, linkFrom, phone, test, waitForMail } from './fixtures.ts';
+import type { Page } from '@playwright/test';
+import { demoAdmin, e2eEmail, expect, linkFrom, phone, test, waitForMail } from './fixtures.ts';
+
+/** Opens a page and waits for its hydration (with room for a machine busy with other runs). */
+async function gotoHydrated(page: Page, url: string): Promise<void> {
+  await page.goto(url);
+  await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true', { timeout: 20_000 });
+}
 
 const shot = (name: string) => ({ path: `docs/screens/journey-${name}-390.png`, fullPage: false });
 
@@ -44,14 +51,14 @@ test('a new member on a phone: sign-up, activation, an opener like, message and 
     await page.getByLabel('Date of birth').fill('1992-03-14');
     await page.screenshot(shot('01-signup'));
     await page.getByRole('button', { name: 'Create my account' }).click();
-    await expect(page).toHaveURL(/\/complete-signup$/);
+    await expect(page).toHaveURL(/\/complete-signup$/, { timeout: 20_000 });
     await page.screenshot(shot('02-check-mail'));
 
     // Activation from the mail's link.
     const link = new URL(linkFrom(await waitForMail(email, '/api/activate.php'), '/api/activate.php'));
     await page.goto(link.pathname + link.search);
-    await expect(page).toHaveURL(/\/activate\/done$/);
-    await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true');
+    await expect(page).toHaveURL(/\/activate\/done$/, { timeout: 20_000 });
+    await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true', { timeout: 20_000 });
     await page.screenshot(shot('03-activated'));
 
     // The opener's first contact: a message in the chats and a like in Likes.

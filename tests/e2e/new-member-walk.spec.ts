@@ -42,9 +42,11 @@ for (const device of devices) {
       const visitor = await browser.newContext({ ...device.options, baseURL });
       await visitor.addCookies([{ name: 'skip_site_entry', value: '1', url: baseURL ?? 'http://localhost' }]);
       const signup = await visitor.newPage();
-      signup.on('pageerror', (error) => console.log(`pageerror ${error.message}`));
+      const errors: string[] = [];
+      signup.on('pageerror', (error) => errors.push(error.message));
       await gotoHydrated(signup, '/signup');
       await shot(signup, '01-signup');
+      expect(errors).toEqual([]);
       await visitor.close();
 
       const { page } = await activeMember(browser, baseURL, 'Liv', device.options);
