@@ -55,7 +55,7 @@ export class Metrics {
   });
   readonly jobRuns = new Counter({
     name: 'job_runs_total',
-    help: 'Job attempts of the job runner by queue and outcome (done, retry, dead)',
+    help: 'Job attempts of the job runner by queue and outcome (done, retry, dead, lease_lost)',
     labelNames: ['queue', 'outcome'],
     registers: [this.registry],
   });

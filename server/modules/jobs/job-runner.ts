@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { z } from 'zod';
-import type { Database, Executor } from '#server/db/client.ts';
+import type { Database, Executor, Transaction } from '#server/db/client.ts';
 import type { ReportCaught } from '#server/lib/best-effort.ts';
 import type { Clock } from '#server/lib/clock.ts';
 import {
@@ -15,7 +15,30 @@ import {
 } from './jobs.repository.ts';
 
 /** What a job's code is told about the attempt it runs. */
-export type JobAttempt = { id: number; key: string; attempt: number; maxAttempts: number; last: boolean };
+export type JobAttempt = {
+  id: number;
+  key: string;
+  attempt: number;
+  maxAttempts: number;
+  last: boolean;
+  /**
+   * Runs the job's database work in one transaction with the job's completion (decision 057): the
+   * transaction first marks the job done while this instance still holds its lease — which locks the
+   * job's row, so no other instance can take it meanwhile — then runs `work`. Either both commit or
+   * neither does: an instance killed in the middle leaves no half of it, and the instance that takes
+   * the job after the lease runs it whole. Throws {@link JobLeaseLost} (nothing written) when the
+   * lease has gone to another instance.
+   */
+  completeWith<T>(work: (tx: Transaction) => Promise<T>): Promise<T>;
+};
+
+/** The job's lease went to another instance before this attempt could complete it. */
+export class JobLeaseLost extends Error {
+  constructor(queue: string, key: string) {
+    super(`The lease of job ${queue}/${key} went to another instance`);
+    this.name = 'JobLeaseLost';
+  }
+}
 
 /**
  * A kind of job: its queue's name and its payload's schema. Defined where the work belongs (the mail
@@ -52,7 +75,7 @@ export type JobHandler<P> = {
 
 /** The counters the runner feeds (server/lib/metrics.ts). */
 export type JobMetrics = {
-  jobRuns: { inc(labels: { queue: string; outcome: 'done' | 'retry' | 'dead' }): void };
+  jobRuns: { inc(labels: { queue: string; outcome: 'done' | 'retry' | 'dead' | 'lease_lost' }): void };
   jobFailures: { inc(labels: { queue: string }): void };
 };
 
@@ -60,7 +83,7 @@ type Registered = {
   name: string;
   maxAttempts: number;
   leaseMs: number;
-  attempt(row: JobRow): Promise<void>;
+  attempt(row: JobRow, completeWith: JobAttempt['completeWith']): Promise<void>;
   retryDelayMs(attempts: number): number;
   dead(row: JobRow, error: unknown): Promise<void>;
 };
@@ -99,6 +122,11 @@ export class JobRunner {
       /** How often the worker looks for due jobs (default 1 s). */
       pollMs?: number;
       instance?: string;
+      /**
+       * How many claimed jobs this instance runs at once (default 1, one after the other). More needs
+       * as many connections in the pool: each attempt that completes with `completeWith` holds one.
+       */
+      concurrency?: number;
     },
   ) {
     this.instance = options.instance ?? `${os.hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
@@ -113,7 +141,7 @@ export class JobRunner {
       maxAttempts,
       leaseMs: handler.leaseMs ?? 5 * 60_000,
       retryDelayMs: handler.retryDelayMs ?? defaultRetryDelayMs,
-      attempt: async (row) => {
+      attempt: async (row, completeWith) => {
         const payload = type.payload.parse(row.payload);
         await handler.run(payload, {
           id: row.id,
@@ -121,6 +149,7 @@ export class JobRunner {
           attempt: row.attempts,
           maxAttempts,
           last: row.attempts >= maxAttempts,
+          completeWith,
         });
       },
       dead: async (row, error) => {
@@ -185,13 +214,17 @@ export class JobRunner {
         now,
         leaseUntil: new Date(now.getTime() + leaseMs),
         instance: this.instance,
-        limit: 10,
+        limit: Math.max(10, 2 * (this.options.concurrency ?? 1)),
       });
       if (batch.length === 0) return attempts;
-      for (const row of batch) {
-        attempts++;
-        await this.attempt(row);
-      }
+      attempts += batch.length;
+      const lanes = Math.max(1, Math.min(this.options.concurrency ?? 1, batch.length));
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: lanes }, async () => {
+          for (let row = batch[next++]; row; row = batch[next++]) await this.attempt(row);
+        }),
+      );
     }
   }
 
@@ -217,12 +250,35 @@ export class JobRunner {
     const queue = this.queues.get(row.queue);
     if (!queue) return;
     const held = { id: row.id, instance: this.instance, attempts: row.attempts };
+    let completed = false;
+    const completeWith = async <T>(work: (tx: Transaction) => Promise<T>): Promise<T> => {
+      if (completed) throw new Error(`Job ${row.queue}/${row.key} was completed already`);
+      const result = await this.db.transaction(async (tx) => {
+        if (!(await finishAttempt(tx, held, { status: 'done', at: this.clock.now() })))
+          throw new JobLeaseLost(row.queue, row.key);
+        return work(tx);
+      });
+      completed = true;
+      return result;
+    };
     try {
-      await queue.attempt(row);
-      await finishAttempt(this.db, held, { status: 'done', at: this.clock.now() });
+      await queue.attempt(row, completeWith);
+      if (!completed) await finishAttempt(this.db, held, { status: 'done', at: this.clock.now() });
       this.options.metrics?.jobRuns.inc({ queue: row.queue, outcome: 'done' });
       return;
     } catch (error) {
+      if (error instanceof JobLeaseLost) {
+        // Another instance holds the job now and runs it whole; this attempt wrote nothing.
+        this.options.metrics?.jobRuns.inc({ queue: row.queue, outcome: 'lease_lost' });
+        this.options.reportCaught(`job.${row.queue}.lease-lost`, error);
+        return;
+      }
+      if (completed) {
+        // The job's work committed with its completion; what failed after it changes nothing.
+        this.options.metrics?.jobRuns.inc({ queue: row.queue, outcome: 'done' });
+        this.options.reportCaught(`job.${row.queue}.after-completion`, error);
+        return;
+      }
       this.options.metrics?.jobFailures.inc({ queue: row.queue });
       const dead = row.attempts >= queue.maxAttempts;
       if (!dead) {
