@@ -27,7 +27,10 @@ ARG DEMO_VIDEOS=0
 WORKDIR /app
 ENV npm_config_update_notifier=false npm_config_fund=false npm_config_audit=false
 COPY package.json package-lock.json ./
+# TypeScript comes along as an optional peer of React Router, i18next and react-i18next (npm keeps
+# those with --omit=dev); nothing at run time loads it.
 RUN npm ci --omit=dev && npm cache clean --force \
+  && rm -rf node_modules/typescript node_modules/.bin/tsc node_modules/.bin/tsserver \
   && if [ "$DEMO_VIDEOS" != "1" ]; then rm -rf node_modules/@ffmpeg-installer; fi
 
 # ---- runtime
