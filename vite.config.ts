@@ -12,21 +12,7 @@ export default defineConfig(({ command }) => ({
       },
     },
   },
-  build: {
-    sourcemap: false,
-    // Rolldown's timing report of the plugins (most of it React Router's route transforms, several
-    // seconds on a loaded 2-core machine) is advice for plugin authors, not for this build.
-    rolldownOptions: { checks: { bundlerTimings: false } },
-  },
-  environments: {
-    ssr: {
-      build: {
-        // The server bundle holds the browser's typed staff client beside the server's (they share
-        // contract/staff-endpoints.ts); its dynamic import splits the browser's chunk, not this one.
-        rolldownOptions: { checks: { ineffectiveDynamicImport: false } },
-      },
-    },
-  },
+  build: { sourcemap: false },
   // Bundled into the server build instead of loaded from node_modules at start: react-bootstrap's
   // CommonJS build is some 250 files with its helpers, about a fifth of a start's module loading.
   // react-bootstrap-icons' CommonJS build is one 3.5 MB file of all 2,078 icons (~300 ms to load on a
