@@ -30,6 +30,8 @@ let server: ChildProcess | undefined;
 let dataDir = '';
 
 test.beforeAll(async () => {
+  // A first start migrates a new embedded database: on a loaded 2-core machine, up to a minute or two.
+  test.setTimeout(180_000);
   dataDir = await mkdtemp(path.join(os.tmpdir(), 'dating-first-run-'));
   // The bundle playwright.config.ts's servers were started from (scripts/start.mjs built it).
   server = spawn(process.execPath, ['build/app-server/main.mjs'], {
