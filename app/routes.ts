@@ -74,6 +74,7 @@ export default [
     route('admin/logout', 'routes/admin/logout.tsx', { id: 'admin-logout' }),
     route('admin/enrol', 'routes/admin/enrol.tsx', { id: 'admin-enrol' }),
     route('admin/password', 'routes/admin/password.tsx', { id: 'admin-password' }),
+    route('admin/setup', 'routes/admin/setup.tsx', { id: 'admin-setup' }),
     route('admin/templates', 'routes/admin/templates.tsx', { id: 'admin-templates' }),
     route('admin/inbox', 'routes/admin/inbox.tsx', { id: 'admin-inbox' }),
     route('admin/conversations/:id', 'routes/admin/conversation.tsx', { id: 'admin-conversation' }),

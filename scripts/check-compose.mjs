@@ -165,6 +165,18 @@ if (
 ) {
   problems.push('Dockerfile: the production dependencies are installed with dev dependencies');
 }
+// The runtime runs the bundle: nothing it loads may need a TypeScript loader, which is dev only.
+if (/--import\s+tsx|\.ts["'\s]/.test(lastStage.match(/^CMD\s+.*$/im)?.[0] ?? ''))
+  problems.push('Dockerfile: the runtime command runs TypeScript sources (run build/app-server/main.mjs)');
+const pkg = JSON.parse(read('package.json'));
+for (const name of ['tsx', 'typescript', 'esbuild']) {
+  if (pkg.dependencies?.[name])
+    problems.push(`package.json: ${name} is a production dependency (the image runs the bundle)`);
+}
+if (!/^HEALTHCHECK[\s\S]*?\/api\/health\/live/im.test(lastStage))
+  problems.push(
+    'Dockerfile: the HEALTHCHECK must probe liveness (/api/health/live): readiness waits for the first site',
+  );
 
 // ---- docker compose config, where the plugin exists (it needs no daemon)
 if (

@@ -57,6 +57,7 @@ const pageTitleKeys: Record<string, string> = {
   login: 'login.heading',
   logout: 'nav.signOut',
   enrol: 'enrol.heading',
+  setup: 'setup.heading',
   password: 'nav.password',
   templates: 'nav.templates',
   inbox: 'nav.inbox',

@@ -21,10 +21,23 @@ export async function loadNodemailer(): Promise<typeof import('nodemailer')['def
   return (await nodemailerModule).default;
 }
 
-/** The ffmpeg binary's path: the landers' videos, made in the background. */
-export async function loadFfmpegPath(): Promise<string> {
+/**
+ * The ffmpeg binary's path: the landers' videos, made in the background. Null when the package is
+ * not installed (the Docker image leaves it out unless built with DEMO_VIDEOS=1): the landers then
+ * show photos, and nothing else needs it.
+ */
+export async function loadFfmpegPath(): Promise<string | null> {
   ffmpegModule ??= import('@ffmpeg-installer/ffmpeg');
-  return (await ffmpegModule).path;
+  try {
+    return (await ffmpegModule).path;
+  } catch (error) {
+    if (isModuleNotFound(error)) return null;
+    throw error;
+  }
+}
+
+function isModuleNotFound(error: unknown): boolean {
+  return error instanceof Error && 'code' in error && error.code === 'ERR_MODULE_NOT_FOUND';
 }
 
 /** Argon2 (a native module): the first password hashed or checked. */

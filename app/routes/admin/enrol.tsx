@@ -20,7 +20,8 @@ export async function action({ context, request }: Route.ActionArgs) {
       wrongCode: true,
     };
   }
-  throw redirect('/admin/inbox');
+  // The back office's start (/admin): the first-run wizard while no site exists, else the inbox.
+  throw redirect('/admin');
 }
 
 /** Two-factor enrolment: scan the QR code (or type the key) into an authenticator app, then confirm a code. */

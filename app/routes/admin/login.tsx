@@ -18,7 +18,7 @@ export async function action({ context, request }: Route.ActionArgs) {
   // A right code that signed in already (a double submit): the code step again, with why.
   if (error === 'otp_used') return { otpStep: true, wrongCode: false, codeUsed: true };
   if (!result.ok) return formError(result);
-  return redirectWithCookies(firstSignInStep(result.data.staff) ?? '/admin/inbox', result);
+  return redirectWithCookies(firstSignInStep(result.data.staff) ?? '/admin', result);
 }
 
 /** Staff sign-in: e-mail and password, then the code of the authenticator app once enrolled. */

@@ -64,6 +64,8 @@ export function filterGraph(kind: LanderVideoKind, count: number): string {
  * under a temporary name first, so a page never links a half-written file.
  */
 export async function makeLanderVideo(dir: string, kind: LanderVideoKind, photos: Buffer[]): Promise<void> {
+  const ffmpeg = await loadFfmpegPath();
+  if (!ffmpeg) return;
   const sharp = await loadSharp();
   if (photos.length < 2) throw new Error('a lander video needs at least two photos');
   await mkdir(dir, { recursive: true });
@@ -90,7 +92,7 @@ export async function makeLanderVideo(dir: string, kind: LanderVideoKind, photos
     );
     const partial = path.join(work, 'out.mp4');
     await run(
-      await loadFfmpegPath(),
+      ffmpeg,
       [
         '-hide_banner',
         '-loglevel',

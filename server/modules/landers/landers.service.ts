@@ -127,7 +127,8 @@ export class LandersService {
       for (const kind of landerVideoKinds) {
         if (!landerVideoReady(this.mediaDir, kind)) await makeLanderVideo(this.mediaDir, kind, photos);
       }
-      return true;
+      // Without ffmpeg (an image built without DEMO_VIDEOS) nothing was made: the landers show photos.
+      return landerVideoKinds.every((kind) => landerVideoReady(this.mediaDir, kind));
     })().finally(() => making.delete(this.mediaDir));
     making.set(this.mediaDir, run);
     return run;
