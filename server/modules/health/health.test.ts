@@ -177,6 +177,12 @@ describe('SEED_DEMO=0 on an empty database', () => {
     expect(lines.slice(before)).toEqual([]);
   });
 
+  it('runs the periodic jobs over no site before the first exists, instead of failing them', async () => {
+    for (const kind of ['visitors', 'unread', 'likes_digest'] as const) {
+      await expect(app.deps.nudges.run(kind), kind).resolves.toBe(0);
+    }
+  });
+
   it('lets the admin from the environment sign in, enrol and create the first company and site, then serves it', async () => {
     const live = await app.inject({ url: '/api/health/live' });
     expect(live.statusCode).toBe(200);

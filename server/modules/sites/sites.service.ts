@@ -89,9 +89,15 @@ export class SiteDirectory {
     }
   }
 
-  /** Every site (the periodic jobs go through them one by one). */
+  /** Every site (the periodic jobs go through them one by one); none before the first exists. */
   async all(): Promise<SiteRow[]> {
-    return [...(await this.load()).byId.values()];
+    try {
+      return [...(await this.load()).byId.values()];
+    } catch (error) {
+      // Before the first site exists (a new installation) there is nothing to go through.
+      if (error instanceof NoSiteConfiguredError) return [];
+      throw error;
+    }
   }
 
   async byId(id: number): Promise<SiteRow | undefined> {
