@@ -244,3 +244,35 @@ export const photoDecisionSchema = z
     message: 'required',
     path: ['reason'],
   });
+
+// ---- strikes and appeals (decision 054)
+
+export const appealsQuerySchema = z.object({
+  status: z.enum(['open', 'decided', 'all'], { error: 'invalid' }).default('open'),
+});
+export const appealQueueItemSchema = z.object({
+  id: z.number().int(),
+  status: z.enum(['open', 'granted', 'refused']),
+  text: z.string(),
+  created_at: z.string(),
+  decided_at: z.string().nullable(),
+  decided_by: z.object({ id: z.number().int(), name: z.string() }).nullable(),
+  strike: z.object({
+    id: z.number().int(),
+    number: z.number().int(),
+    consequence: z.enum(['strike', 'suspension', 'ban']),
+    suspended_until: z.string().nullable(),
+    created_at: z.string(),
+    report_id: z.number().int().nullable(),
+    lifted: z.boolean(),
+  }),
+  member: z.object({ profile_id: z.number().int(), name: z.string(), site: z.string() }),
+});
+export type AppealQueueItem = z.infer<typeof appealQueueItemSchema>;
+export const appealsResponseSchema = z.object({ appeals: z.array(appealQueueItemSchema) });
+export const decideAppealSchema = z.object({
+  id: idField,
+  decision: z.enum(['grant', 'refuse'], { error: 'invalid' }),
+  reason: actionReasonSchema,
+});
+export const appealDecisionResponseSchema = z.object({ appeal: appealQueueItemSchema });

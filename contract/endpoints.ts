@@ -129,6 +129,8 @@ export const endpoints = {
   'POST /api/passkeys.php': securityEndpoints.postPasskeys,
   'DELETE /api/passkeys.php': securityEndpoints.deletePasskeys,
   'POST /api/passkey-login.php': securityEndpoints.postPasskeyLogin,
+  'GET /api/standing.php': securityEndpoints.getStanding,
+  'POST /api/appeal.php': securityEndpoints.postAppeal,
 } as const satisfies Record<string, EndpointDefinition>;
 
 export type Endpoints = typeof endpoints;

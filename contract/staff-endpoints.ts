@@ -58,6 +58,8 @@ export const staffEndpoints = {
   'PUT /api/admin/reports.php': moderationEndpoints.putReports,
   'GET /api/admin/photo-queue.php': moderationEndpoints.getPhotoQueue,
   'PUT /api/admin/photo-queue.php': moderationEndpoints.putPhotoQueue,
+  'GET /api/admin/appeals.php': moderationEndpoints.getAppeals,
+  'PUT /api/admin/appeals.php': moderationEndpoints.putAppeals,
   'GET /api/admin/openers.php': engagementEndpoints.getOpeners,
   'POST /api/admin/openers.php': engagementEndpoints.postOpeners,
   'PUT /api/admin/openers.php': engagementEndpoints.putOpeners,

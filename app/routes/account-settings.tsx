@@ -3,6 +3,7 @@ import { Form, Link, redirect, useNavigation } from 'react-router';
 import { DevicesSection, memberPasskeys, PasskeysSection } from '#app/components/account-security.tsx';
 import { FormAlert, FormField } from '#app/components/forms/form-field.tsx';
 import { LanguageSwitcher } from '#app/components/language-switcher.tsx';
+import { StandingSection } from '#app/components/member-standing.tsx';
 import { cookieHeaders, formError, formText } from '#app/lib/actions.server.ts';
 import { serverApi } from '#app/lib/api.ts';
 import type { FormErrors } from '#app/lib/form-errors.ts';
@@ -21,20 +22,23 @@ type Intent =
   | 'delete'
   | 'passkey-remove'
   | 'session-end'
-  | 'session-end-others';
+  | 'session-end-others'
+  | 'appeal';
 
 export async function loader({ context }: Route.LoaderArgs) {
   const call = serverApi(context.api);
-  const [blocked, sessions, passkeys] = await Promise.all([
+  const [blocked, sessions, passkeys, standing] = await Promise.all([
     call('GET /api/blocks.php'),
     call('GET /api/sessions.php'),
     call('GET /api/passkeys.php'),
+    call('GET /api/standing.php'),
   ]);
   if (!blocked.ok) throw redirect('/login?redirect=%2Fprofile%2Faccount');
   return {
     blocked: blocked.data.profiles,
     sessions: sessions.ok ? sessions.data.sessions : [],
     passkeys: passkeys.ok ? passkeys.data.passkeys : [],
+    standing: standing.ok ? standing.data : null,
   };
 }
 
@@ -57,6 +61,12 @@ export async function action({ context, request }: Route.ActionArgs) {
         : await call('DELETE /api/sessions.php', {
             body: intent === 'session-end' ? { id } : { others: true },
           });
+    return result.ok ? { intent, done: true } : { intent, ...(await formError(result)).data };
+  }
+  if (intent === 'appeal') {
+    const result = await serverApi(context.api)('POST /api/appeal.php', {
+      body: { strike: Number(formText(form, 'strike')), text: formText(form, 'text') },
+    });
     return result.ok ? { intent, done: true } : { intent, ...(await formError(result)).data };
   }
   if (intent === 'password') {
@@ -253,6 +263,17 @@ export default function AccountSettings({ actionData, loaderData }: Route.Compon
           ended={doneFor('session-end') ? 'one' : doneFor('session-end-others') ? 'others' : undefined}
         />
       </Group>
+
+      {loaderData.standing && (
+        <Group id="account-standing" title={t('security:standing.heading')}>
+          <StandingSection
+            standing={loaderData.standing}
+            appealed={Boolean(doneFor('appeal'))}
+            errors={errorsFor('appeal')}
+            busy={busy}
+          />
+        </Group>
+      )}
 
       <Group id="account-delete" title={t('auth:delete.heading')}>
         <p>{t('auth:delete.lead')}</p>

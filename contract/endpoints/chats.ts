@@ -49,10 +49,10 @@ export const chatsEndpoints = {
     path: '/api/chat.php',
     tags: ['chats'],
     summary:
-      'Sends a text, one of the own photos or a gift; costs credits. 402 insufficient_credits. With client_id (an idempotency key per sender) a repeat answers the first message and charges nothing again',
+      'Sends a text, one of the own photos or a gift; costs credits. 402 insufficient_credits, 403 posting_suspended while a strike suspends the member. With client_id (an idempotency key per sender) a repeat answers the first message and charges nothing again',
     body: sendMessageSchema,
     responses: { 201: sendMessageResponseSchema, ...errors },
-    errors: ['insufficient_credits', 'premium_required', 'blocked', 'not_confirmed'],
+    errors: ['insufficient_credits', 'premium_required', 'blocked', 'not_confirmed', 'posting_suspended'],
   }),
   postChatPhoto: defineEndpoint({
     method: 'POST',
@@ -60,6 +60,7 @@ export const chatsEndpoints = {
     tags: ['chats'],
     summary:
       'Sends a photo from the device (multipart field "file"), re-encoded without EXIF and kept out of the profile; costs the photo price. 402 insufficient_credits, 422 unsupported_image',
+    errors: ['insufficient_credits', 'posting_suspended', 'unsupported_image'],
     consumes: ['multipart/form-data'],
     query: chatPhotoQuerySchema,
     responses: { 201: sendMessageResponseSchema, 413: errorBodySchema, 415: errorBodySchema, ...errors },

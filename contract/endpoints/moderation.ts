@@ -1,7 +1,11 @@
 import { dataExportSchema } from '../accounts.ts';
 import {
+  appealDecisionResponseSchema,
+  appealsQuerySchema,
+  appealsResponseSchema,
   creditCorrectionSchema,
   creditsResponseSchema,
+  decideAppealSchema,
   handleReportSchema,
   memberActionSchema,
   memberDetailSchema,
@@ -147,5 +151,24 @@ export const moderationEndpoints = {
     body: photoDecisionSchema,
     responses: { 200: okSchema, ...errors },
     errors: staffErrorCodes,
+  }),
+  getAppeals: defineEndpoint({
+    method: 'GET',
+    path: '/api/admin/appeals.php',
+    tags,
+    summary: "Members' appeals against a strike, suspension or ban, open first, oldest first (moderator)",
+    query: appealsQuerySchema,
+    responses: { 200: appealsResponseSchema, ...errors },
+    errors: staffErrorCodes,
+  }),
+  putAppeals: defineEndpoint({
+    method: 'PUT',
+    path: '/api/admin/appeals.php',
+    tags,
+    summary:
+      'Grants an appeal (the strike is lifted, a suspension it started ends) or refuses it, once; 409 appeal_decided (moderator)',
+    body: decideAppealSchema,
+    responses: { 200: appealDecisionResponseSchema, ...errors },
+    errors: [...staffErrorCodes, 'appeal_decided'],
   }),
 };

@@ -14,6 +14,7 @@ import {
   requestOptionsResponseSchema,
   stepQuerySchema,
 } from '../security.ts';
+import { appealBodySchema, appealResponseSchema, standingResponseSchema } from '../standing.ts';
 import { userSchema } from '../users.ts';
 
 const errors = {
@@ -93,5 +94,23 @@ export const securityEndpoints = {
       ...errors,
     },
     errors: ['passkey_failed', 'banned', 'pending_deletion'],
+  }),
+  getStanding: defineEndpoint({
+    method: 'GET',
+    path: '/api/standing.php',
+    tags,
+    summary:
+      'The member’s standing: strikes from moderators’ warnings, what each led to, a posting suspension, appeals',
+    responses: { 200: standingResponseSchema, ...errors },
+  }),
+  postAppeal: defineEndpoint({
+    method: 'POST',
+    path: '/api/appeal.php',
+    tags,
+    summary:
+      'Appeals one strike, once (201); 409 appeal_exists for a second appeal of the same action, 404 for a strike that is not the member’s',
+    body: appealBodySchema,
+    responses: { 201: appealResponseSchema, ...errors },
+    errors: ['appeal_exists'],
   }),
 };

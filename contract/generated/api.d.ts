@@ -35,6 +35,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/appeals.php": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Members' appeals against a strike, suspension or ban, open first, oldest first (moderator) */
+        get: operations["getAdminAppeals"];
+        /** Grants an appeal (the strike is lifted, a suspension it started ends) or refuses it, once; 409 appeal_decided (moderator) */
+        put: operations["putAdminAppeals"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/audit.php": {
         parameters: {
             query?: never;
@@ -936,6 +954,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/appeal.php": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Appeals one strike, once (201); 409 appeal_exists for a second appeal of the same action, 404 for a strike that is not the member’s */
+        post: operations["postAppeal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/assets/paymentmethod/{file}": {
         parameters: {
             query?: never;
@@ -1049,7 +1084,7 @@ export interface paths {
         /** A page of a conversation (newest page by default); marks it read */
         get: operations["getChat"];
         put?: never;
-        /** Sends a text, one of the own photos or a gift; costs credits. 402 insufficient_credits. With client_id (an idempotency key per sender) a repeat answers the first message and charges nothing again */
+        /** Sends a text, one of the own photos or a gift; costs credits. 402 insufficient_credits, 403 posting_suspended while a strike suspends the member. With client_id (an idempotency key per sender) a repeat answers the first message and charges nothing again */
         post: operations["postChat"];
         /** Deletes a conversation for the member */
         delete: operations["deleteChat"];
@@ -1907,6 +1942,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/standing.php": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The member’s standing: strikes from moderators’ warnings, what each led to, a posting suspension, appeals */
+        get: operations["getStanding"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/swipe-undo.php": {
         parameters: {
             query?: never;
@@ -2475,6 +2527,239 @@ export interface operations {
             };
             /** @description Gone (e.g. an expired link) */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed with fields, or a rule of the call */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited (Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description setup_required before the first site exists, or a provider that does not answer (retry later) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getAdminAppeals: {
+        parameters: {
+            query?: {
+                status?: "open" | "decided" | "all";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        appeals: {
+                            created_at: string;
+                            decided_at: string | null;
+                            decided_by: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            id: number;
+                            member: {
+                                name: string;
+                                profile_id: number;
+                                site: string;
+                            };
+                            /** @enum {string} */
+                            status: "open" | "granted" | "refused";
+                            strike: {
+                                /** @enum {string} */
+                                consequence: "strike" | "suspension" | "ban";
+                                created_at: string;
+                                id: number;
+                                lifted: boolean;
+                                number: number;
+                                report_id: number | null;
+                                suspended_until: string | null;
+                            };
+                            text: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not accepted (e.g. login_failed) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: authentication_required without a session, csrf_failed for a foreign Origin, or a rule of the call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed with fields, or a rule of the call */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited (Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description setup_required before the first site exists, or a provider that does not answer (retry later) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    putAdminAppeals: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    decision: "grant" | "refuse";
+                    id: number;
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        appeal: {
+                            created_at: string;
+                            decided_at: string | null;
+                            decided_by: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            id: number;
+                            member: {
+                                name: string;
+                                profile_id: number;
+                                site: string;
+                            };
+                            /** @enum {string} */
+                            status: "open" | "granted" | "refused";
+                            strike: {
+                                /** @enum {string} */
+                                consequence: "strike" | "suspension" | "ban";
+                                created_at: string;
+                                id: number;
+                                lifted: boolean;
+                                number: number;
+                                report_id: number | null;
+                                suspended_until: string | null;
+                            };
+                            text: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not accepted (e.g. login_failed) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: authentication_required without a session, csrf_failed for a foreign Origin, or a rule of the call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12901,6 +13186,114 @@ export interface operations {
             };
         };
     };
+    postAppeal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    strike: number;
+                    text: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        appeal: {
+                            created_at: string;
+                            decided_at: string | null;
+                            id: number;
+                            /** @enum {string} */
+                            status: "open" | "granted" | "refused";
+                            text: string;
+                        };
+                    };
+                };
+            };
+            /** @description Bad request (e.g. invalid_json) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not accepted (e.g. login_failed) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: authentication_required without a session, csrf_failed for a foreign Origin, or a rule of the call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed with fields, or a rule of the call */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited (Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description setup_required before the first site exists, or a provider that does not answer (retry later) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     getAssetsPaymentmethodFile: {
         parameters: {
             query?: never;
@@ -19458,6 +19851,120 @@ export interface operations {
             };
             /** @description Gone (e.g. an expired link) */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed with fields, or a rule of the call */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited (Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description setup_required before the first site exists, or a provider that does not answer (retry later) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getStanding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        posting_suspended_until: string | null;
+                        standing_strikes: number;
+                        strikes: {
+                            appeal: {
+                                created_at: string;
+                                decided_at: string | null;
+                                id: number;
+                                /** @enum {string} */
+                                status: "open" | "granted" | "refused";
+                                text: string;
+                            } | null;
+                            /** @enum {string} */
+                            consequence: "strike" | "suspension" | "ban";
+                            created_at: string;
+                            id: number;
+                            lifted: boolean;
+                            number: number;
+                            suspended_until: string | null;
+                        }[];
+                        suspend_at: number;
+                        suspension_days: number;
+                    };
+                };
+            };
+            /** @description Bad request (e.g. invalid_json) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not accepted (e.g. login_failed) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: authentication_required without a session, csrf_failed for a foreign Origin, or a rule of the call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

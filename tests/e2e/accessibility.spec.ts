@@ -40,6 +40,7 @@ test('every member page, no serious violations', async ({ browser, baseURL }) =>
     chat,
     '/swipe-game',
     '/profile',
+    '/profile/account',
     '/notifications',
     '/premium',
     '/pricing',

@@ -4,19 +4,33 @@ import { formError, formText } from '#app/lib/actions.server.ts';
 import { useRootData } from '#app/lib/root-data.ts';
 import { staffApi } from '#app/lib/staff-api.server.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
-import { type Report, reportActionOptions } from '#contract/admin-members.ts';
+import { type AppealQueueItem, type Report, reportActionOptions } from '#contract/admin-members.ts';
 import type { Route } from './+types/reports';
 import { ReportCount, StatusBadge } from './members.tsx';
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const status = new URL(request.url).searchParams.get('status') === 'handled' ? 'handled' : 'open';
-  const result = await staffApi(context.api)('GET /api/admin/reports.php', { query: { status } });
+  const call = staffApi(context.api);
+  const [result, appeals] = await Promise.all([
+    call('GET /api/admin/reports.php', { query: { status } }),
+    call('GET /api/admin/appeals.php', { query: { status: status === 'open' ? 'open' : 'decided' } }),
+  ]);
   if (!result.ok) throw new Response(null, { status: result.status });
-  return { reports: result.data.reports, status };
+  return { reports: result.data.reports, appeals: appeals.ok ? appeals.data.appeals : [], status };
 }
 
 export async function action({ context, request }: Route.ActionArgs) {
   const form = await request.formData();
+  if (formText(form, 'intent') === 'appeal') {
+    const decided = await staffApi(context.api)('PUT /api/admin/appeals.php', {
+      body: {
+        id: Number(formText(form, 'id')),
+        decision: formText(form, 'decision'),
+        reason: formText(form, 'reason'),
+      },
+    });
+    return decided.ok ? { appealDecided: decided.data.appeal.id } : formError(decided);
+  }
   const photo = Number(formText(form, 'photo'));
   const result = await staffApi(context.api)('PUT /api/admin/reports.php', {
     body: {
@@ -55,12 +69,96 @@ export function ReportList({ reports }: { reports: Report[] }) {
   );
 }
 
+/** Members' appeals against a strike: the strike, the member's words, grant or refuse (decision 054). */
+function AppealList({ appeals, busy }: { appeals: AppealQueueItem[]; busy: boolean }) {
+  const { t } = useTranslation();
+  const locale = useRootData().locale;
+  if (appeals.length === 0) return null;
+  return (
+    <section className="mb-4" aria-labelledby="appeals-title">
+      <h2 className="h5" id="appeals-title">
+        {t('admin:appeals.heading')}
+      </h2>
+      <div className="row g-3">
+        {appeals.map((appeal) => (
+          <div key={appeal.id} className="col-12 col-xl-6">
+            <article className="card h-100 border-warning" data-testid={`appeal-${appeal.id}`}>
+              <div className="card-body">
+                <h3 className="h6 d-flex flex-wrap gap-2 align-items-center">
+                  <Link to={`/admin/members/${appeal.member.profile_id}`}>{appeal.member.name}</Link>
+                  <span className="badge text-bg-light">{appeal.member.site}</span>
+                  <span className="badge text-bg-warning">
+                    {t(`admin:appeals.consequence_${appeal.strike.consequence}`)}
+                  </span>
+                </h3>
+                <p className="small text-body-secondary mb-2">
+                  {t('admin:appeals.strike', {
+                    number: appeal.strike.number,
+                    date: new Date(appeal.strike.created_at).toLocaleString(locale, {
+                      dateStyle: 'short',
+                      timeStyle: 'short',
+                    }),
+                  })}
+                </p>
+                <p className="text-break">“{appeal.text}”</p>
+                {appeal.status === 'open' ? (
+                  <Form method="post" className="row g-2 align-items-end">
+                    <input type="hidden" name="intent" value="appeal" />
+                    <input type="hidden" name="id" value={appeal.id} />
+                    <div className="col-12">
+                      <label className="form-label small" htmlFor={`appeal-reason-${appeal.id}`}>
+                        {t('admin:action.reason')}
+                      </label>
+                      <input
+                        id={`appeal-reason-${appeal.id}`}
+                        name="reason"
+                        className="form-control form-control-sm"
+                        required
+                        maxLength={500}
+                      />
+                    </div>
+                    <div className="col-12 d-flex gap-2">
+                      <button
+                        type="submit"
+                        name="decision"
+                        value="grant"
+                        className="btn btn-sm btn-success"
+                        disabled={busy}
+                      >
+                        {t('admin:appeals.grant')}
+                      </button>
+                      <button
+                        type="submit"
+                        name="decision"
+                        value="refuse"
+                        className="btn btn-sm btn-outline-danger"
+                        disabled={busy}
+                      >
+                        {t('admin:appeals.refuse')}
+                      </button>
+                    </div>
+                  </Form>
+                ) : (
+                  <p className="small mb-0">
+                    {t(`admin:appeals.status_${appeal.status}`)}
+                    {appeal.decided_by && ` · ${appeal.decided_by.name}`}
+                  </p>
+                )}
+              </div>
+            </article>
+          </div>
+        ))}
+      </div>
+    </section>
+  );
+}
+
 /** The moderators' queue: open reports first (oldest first), each with its evidence and the actions. */
 export default function Reports({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const locale = useRootData().locale;
   const navigation = useNavigation();
-  const { reports, status } = loaderData;
+  const { reports, appeals, status } = loaderData;
   const errors = actionData && 'errors' in actionData ? actionData.errors : undefined;
   return (
     <div>
@@ -91,6 +189,12 @@ export default function Reports({ loaderData, actionData }: Route.ComponentProps
         </div>
       )}
       <FormAlert errors={errors} />
+      {actionData && 'appealDecided' in actionData && (
+        <div className="alert alert-success" role="status">
+          {t('admin:appeals.done')}
+        </div>
+      )}
+      <AppealList appeals={appeals} busy={navigation.state === 'submitting'} />
       {reports.length === 0 && <p>{t('admin:reports.none')}</p>}
       <div className="row g-3">
         {reports.map((report) => (

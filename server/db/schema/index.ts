@@ -15,5 +15,6 @@ export * from './security.ts';
 export * from './sites.ts';
 export * from './social.ts';
 export * from './staff.ts';
+export * from './strikes.ts';
 export * from './system.ts';
 export * from './tracking.ts';

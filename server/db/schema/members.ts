@@ -67,6 +67,8 @@ export const users = pgTable(
     activatedAt: timestamp({ withTimezone: true }),
     /** When the member's first order was paid (the dashboard's first purchases). */
     firstPurchaseAt: timestamp({ withTimezone: true }),
+    /** Until when a strike suspended posting messages (the one send path checks it under the row lock). */
+    postingSuspendedUntil: timestamp({ withTimezone: true }),
   },
   (table) => [
     uniqueIndex('users_site_email_unique').on(table.siteId, sql`lower(${table.email})`),

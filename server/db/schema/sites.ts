@@ -45,6 +45,11 @@ export type PostbackConfig = { network: string; url: string; events: Attribution
  * waits for a moderator; `minorMargin` the years above 18 under which an apparent age holds it.
  */
 export type PhotoScreeningSettings = { explicit?: number; minorMargin?: number };
+/**
+ * How strikes weigh on a site (moderation/strike-rules.ts): the `suspendAt`-th standing strike
+ * suspends posting messages for `suspensionDays`, the one after it bans.
+ */
+export type StrikeSettings = { suspendAt?: number; suspensionDays?: number };
 export type SignupMode = (typeof signupModes)[number];
 /** A weekly shift of a site's team in the site's time zone: `day` 1–7 (Monday = 1), "HH:MM" times. */
 export type StaffingShift = { day: number; from: string; to: string };
@@ -114,6 +119,8 @@ export const sites = pgTable(
     postbacks: jsonb().$type<PostbackConfig[]>().notNull().default([]),
     /** The photo screening's thresholds; what is not set uses the defaults (photos/screening-rules.ts). */
     photoScreening: jsonb().$type<PhotoScreeningSettings>().notNull().default({}),
+    /** Strikes before a suspension and its length; what is not set uses the defaults. */
+    strikeRules: jsonb().$type<StrikeSettings>().notNull().default({}),
     companyId: integer()
       .notNull()
       .references(() => companies.id),

@@ -43,6 +43,14 @@ export class RecipientNotConfirmedError extends AppError {
   }
 }
 
+/** A strike suspended the member's posting of messages until the given time (decision 054). */
+export class PostingSuspendedError extends AppError {
+  override name = 'PostingSuspendedError';
+  constructor(until: Date) {
+    super(403, 'posting_suspended', { until: until.toISOString() });
+  }
+}
+
 /**
  * Who sends a message: a member, or staff writing as a fictional profile. Staff steps run inside the
  * send's transaction — `beforeWrite` before the message is written (an operator's claim), `afterWrite`
@@ -395,6 +403,9 @@ export class ChatsService {
           : { sender: null, other: await repo.counterpartOf(tx, me.id, input.profile) };
       if (!locked) throw new NotFoundError();
       const { sender } = locked;
+      // A strike's suspension, read under the sender's row lock that a strike takes too (decision 054).
+      if (sender?.postingSuspendedUntil && sender.postingSuspendedUntil > this.clock.now())
+        throw new PostingSuspendedError(sender.postingSuspendedUntil);
       const other = checkedCounterpart(locked.other);
       // Members may not write to a member who has not confirmed the address; the operators answer
       // such a member's own messages (the conversation exists: checkedCounterpart lets it through).

@@ -1,4 +1,17 @@
-import { aliasedTable, and, asc, count, desc, eq, ilike, inArray, or, type SQL, sql } from 'drizzle-orm';
+import {
+  aliasedTable,
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  ilike,
+  inArray,
+  isNull,
+  or,
+  type SQL,
+  sql,
+} from 'drizzle-orm';
 import type { Executor } from '#server/db/client.ts';
 import { sessions } from '#server/db/schema/accounts.ts';
 import { conversations, messages } from '#server/db/schema/chats.ts';
@@ -9,6 +22,7 @@ import { photos } from '#server/db/schema/photos.ts';
 import { sites } from '#server/db/schema/sites.ts';
 import { reports } from '#server/db/schema/social.ts';
 import { staff } from '#server/db/schema/staff.ts';
+import { memberStrikes, strikeAppeals } from '#server/db/schema/strikes.ts';
 
 type MemberStatus = (typeof userStatuses)[number];
 
@@ -266,4 +280,130 @@ export async function setProfileStatusOfUser(
 
 export async function setUserStatus(tx: Executor, userId: number, status: MemberStatus): Promise<void> {
   await tx.update(users).set({ status }).where(eq(users.id, userId));
+}
+
+// ---- strikes and appeals (decision 054)
+
+/** Strikes that still count (no appeal lifted them). Call under the member's row lock. */
+export async function standingStrikes(tx: Executor, userId: number): Promise<number> {
+  const [row] = await tx
+    .select({ n: count() })
+    .from(memberStrikes)
+    .where(and(eq(memberStrikes.userId, userId), isNull(memberStrikes.liftedAt)));
+  return row?.n ?? 0;
+}
+
+export async function insertStrike(tx: Executor, values: typeof memberStrikes.$inferInsert) {
+  const [row] = await tx.insert(memberStrikes).values(values).returning();
+  return row!;
+}
+
+export async function setPostingSuspendedUntil(tx: Executor, userId: number, until: Date | null) {
+  await tx.update(users).set({ postingSuspendedUntil: until }).where(eq(users.id, userId));
+}
+
+/** A member's strikes, newest first, each with its appeal (if any). */
+export async function strikesOf(db: Executor, userId: number) {
+  return db
+    .select({ strike: memberStrikes, appeal: strikeAppeals })
+    .from(memberStrikes)
+    .leftJoin(strikeAppeals, eq(strikeAppeals.strikeId, memberStrikes.id))
+    .where(eq(memberStrikes.userId, userId))
+    .orderBy(desc(memberStrikes.createdAt), desc(memberStrikes.id))
+    .limit(200);
+}
+
+export async function findStrikeOfUser(db: Executor, strikeId: number, userId: number) {
+  const [row] = await db
+    .select()
+    .from(memberStrikes)
+    .where(and(eq(memberStrikes.id, strikeId), eq(memberStrikes.userId, userId)))
+    .limit(1);
+  return row;
+}
+
+/** The appeal, or undefined when the strike has one already: the unique constraint decides. */
+export async function insertAppeal(tx: Executor, values: typeof strikeAppeals.$inferInsert) {
+  const [row] = await tx
+    .insert(strikeAppeals)
+    .values(values)
+    .onConflictDoNothing({ target: strikeAppeals.strikeId })
+    .returning();
+  return row;
+}
+
+const decider = aliasedTable(staff, 'decider');
+
+export async function listAppeals(
+  db: Executor,
+  filter: { status?: 'open' | 'decided'; id?: number; limit: number },
+) {
+  const conditions: SQL[] = [];
+  if (filter.status === 'open') conditions.push(eq(strikeAppeals.status, 'open'));
+  if (filter.status === 'decided') conditions.push(sql`${strikeAppeals.status} <> 'open'`);
+  if (filter.id !== undefined) conditions.push(eq(strikeAppeals.id, filter.id));
+  return db
+    .select({
+      appeal: strikeAppeals,
+      strike: memberStrikes,
+      profileId: profiles.id,
+      name: profiles.name,
+      siteName: sites.name,
+      deciderName: decider.name,
+    })
+    .from(strikeAppeals)
+    .innerJoin(memberStrikes, eq(memberStrikes.id, strikeAppeals.strikeId))
+    .innerJoin(users, eq(users.id, strikeAppeals.userId))
+    .innerJoin(profiles, eq(profiles.userId, users.id))
+    .innerJoin(sites, eq(sites.id, users.siteId))
+    .leftJoin(decider, eq(decider.id, strikeAppeals.decidedByStaffId))
+    .where(conditions.length ? and(...conditions) : undefined)
+    .orderBy(
+      sql`case when ${strikeAppeals.status} = 'open' then 0 else 1 end`,
+      asc(strikeAppeals.createdAt),
+      asc(strikeAppeals.id),
+    )
+    .limit(filter.limit);
+}
+
+export type AppealRecord = Awaited<ReturnType<typeof listAppeals>>[number];
+
+/** Decides an open appeal; undefined when it was decided already (the WHERE is the once). */
+export async function decideAppeal(
+  tx: Executor,
+  id: number,
+  values: { status: 'granted' | 'refused'; staffId: number; at: Date },
+) {
+  const [row] = await tx
+    .update(strikeAppeals)
+    .set({ status: values.status, decidedByStaffId: values.staffId, decidedAt: values.at })
+    .where(and(eq(strikeAppeals.id, id), eq(strikeAppeals.status, 'open')))
+    .returning();
+  return row;
+}
+
+export async function liftStrike(tx: Executor, strikeId: number, at: Date) {
+  const [row] = await tx
+    .update(memberStrikes)
+    .set({ liftedAt: at })
+    .where(and(eq(memberStrikes.id, strikeId), isNull(memberStrikes.liftedAt)))
+    .returning();
+  return row;
+}
+
+/** The latest end of a suspension among the member's standing strikes (after one was lifted). */
+export async function latestStandingSuspension(tx: Executor, userId: number): Promise<Date | null> {
+  const [row] = await tx
+    .select({ until: memberStrikes.suspendedUntil })
+    .from(memberStrikes)
+    .where(
+      and(
+        eq(memberStrikes.userId, userId),
+        isNull(memberStrikes.liftedAt),
+        eq(memberStrikes.consequence, 'suspension'),
+      ),
+    )
+    .orderBy(desc(memberStrikes.suspendedUntil))
+    .limit(1);
+  return row?.until ?? null;
 }

@@ -1,5 +1,6 @@
 import { accountsEndpoints } from '#contract/endpoints/accounts.ts';
 import { moderationEndpoints as calls } from '#contract/endpoints/moderation.ts';
+import { securityEndpoints } from '#contract/endpoints/security.ts';
 import { routeOf } from '#server/lib/endpoint-route.ts';
 import type { ZodApp } from '#server/lib/zod-app.ts';
 import { requireMember } from '#server/modules/accounts/sessions.ts';
@@ -114,6 +115,32 @@ export async function moderationRoutes(app: ZodApp): Promise<void> {
     await service.decidePhoto({ actor, ip: request.ip, reason: reason ?? '' }, photo, decision);
     return { ok: true as const };
   });
+
+  routeOf(app, calls.getAppeals, {}, async (request) => {
+    requireStaff(request, 'moderate');
+    return { appeals: await service.appeals(request.query.status) };
+  });
+
+  routeOf(app, calls.putAppeals, {}, async (request) => {
+    const actor = requireStaff(request, 'moderate');
+    const { id, decision, reason } = request.body;
+    return { appeal: await service.decideAppeal({ actor, ip: request.ip, reason }, id, decision) };
+  });
+
+  routeOf(app, securityEndpoints.getStanding, {}, async (request) =>
+    service.standing(requireMember(request)),
+  );
+
+  routeOf(
+    app,
+    securityEndpoints.postAppeal,
+    { config: { rateLimit: { max: 10, timeWindow: '1 hour' } } },
+    async (request, reply) => {
+      const member = requireMember(request);
+      reply.code(201);
+      return service.appeal(member, request.body.strike, request.body.text);
+    },
+  );
 
   routeOf(
     app,

@@ -1,4 +1,5 @@
 import type {
+  AppealQueueItem,
   MemberDetail,
   MemberPhoto,
   MemberSummary,
@@ -7,10 +8,12 @@ import type {
   ReportAction,
 } from '#contract/admin-members.ts';
 import { isLocale } from '#contract/locales.ts';
+import type { Standing } from '#contract/standing.ts';
 import type { Database, Executor } from '#server/db/client.ts';
 import type { PhotoRow } from '#server/db/schema/photos.ts';
 import type { SiteRow } from '#server/db/schema/sites.ts';
 import type { StaffRow } from '#server/db/schema/staff.ts';
+import type { StrikeAppealRow } from '#server/db/schema/strikes.ts';
 import type { ReportCaught } from '#server/lib/best-effort.ts';
 import type { Clock } from '#server/lib/clock.ts';
 import { AppError, NotFoundError, ValidationFailedError } from '#server/lib/errors.ts';
@@ -35,8 +38,54 @@ import { siteOrigin } from '#server/modules/sites/site-origin.ts';
 import type { SiteDirectory } from '#server/modules/sites/sites.service.ts';
 import type { StaffService } from '#server/modules/staff/staff.service.ts';
 import * as repo from './moderation.repository.ts';
+import { consequenceOf, strikeRulesOf } from './strike-rules.ts';
 
 const pageSize = 50;
+
+function appealOut(appeal: StrikeAppealRow) {
+  return {
+    id: appeal.id,
+    status: appeal.status,
+    text: appeal.text,
+    created_at: appeal.createdAt.toISOString(),
+    decided_at: appeal.decidedAt?.toISOString() ?? null,
+  };
+}
+
+function appealQueueItemOut(row: repo.AppealRecord): AppealQueueItem {
+  return {
+    ...appealOut(row.appeal),
+    decided_by: row.appeal.decidedByStaffId
+      ? { id: row.appeal.decidedByStaffId, name: row.deciderName ?? '' }
+      : null,
+    strike: {
+      id: row.strike.id,
+      number: row.strike.number,
+      consequence: row.strike.consequence,
+      suspended_until: row.strike.suspendedUntil?.toISOString() ?? null,
+      created_at: row.strike.createdAt.toISOString(),
+      report_id: row.strike.reportId,
+      lifted: row.strike.liftedAt !== null,
+    },
+    member: { profile_id: row.profileId, name: row.name, site: row.siteName },
+  };
+}
+
+/** A strike has its one appeal already. */
+export class AppealExistsError extends AppError {
+  override name = 'AppealExistsError';
+  constructor() {
+    super(409, 'appeal_exists');
+  }
+}
+
+/** An appeal was decided already (by another moderator, say). */
+export class AppealDecidedError extends AppError {
+  override name = 'AppealDecidedError';
+  constructor() {
+    super(409, 'appeal_decided');
+  }
+}
 
 /** A report was handled already (by another moderator, say). */
 export class ReportHandledError extends AppError {
@@ -141,7 +190,8 @@ export class ModerationService {
   private async mailMember(
     tx: Executor,
     member: repo.MemberRecord,
-    kind: 'moderationWarning' | 'photoRemoved',
+    kind: 'moderationWarning' | 'photoRemoved' | 'postingSuspended' | 'appealGranted' | 'appealRefused',
+    params: Record<string, string | number> = {},
   ) {
     if (!member.user.email || member.user.status === 'deleted') return;
     const site = await this.siteOf(member.user.siteId);
@@ -150,7 +200,7 @@ export class ModerationService {
       this.deps.translator,
       locale,
       mailSiteOf(site, siteOrigin(site, this.deps.config), locale),
-      { kind, recipientName: member.profile.name },
+      { kind, recipientName: member.profile.name, params },
     );
     await this.deps.mail.enqueue(tx, { to: member.user.email, kind, ...rendered });
   }
@@ -556,6 +606,7 @@ export class ModerationService {
       const photo = input.photo ? await repo.findPhotoWithOwner(this.db, input.photo) : undefined;
       if (!photo || photo.profile.id !== reportedId) throw new ValidationFailedError({ photo: 'invalid' });
     }
+    let banAfter = false;
     // Claim the report first, under its lock: two moderators never both act on it.
     await this.db.transaction(async (tx) => {
       const locked = await repo.lockReport(tx, input.id);
@@ -570,12 +621,151 @@ export class ModerationService {
       });
       if (input.action === 'warn' && reportedId) {
         const member = await repo.findMember(tx, reportedId);
-        if (member) await this.mailMember(tx, member, 'moderationWarning');
+        if (member) banAfter = await this.strike(tx, acting, member, input.id);
       }
     });
     if (input.action === 'remove_photo' && input.photo) await this.removePhoto(acting, input.photo);
-    if (input.action === 'ban' && reportedId) await this.setStatus(acting, reportedId, 'banned');
+    if ((input.action === 'ban' || banAfter) && reportedId)
+      await this.setStatus(acting, reportedId, 'banned');
     return this.report(input.id);
+  }
+
+  // ---- strikes and appeals (decision 054)
+
+  /**
+   * A warning's strike, in the report's transaction and under the member's row lock: parallel warnings
+   * about one member queue behind each other, so each counts the strikes before it (the one that
+   * reaches the site's `suspendAt` suspends posting, the next bans). Tells whether it bans.
+   */
+  private async strike(tx: Executor, acting: Acting, member: repo.MemberRecord, reportId: number) {
+    const user = await lockUser(tx, member.user.id);
+    if (!user) return false;
+    const site = await this.siteOf(user.siteId);
+    const rules = strikeRulesOf(site.strikeRules);
+    const number = (await repo.standingStrikes(tx, user.id)) + 1;
+    const consequence = consequenceOf(number, rules);
+    const now = this.deps.clock.now();
+    const suspendedUntil =
+      consequence === 'suspension' ? new Date(now.getTime() + rules.suspensionDays * 86_400_000) : null;
+    const strike = await repo.insertStrike(tx, {
+      userId: user.id,
+      reportId,
+      staffId: acting.actor.id,
+      number,
+      consequence,
+      suspendedUntil,
+      createdAt: now,
+    });
+    await this.audit(tx, acting, `strike.${consequence}`, `profile:${member.profile.id}`, {
+      strike: strike.id,
+      number,
+    });
+    if (suspendedUntil) {
+      const until =
+        user.postingSuspendedUntil && user.postingSuspendedUntil > suspendedUntil
+          ? user.postingSuspendedUntil
+          : suspendedUntil;
+      await repo.setPostingSuspendedUntil(tx, user.id, until);
+      await this.mailMember(tx, member, 'postingSuspended', {
+        date: this.dateIn(member, site, until),
+      });
+    } else if (consequence === 'strike') {
+      await this.mailMember(tx, member, 'moderationWarning');
+    }
+    return consequence === 'ban';
+  }
+
+  private dateIn(member: repo.MemberRecord, site: SiteRow, at: Date) {
+    const locale = isLocale(member.user.language) ? member.user.language : 'en';
+    return new Intl.DateTimeFormat(locale, {
+      dateStyle: 'long',
+      timeStyle: 'short',
+      timeZone: site.timezone,
+    }).format(at);
+  }
+
+  /** The member's own standing, for the account page. */
+  async standing(user: { id: number; siteId: number }): Promise<Standing> {
+    const site = await this.siteOf(user.siteId);
+    const rules = strikeRulesOf(site.strikeRules);
+    const rows = await repo.strikesOf(this.db, user.id);
+    const record = await repo.profileOfUser(this.db, user.id);
+    const found = record ? await repo.findMember(this.db, record.id) : undefined;
+    const until = found?.user.postingSuspendedUntil ?? null;
+    return {
+      strikes: rows.map(({ strike, appeal }) => ({
+        id: strike.id,
+        number: strike.number,
+        consequence: strike.consequence,
+        suspended_until: strike.suspendedUntil?.toISOString() ?? null,
+        created_at: strike.createdAt.toISOString(),
+        lifted: strike.liftedAt !== null,
+        appeal: appeal ? appealOut(appeal) : null,
+      })),
+      standing_strikes: rows.filter(({ strike }) => strike.liftedAt === null).length,
+      suspend_at: rules.suspendAt,
+      suspension_days: rules.suspensionDays,
+      posting_suspended_until: until && until > this.deps.clock.now() ? until.toISOString() : null,
+    };
+  }
+
+  /** One appeal per action: the unique constraint on the strike decides, also between parallel tries. */
+  async appeal(user: { id: number }, strikeId: number, text: string) {
+    const strike = await repo.findStrikeOfUser(this.db, strikeId, user.id);
+    if (!strike) throw new NotFoundError();
+    const appeal = await repo.insertAppeal(this.db, {
+      strikeId,
+      userId: user.id,
+      text,
+      createdAt: this.deps.clock.now(),
+    });
+    if (!appeal) throw new AppealExistsError();
+    return { appeal: appealOut(appeal) };
+  }
+
+  async appeals(status: 'open' | 'decided' | 'all'): Promise<AppealQueueItem[]> {
+    const rows = await repo.listAppeals(this.db, { ...(status === 'all' ? {} : { status }), limit: 200 });
+    return rows.map(appealQueueItemOut);
+  }
+
+  /**
+   * Grants or refuses an open appeal once (409 appeal_decided afterwards). Granting lifts the strike;
+   * a suspension it started ends unless another standing strike suspends longer; a ban it caused is
+   * lifted. The member is told by mail either way.
+   */
+  async decideAppeal(acting: Acting, id: number, decision: 'grant' | 'refuse'): Promise<AppealQueueItem> {
+    const [before] = await repo.listAppeals(this.db, { id, limit: 1 });
+    if (!before) throw new NotFoundError();
+    const member = await this.requireMember(before.profileId);
+    const unban = await this.db.transaction(async (tx) => {
+      const user = await lockUser(tx, member.user.id);
+      if (!user) throw new NotFoundError();
+      const decided = await repo.decideAppeal(tx, id, {
+        status: decision === 'grant' ? 'granted' : 'refused',
+        staffId: acting.actor.id,
+        at: this.deps.clock.now(),
+      });
+      if (!decided) throw new AppealDecidedError();
+      await this.audit(tx, acting, `appeal.${decision}`, `appeal:${id}`, { profile: before.profileId });
+      if (decision === 'refuse') {
+        await this.mailMember(tx, member, 'appealRefused');
+        return false;
+      }
+      const lifted = await repo.liftStrike(tx, decided.strikeId, this.deps.clock.now());
+      if (lifted?.consequence === 'suspension') {
+        const still = await repo.latestStandingSuspension(tx, user.id);
+        await repo.setPostingSuspendedUntil(
+          tx,
+          user.id,
+          still && still > this.deps.clock.now() ? still : null,
+        );
+      }
+      await this.mailMember(tx, member, 'appealGranted');
+      return lifted?.consequence === 'ban' && user.status === 'banned';
+    });
+    if (unban) await this.setStatus(acting, before.profileId, 'active');
+    const [after] = await repo.listAppeals(this.db, { id, limit: 1 });
+    return appealQueueItemOut(after ?? before);
   }
 
   // ---- photo queue
