@@ -50,6 +50,14 @@ const t0 = Date.now();
 
 function stopAll() {
   for (const data of started.reverse()) {
+    // The tests stop the standby themselves: `pg_ctl status` answers 3 for a stopped cluster.
+    const state = spawnSync(runAs ? 'runuser' : path.join(bin, 'pg_ctl'), [
+      ...(runAs ? ['-u', runAs, '--', path.join(bin, 'pg_ctl')] : []),
+      'status',
+      '-D',
+      data,
+    ]);
+    if (state.status === 3) continue;
     try {
       pg('pg_ctl', ['stop', '-D', data, '-m', 'immediate', '-w'], { quiet: true });
     } catch (error) {
