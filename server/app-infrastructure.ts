@@ -10,6 +10,7 @@ import {
   openPglite,
 } from './db/client.ts';
 import { type EmbeddedStart, embeddedDatabaseOf } from './db/embedded.ts';
+import { connectReadRouter } from './db/read-router.ts';
 import { systemClock } from './lib/clock.ts';
 import { createLocalBus, createRedisBus } from './lib/event-bus.ts';
 import { createTranslator } from './lib/i18n.ts';
@@ -79,6 +80,16 @@ export async function openInfrastructure(
       : createLocalBus(),
     metrics,
   );
+  // Reads that may go to a replica ask this router for their handle (decision 056).
+  const reads = await connectReadRouter(database, config.DATABASE_REPLICA_URL, {
+    poolSize: config.DATABASE_POOL_SIZE,
+    pooler: config.DATABASE_POOLER,
+    maxLagMs: config.DATABASE_REPLICA_MAX_LAG_MS,
+    stickyMs: config.DATABASE_REPLICA_STICKY_MS,
+    bus,
+    onCheckFailed: (replica, error) => caught.reportDown(`database-replica.check ${replica}`, error),
+  });
+  await reads.start(config.DATABASE_REPLICA_CHECK_MS);
   // ioredis loads only when Redis is configured (~60 ms of an embedded start otherwise).
   const redis = config.REDIS_URL
     ? new (await import('ioredis')).Redis(config.REDIS_URL, {
@@ -110,6 +121,7 @@ export async function openInfrastructure(
   const secrets = await loadSecrets(database.db, config.SESSION_SECRET, config.BAN_HASH_SECRET);
   return {
     database,
+    reads,
     bus,
     redis,
     clock,

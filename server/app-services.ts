@@ -46,7 +46,7 @@ export async function createServices(
   metrics: Metrics,
   infra: Infrastructure,
 ): Promise<{ deps: AppDeps; close(): Promise<void> }> {
-  const { database, bus, redis, clock, translator, secrets, storage, provider } = infra;
+  const { database, reads, bus, redis, clock, translator, secrets, storage, provider } = infra;
   const { db } = database;
   const caught = metrics.caught;
   const logins = {
@@ -85,7 +85,7 @@ export async function createServices(
   const sites = new SiteDirectory(db, bus);
   // Finished conversation lists per member for a few seconds (chats/chat-list-cache.ts).
   const chatLists = new ChatListCache(config.CHAT_LIST_CACHE_MS);
-  const profiles = new ProfilesService(db, clock, storage, (userId) => chats.listChanged(userId));
+  const profiles = new ProfilesService(db, clock, storage, (userId) => chats.listChanged(userId), reads);
   const likes = new LikesService(db, clock, storage, bus, caught.reportCaught, notifications);
   // A visit that cannot be recorded is reported; the profile page opens all the same.
   profiles.onVisit = async (viewer, visitor, visited) => {
@@ -116,6 +116,7 @@ export async function createServices(
     jobs,
     caught,
     db,
+    reads,
     databaseKind: database.kind,
     bus,
     redis,
@@ -135,7 +136,13 @@ export async function createServices(
     accounts,
     photos: new PhotosService(db, clock, storage, screening),
     screening,
-    search: new SearchService(db, clock, storage, new SearchCounts(config.SEARCH_COUNT_CACHE_MS, clock)),
+    search: new SearchService(
+      db,
+      clock,
+      storage,
+      new SearchCounts(config.SEARCH_COUNT_CACHE_MS, clock),
+      reads,
+    ),
     likes,
     operator: new OperatorService(db, clock, storage, bus, sites, chats, profiles, staff),
     tracking: new TrackingService(db, clock),
@@ -187,6 +194,7 @@ export async function createServices(
       await jobs.stop();
       await screening.close();
       mail.stop();
+      await reads.stop();
       await bus.close();
       stopSessionCache();
       stopChatListCache();

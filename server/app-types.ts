@@ -4,6 +4,7 @@ import type { Locale } from '#contract/locales.ts';
 import type { Config } from './config.ts';
 import type { Database, DatabaseHandle } from './db/client.ts';
 import type { EmbeddedStart } from './db/embedded.ts';
+import type { ReadRouter } from './db/read-router.ts';
 import type { SiteRow } from './db/schema/sites.ts';
 import type { CaughtErrors } from './lib/best-effort.ts';
 import type { Clock } from './lib/clock.ts';
@@ -49,6 +50,8 @@ export type AppDeps = {
   /** Logs and counts the errors a catch goes on from (server/lib/best-effort.ts); `metrics.caught`. */
   caught: CaughtErrors;
   db: Database;
+  /** The handle of each read that a replica may serve (decision 056). */
+  reads: ReadRouter;
   databaseKind: DatabaseHandle['kind'];
   bus: EventBus;
   redis: Redis | null;

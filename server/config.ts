@@ -43,6 +43,26 @@ const envSchema = z.object({
   DATABASE_POOLER: z.enum(['none', 'session', 'transaction']).default('none'),
   /** A direct connection past the pooler, used for migrations only when set. */
   DATABASE_DIRECT_URL: urlWithProtocols(['postgres', 'postgresql']).optional(),
+  /**
+   * Read replicas (streaming standbys), comma-separated: search, profile reads, lists and public
+   * pages read from them; a member's own writes are read back from the primary (decision 056).
+   */
+  DATABASE_REPLICA_URL: z
+    .string()
+    .default('')
+    .transform((value) =>
+      value
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(urlWithProtocols(['postgres', 'postgresql']))),
+  /** A replica whose replay is further behind than this serves no reads until it catches up. */
+  DATABASE_REPLICA_MAX_LAG_MS: z.coerce.number().int().min(10).max(600_000).default(1000),
+  /** How long a member's reads go to the primary after they wrote (read-your-writes). */
+  DATABASE_REPLICA_STICKY_MS: z.coerce.number().int().min(0).max(3_600_000).default(5000),
+  /** How often each replica's health and lag are checked. */
+  DATABASE_REPLICA_CHECK_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
   REDIS_URL: urlWithProtocols(['redis', 'rediss']).optional(),
   /** Prefix of every Redis key and channel; default derived from the database (server/lib/redis-prefix.ts). */
   REDIS_PREFIX: z

@@ -65,6 +65,8 @@ export function registerSessions(app: FastifyInstance): void {
     if (request.member && request.method !== 'GET' && request.method !== 'HEAD') {
       // Here at once (the announcement reaches this instance over Redis a moment later).
       app.deps.chatLists.dropUser(request.member.id);
+      // Their next reads come from the primary for a while, on every instance (decision 056).
+      await app.deps.reads.memberWrote(request.member.id);
       if (!request.sessionKept) await app.deps.accounts.memberChanged(request.member.id);
       // A public profile (or one that becomes public) may headline the visitors' pages.
       const body = request.body;

@@ -1,6 +1,7 @@
 import type { OwnProfile, ProfileUpdate } from '#contract/profiles.ts';
 import { photoLimits } from '#contract/profiles.ts';
 import type { Database, Executor } from '#server/db/client.ts';
+import type { ReadRouter } from '#server/db/read-router.ts';
 import type { ProfileRow, UserRow } from '#server/db/schema/members.ts';
 import type { PhotoRow } from '#server/db/schema/photos.ts';
 import type { SiteRow } from '#server/db/schema/sites.ts';
@@ -108,7 +109,14 @@ export class ProfilesService {
     private readonly storage: MediaStorage,
     /** Tells the chat lists that a member's list changed (ChatsService.listChanged). */
     private readonly chatListChanged: (userId: number) => Promise<void> = async () => {},
+    /** Profile pages and lists are reads a replica may serve; writes stay on `db` (decision 056). */
+    private readonly reads?: ReadRouter,
   ) {}
+
+  /** The handle of a read for this viewer: a replica, unless they wrote lately or none is healthy. */
+  private reader(viewer: UserRow | null): Database {
+    return this.reads ? this.reads.for(viewer?.id) : this.db;
+  }
 
   /**
    * Told of each visit of a member to another's page ("who viewed me", LikesService.recordVisit);
@@ -197,9 +205,10 @@ export class ProfilesService {
    * is not shown; opening the profile of someone who liked you clears that like's new flag.
    */
   async view(viewer: UserRow | null, profileId: number, site: SiteRow) {
-    const viewerProfile = viewer ? await sessionProfileOf(this.db, viewer) : undefined;
+    const db = this.reader(viewer);
+    const viewerProfile = viewer ? await sessionProfileOf(db, viewer) : undefined;
     // One statement for the profile, its photos, blocks and likes between the two (query budget).
-    const found = await repo.profileForViewer(this.db, profileId, viewerProfile?.id);
+    const found = await repo.profileForViewer(db, profileId, viewerProfile?.id);
     const own = viewerProfile?.id === profileId;
     if (
       !found ||
@@ -257,9 +266,10 @@ export class ProfilesService {
 
   async blockedList(member: UserRow, site: SiteRow) {
     const own = await this.profileOf(member);
-    const rows = await repo.blockedProfilesOf(this.db, own.id);
+    const db = this.reader(member);
+    const rows = await repo.blockedProfilesOf(db, own.id);
     const mains = await repo.mainPhotosOf(
-      this.db,
+      db,
       rows.map((row) => row.id),
     );
     const ctx = this.ctx(site);

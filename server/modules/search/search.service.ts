@@ -1,5 +1,6 @@
 import type { Profile, SearchQuery, SearchResponse } from '#contract/profiles.ts';
 import type { Database, Executor } from '#server/db/client.ts';
+import type { ReadRouter } from '#server/db/read-router.ts';
 import type { ProfileRow, UserRow } from '#server/db/schema/members.ts';
 import type { PhotoRow } from '#server/db/schema/photos.ts';
 import type { SiteRow } from '#server/db/schema/sites.ts';
@@ -65,7 +66,14 @@ export class SearchService {
     private readonly clock: Clock,
     private readonly storage: MediaStorage,
     private readonly counts: SearchCounts = new SearchCounts(0, clock),
+    /** Search, featured lists and landing profiles are reads a replica may serve (decision 056). */
+    private readonly reads?: ReadRouter,
   ) {}
+
+  /** The handle of a read for this viewer: a replica, unless they wrote lately or none is healthy. */
+  private reader(viewer: UserRow | null): Database {
+    return this.reads ? this.reads.for(viewer?.id) : this.db;
+  }
 
   /** Whether this visitor may search without logging in (spec §6). */
   static visitorMaySearch(site: SiteRow, hasTrafficSource: boolean): boolean {
@@ -82,7 +90,8 @@ export class SearchService {
       throw new AuthenticationRequiredError();
     }
     const today = this.clock.now();
-    const viewerProfile = viewer ? await sessionProfileOf(this.db, viewer) : undefined;
+    const db = this.reader(viewer);
+    const viewerProfile = viewer ? await sessionProfileOf(db, viewer) : undefined;
     const [minAge, maxAge] =
       query.min_age !== undefined && query.max_age !== undefined && query.min_age > query.max_age
         ? [query.max_age, query.min_age]
@@ -112,7 +121,7 @@ export class SearchService {
     if (query.cursor !== undefined && !after) throw new ValidationFailedError({ cursor: 'invalid' });
     const countKey = this.counts.keyOf(filter);
     const { rows, total, capped, general } = await searchProfiles(
-      this.db,
+      db,
       filter,
       { limit: pageSize, offset: (query.page - 1) * pageSize, after },
       { count: true, knownGeneral: this.counts.get(countKey) },
@@ -123,6 +132,7 @@ export class SearchService {
     const similarRows =
       query.page === 1 && !after && total < similarThreshold
         ? await this.similar(
+            db,
             filter,
             { minAge, maxAge },
             rows.map((row) => row.profile.id),
@@ -156,7 +166,8 @@ export class SearchService {
    * logged-in viewer neither the own profile nor anyone blocked either way.
    */
   async featured(site: SiteRow, country: string, limit: number, viewer: UserRow | null): Promise<Profile[]> {
-    const viewerProfile = viewer ? await findProfileByUserId(this.db, viewer.id) : undefined;
+    const db = this.reader(viewer);
+    const viewerProfile = viewer ? await findProfileByUserId(db, viewer.id) : undefined;
     const base: SearchFilter = {
       countries: site.countries,
       withPhoto: true,
@@ -164,17 +175,12 @@ export class SearchService {
       viewerProfileId: viewerProfile?.id,
     };
     // Featured lists show no count: none is made.
-    const { rows } = await searchProfiles(
-      this.db,
-      { ...base, country },
-      { limit, offset: 0 },
-      { count: false },
-    );
+    const { rows } = await searchProfiles(db, { ...base, country }, { limit, offset: 0 }, { count: false });
     const extra =
       rows.length < limit
         ? (
             await searchProfiles(
-              this.db,
+              db,
               { ...base, excludeIds: rows.map((row) => row.profile.id) },
               { limit: limit - rows.length, offset: 0 },
               { count: false },
@@ -191,19 +197,20 @@ export class SearchService {
    * logged-in viewer. Anything else is not found, so real members' ids reveal nothing.
    */
   async publicProfile(site: SiteRow, profileId: number, viewer: UserRow | null): Promise<Profile> {
-    const found = await findProfileWithOwner(this.db, profileId);
+    const db = this.reader(viewer);
+    const found = await findProfileWithOwner(db, profileId);
     if (
       found?.profile.status !== 'active' ||
       !inPublicPool(found.profile, found.owner) ||
       !site.countries.includes(found.profile.country)
     )
       throw new NotFoundError();
-    const viewerProfile = viewer ? await findProfileByUserId(this.db, viewer.id) : undefined;
+    const viewerProfile = viewer ? await findProfileByUserId(db, viewer.id) : undefined;
     if (viewerProfile && viewerProfile.id !== profileId) {
-      const between = await blockBetween(this.db, viewerProfile.id, profileId);
+      const between = await blockBetween(db, viewerProfile.id, profileId);
       if (between.aBlockedB || between.bBlockedA) throw new NotFoundError();
     }
-    const mains = await mainPhotosOf(this.db, [profileId]);
+    const mains = await mainPhotosOf(db, [profileId]);
     return toProfile(found.profile, mains.get(profileId), {
       storage: this.storage,
       site,
@@ -221,6 +228,7 @@ export class SearchService {
 
   /** Relaxed matches: the whole country instead of the region, ages ±5 years, then all the site's countries. */
   private async similar(
+    db: Database,
     filter: SearchFilter,
     ages: { minAge: number | undefined; maxAge: number | undefined },
     exclude: number[],
@@ -244,7 +252,7 @@ export class SearchService {
     for (const step of steps) {
       const excludeIds = [...exclude, ...found.map((row) => row.profile.id)];
       const { rows } = await searchProfiles(
-        this.db,
+        db,
         { ...step, excludeIds },
         { limit: similarCount - found.length, offset: 0 },
         { count: false },
