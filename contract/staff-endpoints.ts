@@ -87,7 +87,6 @@ export const staffEndpoints = {
   'POST /api/admin/passkeys.php': staffSecurityEndpoints.postPasskeys,
   'DELETE /api/admin/passkeys.php': staffSecurityEndpoints.deletePasskeys,
   'POST /api/admin/passkey-login.php': staffSecurityEndpoints.postPasskeyLogin,
-  'GET /api/admin/ws': operatorEndpoints.getWs,
   'GET /api/admin/inbox.php': operatorEndpoints.getInbox,
   'POST /api/admin/next.php': operatorEndpoints.postNext,
   'POST /api/admin/claim.php': operatorEndpoints.postClaim,

@@ -60,7 +60,17 @@ const standbyProbe = sql`select pg_is_in_recovery() as recovery,
   case when pg_last_wal_receive_lsn() = pg_last_wal_replay_lsn() then 0
        else extract(epoch from now() - pg_last_xact_replay_timestamp()) * 1000 end as lag_ms`;
 
-type ProbeRow = { recovery: boolean; replayed: string | null; lag_ms: string | number | null };
+const probeRows = z.object({
+  rows: z.array(
+    z.object({
+      recovery: z.boolean(),
+      replayed: z.string().nullable(),
+      lag_ms: z.union([z.string(), z.number()]).nullable(),
+    }),
+  ),
+});
+type ProbeRow = z.infer<typeof probeRows>['rows'][number];
+const lsnRows = z.object({ rows: z.array(z.object({ lsn: z.string() })) });
 
 export class ReadRouter {
   private readonly replicas: ReplicaState[];
@@ -164,8 +174,8 @@ export class ReadRouter {
 
   private async primaryLsn(): Promise<bigint | null> {
     try {
-      const { rows } = await this.primary.execute<{ lsn: string }>(
-        sql`select pg_current_wal_lsn()::text as lsn`,
+      const { rows } = lsnRows.parse(
+        await this.primary.execute(sql`select pg_current_wal_lsn()::text as lsn`),
       );
       return rows[0] ? lsnValue(rows[0].lsn) : null;
     } catch (error) {
@@ -182,7 +192,7 @@ export class ReadRouter {
     try {
       ({
         rows: [row],
-      } = await replica.db.execute<ProbeRow>(standbyProbe));
+      } = probeRows.parse(await replica.db.execute(standbyProbe)));
     } catch (error) {
       this.options.onCheckFailed?.(replica.name, error);
       return set('down', null, error instanceof Error ? error.message : String(error));
