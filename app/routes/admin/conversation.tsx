@@ -21,10 +21,26 @@ export async function loader({ context, params }: Route.LoaderArgs) {
   const id = Number(params.id);
   if (!Number.isInteger(id) || id <= 0) throw data('not found', { status: 404 });
   const call = staffApi(context.api);
-  // Opening a conversation claims it (or renews the own claim).
-  const claim = await call('POST /api/admin/claim.php', { body: { conversation: id } });
-  const view = await call('GET /api/admin/conversation.php', { query: { id } });
-  if (!view.ok) throw data('not found', { status: view.status });
+  // Opening a conversation claims it (or renews the own claim). The claim and the reading go out
+  // together (one round trip less between two conversations); the claim's own answer says who holds it.
+  const [claim, read] = await Promise.all([
+    call('POST /api/admin/claim.php', { body: { conversation: id } }),
+    call('GET /api/admin/conversation.php', { query: { id } }),
+  ]);
+  if (!read.ok) throw data('not found', { status: read.status });
+  const view = claim.ok
+    ? {
+        ...read,
+        data: {
+          ...read.data,
+          conversation: {
+            ...read.data.conversation,
+            claimed_by: claim.data.claimed_by,
+            claim_expires_at: claim.data.claim_expires_at,
+          },
+        },
+      }
+    : read;
   const takenBy = !claim.ok && claim.code === 'claimed' ? String(claim.error.name ?? '') : null;
   // The operator holds as many conversations as they may: they read along until one ends.
   const limitReached = !claim.ok && claim.code === 'claim_limit' ? claim.error.message : null;

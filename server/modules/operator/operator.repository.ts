@@ -34,6 +34,10 @@ import {
 const low = alias(profiles, 'low_profile');
 const high = alias(profiles, 'high_profile');
 const memberUser = alias(users, 'member_user');
+/** The pair's two profiles and the real member of it: the joins every read of a conversation here shares. */
+const lowOfPair = eq(low.id, conversations.lowProfileId);
+const highOfPair = eq(high.id, conversations.highProfileId);
+const memberOfPair = sql`${memberUser.id} = case when ${low.fictional} then ${high.userId} else ${low.userId} end`;
 
 /** Conversations between a real member and a fictional profile; member-to-member chats never match. */
 function fictionalConversations(db: Executor) {
@@ -43,19 +47,15 @@ function fictionalConversations(db: Executor) {
       low,
       high,
       member: memberUser,
-      lastMessageId: sql<number>`(select max(m.id) from ${messages} m where m.conversation_id = ${conversations.id})::int`,
       waitingSince: conversations.waitingSince,
       claimStaffId: conversationClaims.staffId,
       claimStaffName: staff.name,
       claimExpiresAt: conversationClaims.expiresAt,
     })
     .from(conversations)
-    .innerJoin(low, eq(low.id, conversations.lowProfileId))
-    .innerJoin(high, eq(high.id, conversations.highProfileId))
-    .innerJoin(
-      memberUser,
-      sql`${memberUser.id} = case when ${low.fictional} then ${high.userId} else ${low.userId} end`,
-    )
+    .innerJoin(low, lowOfPair)
+    .innerJoin(high, highOfPair)
+    .innerJoin(memberUser, memberOfPair)
     .leftJoin(conversationClaims, eq(conversationClaims.conversationId, conversations.id))
     .leftJoin(staff, eq(staff.id, conversationClaims.staffId))
     .$dynamic();
@@ -169,12 +169,9 @@ function queueRows(db: Executor, now: Date) {
       claimExpiresAt: conversationClaims.expiresAt,
     })
     .from(conversations)
-    .innerJoin(low, eq(low.id, conversations.lowProfileId))
-    .innerJoin(high, eq(high.id, conversations.highProfileId))
-    .innerJoin(
-      memberUser,
-      sql`${memberUser.id} = case when ${low.fictional} then ${high.userId} else ${low.userId} end`,
-    )
+    .innerJoin(low, lowOfPair)
+    .innerJoin(high, highOfPair)
+    .innerJoin(memberUser, memberOfPair)
     .innerJoinLateral(lastMessage, sql`true`)
     .innerJoinLateral(spend, sql`true`)
     .leftJoin(conversationClaims, eq(conversationClaims.conversationId, conversations.id))
@@ -190,6 +187,18 @@ const waitingConditions = (scope: QueueScope) => [
   ...scopeConditions(scope),
 ];
 
+/** Nobody holds the conversation: no claim, or a lapsed one. */
+const unclaimedAt = (now: Date) =>
+  or(sql`${conversationClaims.conversationId} is null`, lte(conversationClaims.expiresAt, now));
+
+/** The value order (contract/admin.ts compareQueue): the inbox's default and claim-next's pick. */
+const valueOrder = (keys: ReturnType<typeof queueRows>) => [
+  asc(keys.tier),
+  asc(keys.minute),
+  desc(keys.spend.cents),
+  asc(conversations.id),
+];
+
 /**
  * A page of the waiting conversations nobody holds (no claim, or a lapsed one), in the asked order,
  * after the cursor (keyset: every waiting conversation is reachable, however long the queue).
@@ -199,7 +208,8 @@ export async function waitingPage(
   scope: QueueScope,
   options: { order: 'value' | 'oldest'; after?: QueueCursor | undefined; limit: number; now: Date },
 ) {
-  const { query, tier, minute, spend } = queueRows(db, options.now);
+  const keys = queueRows(db, options.now);
+  const { query, tier, minute, spend } = keys;
   const after = options.after;
   const keyset =
     after === undefined
@@ -207,15 +217,11 @@ export async function waitingPage(
       : after.kind === 'value'
         ? sql`(${tier}, ${minute}, -${spend.cents}, ${conversations.id}) > (${after.tier}::int, ${after.minute}::bigint, ${after.negSpent}::int, ${after.id}::int)`
         : sql`(${conversations.waitingSince}, ${conversations.id}) > (to_timestamp(0) + ${after.micros}::bigint * interval '1 microsecond', ${after.id}::int)`;
-  const free = or(
-    sql`${conversationClaims.conversationId} is null`,
-    lte(conversationClaims.expiresAt, options.now),
-  );
   const rows = await query
-    .where(and(...waitingConditions(scope), free, keyset))
+    .where(and(...waitingConditions(scope), unclaimedAt(options.now), keyset))
     .orderBy(
       ...(options.order === 'value'
-        ? [asc(tier), asc(minute), desc(spend.cents), asc(conversations.id)]
+        ? valueOrder(keys)
         : [asc(conversations.waitingSince), asc(conversations.id)]),
     )
     .limit(options.limit);
@@ -262,15 +268,10 @@ export async function lockBestWaiting(
   scope: QueueScope,
   now: Date,
 ): Promise<{ id: number; siteId: number } | undefined> {
-  const { query, tier, minute, spend } = queueRows(db, now);
-  const [row] = await query
-    .where(
-      and(
-        ...waitingConditions(scope),
-        or(sql`${conversationClaims.conversationId} is null`, lte(conversationClaims.expiresAt, now)),
-      ),
-    )
-    .orderBy(asc(tier), asc(minute), desc(spend.cents), asc(conversations.id))
+  const keys = queueRows(db, now);
+  const [row] = await keys.query
+    .where(and(...waitingConditions(scope), unclaimedAt(now)))
+    .orderBy(...valueOrder(keys))
     .limit(1)
     .for('update', { of: conversations, skipLocked: true });
   return row ? { id: row.conversation.id, siteId: row.member.siteId } : undefined;

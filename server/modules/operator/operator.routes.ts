@@ -139,11 +139,9 @@ export async function operatorLiveRoutes(app: FastifyInstance): Promise<void> {
     }
     const message = messageEvent.safeParse(event);
     if (!message.success) return toAssigned(null, event);
-    await Promise.all(
-      [...listeners].map(async (listener) => {
-        if (await app.deps.operator.holds(listener.staff.id, message.data.conversation)) listener.send(event);
-      }),
-    );
+    const holder = await app.deps.operator.holder(message.data.conversation);
+    if (holder === null) return;
+    for (const listener of listeners) if (listener.staff.id === holder) listener.send(event);
   };
   const unsubscribe = app.deps.bus.subscribe(staffChannel, (event) => {
     if (listeners.size === 0) return;

@@ -387,10 +387,13 @@ export class OperatorService {
     return result;
   }
 
-  /** Whether the staff member holds a live claim on the conversation (live `message` events go to the holder only). */
-  async holds(staffId: number, conversationId: number): Promise<boolean> {
+  /**
+   * Who holds a live claim on the conversation (live `message` events go to the holder only): one
+   * statement per event, however many consoles are open.
+   */
+  async holder(conversationId: number): Promise<number | null> {
     const claim = await repo.findClaim(this.db, conversationId, this.clock.now());
-    return claim?.claim.staffId === staffId;
+    return claim?.claim.staffId ?? null;
   }
 
   /** Gives the conversation back to the queue (the operator moved on without replying). */
