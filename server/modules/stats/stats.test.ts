@@ -329,9 +329,15 @@ describe('the numbers of the back office (GET /api/admin/stats.php)', () => {
         .map((row) => row.day)
         .filter((day) => day < '2026-03-01');
     const query = { from: '2026-02-20', to: '2026-02-22', site: siteId, breakdown: 'network' } as const;
-    await new StatsService(db, { now: () => new Date('2026-02-22T00:59:59Z') }).stats(query);
+    await new StatsService(db, { now: () => new Date('2026-02-22T00:59:59Z') }).stats({
+      ...query,
+      granularity: 'day',
+    });
     expect(await storedDays()).toEqual(['2026-02-20']);
-    await new StatsService(db, { now: () => new Date('2026-02-22T01:00:00Z') }).stats(query);
+    await new StatsService(db, { now: () => new Date('2026-02-22T01:00:00Z') }).stats({
+      ...query,
+      granularity: 'day',
+    });
     expect(await storedDays()).toEqual(['2026-02-20', '2026-02-21']);
 
     // Today is open: a message and its reply of a minute ago count at once, and nothing is stored.
