@@ -587,8 +587,10 @@ export class StatsService {
         ...revenueHeads,
         'activations',
         ...currencies.map((currency) => `revenue_per_signup_${currency}`),
-        ...currencies.map((currency) => `cost_${currency}`),
-        'return_ratio',
+        // What was spent is entered per network: no cost columns within a network.
+        ...(stats.breakdown === 'network'
+          ? [...currencies.map((currency) => `cost_${currency}`), 'return_ratio']
+          : []),
       ],
       ...stats.trafficsources.map((row) => [
         row.network,
@@ -599,8 +601,7 @@ export class StatsService {
         ...money(row.revenue),
         row.activations,
         ...money(row.revenue_per_signup_cents),
-        ...money(row.cost_cents),
-        row.return_ratio,
+        ...(stats.breakdown === 'network' ? [...money(row.cost_cents), row.return_ratio] : []),
       ]),
     ]);
   }
