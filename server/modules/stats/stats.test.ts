@@ -417,7 +417,10 @@ describe('the numbers of the back office (GET /api/admin/stats.php)', () => {
     expect(funnel(byLander.trafficsources)).toEqual([
       { network: 'adnet', value: 'gallery', visits: 2, signups: 1, buyers: 0, revenue: {} },
       { network: 'adnet', value: 'video', visits: 1, signups: 1, buyers: 0, revenue: {} },
+      // Eva, untracked, signed up before the range and activated in it: an activation of no source.
+      { network: null, value: null, visits: 0, signups: 0, buyers: 0, revenue: {} },
     ]);
+    expect(byLander.trafficsources.at(-1).activations).toBe(1);
   });
 
   it('covers every site when none is chosen, and refuses an unknown one', async () => {
