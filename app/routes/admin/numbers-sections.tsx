@@ -8,7 +8,7 @@ type Money = Record<string, number>;
 type MoneyText = (money: Money) => string;
 type NumberText = (value: number) => string;
 
-function Tile({ label, value, testId = 'kpi' }: { label: string; value: string; testId?: string }) {
+function Tile({ label, value, testId = 'total' }: { label: string; value: string; testId?: string }) {
   return (
     <div className="col">
       <div className="card h-100" data-testid={testId}>
