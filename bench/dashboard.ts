@@ -16,7 +16,7 @@ import path from 'node:path';
 import { type SQL, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { z } from 'zod';
-import type { StatsBreakdown } from '#contract/admin-stats.ts';
+import type { StatsBreakdown, StatsGranularity } from '#contract/admin-stats.ts';
 import { connectPostgres, type Executor } from '#server/db/client.ts';
 import * as repo from '#server/modules/stats/stats.repository.ts';
 import { StatsService } from '#server/modules/stats/stats.service.ts';
@@ -95,6 +95,30 @@ async function seed(db: Executor): Promise<number> {
     select c.id, case when k % 3 = 0 then c.high_profile_id else c.low_profile_id end, 'text', 'hi',
       c.created_at + k * interval '7 minutes' + (c.id % 13) * interval '1 minute'
     from conversations c, generate_series(1, 15) k`);
+  // Member messages cost 2 credits; ten operators wrote the profiles' messages (the audit trail's
+  // reply entries, as the console writes them), so the earnings attribution runs over a year of them.
+  await run(sql`update messages m set credits = 2 from conversations c
+    where c.id = m.conversation_id and m.sender_profile_id = c.low_profile_id`);
+  await run(sql`insert into staff (email, name, role, password_hash, created_at)
+    select 'op' || g || '@bench.example', 'Operator ' || g, 'operator', 'x', ${yearStart}::timestamptz
+    from generate_series(1, 10) g`);
+  await run(sql`insert into staff_audit (staff_id, action, object, detail, at)
+    select (select min(id) from staff where email like 'op%@bench.example') + m.id % 10, 'reply',
+      'conversation:' || m.conversation_id,
+      jsonb_build_object('message', m.id, 'waited_seconds', 60 + m.id % 900), m.created_at
+    from messages m join conversations c on c.id = m.conversation_id
+    where m.sender_profile_id = c.high_profile_id`);
+  // Win-back codes for every 50th member a month after signing up; every fifth is redeemed.
+  await run(sql`insert into discount_codes (code, site_id, user_id, value_percentage, created_at)
+    select 'WB' || u.id, ${siteId}, u.id, 20, u.signup_date + interval '30 days'
+    from users u where u.site_id = ${siteId} and u.email is not null and u.id % 50 = 0`);
+  await run(sql`insert into winback_offers (site_id, user_id, round, discount_code_id, sent_at)
+    select ${siteId}, d.user_id, 1, d.id, d.created_at from discount_codes d where d.code like 'WB%'`);
+  await run(sql`update orders o set discount_code_id = d.id from discount_codes d
+    where d.code like 'WB%' and d.user_id = o.user_id and o.user_id % 250 = 0`);
+  await run(sql`insert into traffic_costs (site_id, network, from_day, to_day, currency, amount_cents, created_at)
+    select ${siteId}, n, ${yearStart}::date + (m * 30), ${yearStart}::date + (m * 30) + 29, 'EUR', 150000, now()
+    from unnest(array['adnet','pushnet','native']) n, generate_series(0, 11) m`);
   // Active days: 60 % of the members, 15 days each after their signup.
   await run(sql`insert into member_active_days (site_id, day, user_id)
     select ${siteId}, (u.signup_date + d * interval '3 days')::date, u.id
@@ -112,7 +136,16 @@ async function seed(db: Executor): Promise<number> {
 }
 
 async function counts(db: Executor) {
-  const tables = ['users', 'orders', 'conversations', 'messages', 'member_active_days', 'visits'];
+  const tables = [
+    'users',
+    'orders',
+    'conversations',
+    'messages',
+    'member_active_days',
+    'visits',
+    'staff_audit',
+    'winback_offers',
+  ];
   const found: Record<string, number> = {};
   for (const table of tables) {
     const [row] = await rowsOf(
@@ -135,7 +168,7 @@ async function time(run: () => Promise<unknown>, runs = 5): Promise<number> {
     took.push(performance.now() - started);
   }
   took.sort((a, b) => a - b);
-  return Math.round(took[Math.floor(took.length / 2)]!);
+  return Math.round(took[Math.floor(took.length / 2)]! * 10) / 10;
 }
 
 /** The plans of the repository's queries: an executor that runs EXPLAIN and answers no rows. */
@@ -170,18 +203,52 @@ async function main() {
 
     const stats = new StatsService(handle.db);
     const last30 = new Date(Date.parse(`${yearEnd}T00:00:00Z`) - 29 * dayMs).toISOString().slice(0, 10);
-    const cases: { name: string; from: string; site?: number; breakdown: StatsBreakdown }[] = [
+    const cases: {
+      name: string;
+      from: string;
+      site?: number;
+      breakdown: StatsBreakdown;
+      granularity?: StatsGranularity;
+    }[] = [
       { name: 'year, site, by network', from: '2025-07-02', site: siteId, breakdown: 'network' },
       { name: 'year, site, by lander', from: '2025-07-02', site: siteId, breakdown: 'lander' },
       { name: 'year, all sites', from: '2025-07-02', breakdown: 'network' },
+      {
+        name: 'year, site, per week',
+        from: '2025-07-02',
+        site: siteId,
+        breakdown: 'network',
+        granularity: 'week',
+      },
+      {
+        name: 'year, site, per month',
+        from: '2025-07-02',
+        site: siteId,
+        breakdown: 'network',
+        granularity: 'month',
+      },
       { name: '30 days, site', from: last30, site: siteId, breakdown: 'network' },
       { name: '30 days, all sites, by sub1', from: last30, breakdown: 'sub1' },
     ];
     const table: { case: string; ms: number }[] = [];
+    // The reference of this run: the least a query costs on this machine now (a primary-key select),
+    // so the figures below can be read against the machine's load at the time.
+    table.push({
+      case: 'reference: one primary-key select',
+      ms: await time(() => handle.db.execute(sql`select id from users where id = 1`), 20),
+    });
+    const load = (await import('node:os')).loadavg()[0]!.toFixed(1);
+    console.log(`load average at the start of the timings: ${load}`);
     // The first look at a year fills stats_site_days (the closed days' messages and active members)
     // once; every later call reads the stored days.
     const cold = performance.now();
-    await stats.stats({ from: '2025-07-02', to: yearEnd, breakdown: 'network', site: siteId });
+    await stats.stats({
+      from: '2025-07-02',
+      to: yearEnd,
+      breakdown: 'network',
+      granularity: 'day',
+      site: siteId,
+    });
     table.push({
       case: 'year, site, first call (fills the stored days)',
       ms: Math.round(performance.now() - cold),
@@ -191,6 +258,7 @@ async function main() {
         from: item.from,
         to: yearEnd,
         breakdown: item.breakdown,
+        granularity: item.granularity ?? 'day',
         ...(item.site ? { site: item.site } : {}),
       };
       table.push({ case: item.name, ms: await time(() => stats.stats(query)) });
@@ -237,6 +305,21 @@ async function main() {
       ['paying and active members', (db) => repo.payingAndActive(db, range)],
       ['cohorts: who paid and how fast', (db) => repo.cohortMembers(db, range)],
       ['cohorts: revenue per member', (db) => repo.cohortRevenue(db, range)],
+      [
+        'replies and earnings per operator and profile',
+        (db) =>
+          repo.repliesWithEarnings(db, {
+            start: range.start,
+            end: range.end,
+            siteIds: [siteId],
+            staffIds: null,
+          }),
+      ],
+      ['paying members per week', (db) => repo.ordersPerPeriod(db, range, 'week')],
+      ['active members per week', (db) => repo.activePerPeriod(db, range, 'week')],
+      ['active members per month', (db) => repo.activePerPeriod(db, range, 'month')],
+      ['win-back results', (db) => repo.winbackResults(db, range)],
+      ['costs in the range', (db) => repo.costsInRange(db, range, false)],
     ];
     for (const [name, run] of single) {
       table.push({ case: `  ${name} (year)`, ms: await time(() => run(handle.db), 3) });

@@ -8,7 +8,16 @@ import { idParam } from './common.ts';
 
 export const statsBreakdownOptions = ['network', 'ref', 'sub1', 'sub2', 'sub3', 'lander'] as const;
 export type StatsBreakdown = (typeof statsBreakdownOptions)[number];
-export const statsTableOptions = ['days', 'trafficsources'] as const;
+export const statsTableOptions = [
+  'days',
+  'trafficsources',
+  'periods',
+  'cohorts',
+  'operators',
+  'profiles',
+] as const;
+export const statsGranularityOptions = ['day', 'week', 'month'] as const;
+export type StatsGranularity = (typeof statsGranularityOptions)[number];
 /** The longest range one call covers. */
 export const statsMaxDays = 400;
 
@@ -22,6 +31,10 @@ const statsQueryFields = z.object({
     .enum(statsBreakdownOptions, { error: 'invalid' })
     .default('network')
     .describe('what the traffic-source table is broken down by (within each network)'),
+  granularity: z
+    .enum(statsGranularityOptions, { error: 'invalid' })
+    .default('day')
+    .describe('what `periods` are: days, ISO weeks or months'),
 });
 
 /** `to` not before `from`, at most statsMaxDays days. */
@@ -80,8 +93,19 @@ export const trafficSourceRowSchema = z.object({
     .describe('the breakdown value within the network (the network itself for breakdown=network)'),
   visits: z.number().int().describe('landing clicks in the range'),
   signups: z.number().int(),
-  buyers: z.number().int().describe('members whose first order was paid in the range'),
+  activations: z.number().int().describe('members who confirmed their address (first time) in the range'),
+  buyers: z.number().int().describe('members whose first order was paid in the range (paying)'),
   revenue: revenueSchema,
+  revenue_per_signup_cents: revenueSchema.describe('revenue ÷ signups, per currency'),
+  cost_cents: revenueSchema.describe(
+    'what the admin entered as spent on this network, the part of each period inside the range (network rows only)',
+  ),
+  return_ratio: z
+    .number()
+    .nullable()
+    .describe(
+      'revenue ÷ cost in the cost’s currency (1 = the money back); null without a cost or in mixed currencies',
+    ),
 });
 export type TrafficSourceRow = z.infer<typeof trafficSourceRowSchema>;
 
@@ -113,6 +137,43 @@ export const statsCohortSchema = z.object({
 });
 export type StatsCohort = z.infer<typeof statsCohortSchema>;
 
+export const statsPeriodSchema = z.object({
+  period: z.string().describe('the first day of the day, ISO week (Monday) or month, clipped to the range'),
+  revenue_cents: revenueSchema,
+  refunds_cents: revenueSchema,
+  chargebacks_cents: revenueSchema,
+  orders: z.number().int(),
+  paying_members: z.number().int().describe('members with a paid order in the period'),
+  active_members: z.number().int().describe('members signed in at least once in the period'),
+  arpu_cents: revenueSchema,
+  arppu_cents: revenueSchema,
+});
+export type StatsPeriod = z.infer<typeof statsPeriodSchema>;
+
+/** Replies and what members spent after them: one staff member's or one fictional profile's. */
+export const replyEarningsSchema = z.object({
+  replies: z.number().int().describe('replies written by staff in the range'),
+  earned_credits: z
+    .number()
+    .int()
+    .describe(
+      'credits members spent in those conversations within 24 h after each reply, up to the profile’s next message',
+    ),
+});
+
+export const statsOperatorSchema = replyEarningsSchema.extend({
+  staff: z.object({ id: z.number().int(), name: z.string() }),
+});
+export const statsProfileSchema = replyEarningsSchema.extend({
+  profile: z.object({ id: z.number().int(), name: z.string() }),
+});
+
+export const statsWinbackSchema = z.object({
+  issued: z.number().int().describe('win-back codes sent in the range'),
+  redeemed: z.number().int().describe('paid orders (kept) with a win-back code sent in the range'),
+  revenue_cents: revenueSchema.describe('what those orders kept'),
+});
+
 export const statsResponseSchema = z.object({
   from: z.string(),
   to: z.string(),
@@ -122,5 +183,48 @@ export const statsResponseSchema = z.object({
   trafficsources: z.array(trafficSourceRowSchema).describe('most signups first'),
   totals: statsTotalsSchema,
   cohorts: z.array(statsCohortSchema).describe('by signup week within the range, oldest first'),
+  granularity: z.enum(statsGranularityOptions),
+  periods: z
+    .array(statsPeriodSchema)
+    .describe('the totals per day, week or month (granularity), oldest first'),
+  operators: z.array(statsOperatorSchema).describe('staff who replied in the range, most earned first'),
+  profiles: z.array(statsProfileSchema).describe('fictional profiles staff replied as, most earned first'),
+  winback: statsWinbackSchema,
 });
 export type StatsResponse = z.infer<typeof statsResponseSchema>;
+
+// ---- what an admin spent on a traffic source
+
+const costDay = z.iso.date({ error: 'invalid_date' });
+
+export const trafficCostSchema = z.object({
+  id: z.number().int(),
+  site: z.number().int().nullable().describe('null: spent for every site'),
+  network: z.string(),
+  from: z.string().describe('YYYY-MM-DD, the first day the money was spent for'),
+  to: z.string().describe('YYYY-MM-DD, included'),
+  currency: z.string(),
+  amount_cents: z.number().int(),
+});
+export type TrafficCost = z.infer<typeof trafficCostSchema>;
+
+export const trafficCostsQuerySchema = z.object({ site: idParam.optional() });
+export const trafficCostsResponseSchema = z.object({ costs: z.array(trafficCostSchema) });
+
+export const createTrafficCostSchema = z
+  .object({
+    site: z.number().int().positive().nullable().default(null),
+    network: z.string().trim().min(1, { error: 'required' }).max(100),
+    from: costDay,
+    to: costDay,
+    currency: z.string().regex(/^[A-Z]{3}$/, { error: 'invalid' }),
+    amount_cents: z.number().int().min(0).max(2_000_000_000),
+  })
+  .refine((body) => body.from <= body.to, { error: 'out_of_range', path: ['to'] })
+  .refine((body) => (Date.parse(body.to) - Date.parse(body.from)) / 86_400_000 < 3660, {
+    error: 'out_of_range',
+    path: ['from'],
+  });
+export type CreateTrafficCost = z.infer<typeof createTrafficCostSchema>;
+export const trafficCostResponseSchema = z.object({ cost: trafficCostSchema });
+export const trafficCostRefSchema = z.object({ id: z.number().int().positive() });

@@ -361,22 +361,53 @@ export const replySchema = z
   });
 export const replyResponseSchema = z.object({ message: messageSchema });
 
+const statsDay = z.iso.date({ error: 'invalid_date' });
+
+/** The range of the operators' numbers: UTC days, both included (today when left out), at most 400. */
+export const operatorStatsQuerySchema = z
+  .object({
+    from: statsDay.optional(),
+    to: statsDay.optional(),
+    staff: idParam
+      .optional()
+      .describe('one staff member (leads and admins); an operator always sees their own'),
+    site: idParam.optional().describe('replies in conversations of this site’s members only'),
+  })
+  .refine((query) => !query.from || !query.to || query.from <= query.to, {
+    error: 'out_of_range',
+    path: ['to'],
+  })
+  .refine(
+    (query) => !query.from || !query.to || (Date.parse(query.to) - Date.parse(query.from)) / 86_400_000 < 400,
+    { error: 'out_of_range', path: ['from'] },
+  );
+export type OperatorStatsQuery = z.infer<typeof operatorStatsQuerySchema>;
+
+export const operatorNumbersSchema = z.object({
+  staff: z.object({ id: z.number().int(), name: z.string(), role: z.enum(staffRoleOptions) }),
+  replies: z.number().int(),
+  conversations: z.number().int().describe('conversations the staff member replied in'),
+  median_reply_seconds: z.number().int().nullable(),
+  p90_reply_seconds: z.number().int().nullable(),
+  earned_credits: z
+    .number()
+    .int()
+    .describe(
+      'credits members spent in those conversations within 24 h after each reply, up to the profile’s next message',
+    ),
+  reports: z.number().int().describe('member reports about messages the staff member wrote'),
+});
+export type OperatorNumbers = z.infer<typeof operatorNumbersSchema>;
+
 export const operatorStatsSchema = z.object({
+  from: z.string(),
+  to: z.string(),
   replies_today: z.number().int(),
   median_reply_seconds: z.number().int().nullable(),
   waiting: z.array(z.object({ site: z.number().int(), name: z.string(), count: z.number().int() })),
   operators: z
-    .array(
-      z.object({
-        id: z.number().int(),
-        name: z.string(),
-        role: z.enum(staffRoleOptions),
-        replies_today: z.number().int(),
-        median_reply_seconds: z.number().int().nullable(),
-      }),
-    )
-    .optional()
-    .describe('admins only: every staff member'),
+    .array(operatorNumbersSchema)
+    .describe('over from … to: every staff member who may answer (admins), or the caller’s own row'),
 });
 export type OperatorStats = z.infer<typeof operatorStatsSchema>;
 

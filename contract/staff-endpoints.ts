@@ -70,6 +70,9 @@ export const staffEndpoints = {
   'PUT /api/admin/winback.php': winbackEndpoints.putWinback,
   'GET /api/admin/stats.php': statsEndpoints.getStats,
   'GET /api/admin/stats-export.php': statsEndpoints.getStatsExport,
+  'GET /api/admin/traffic-costs.php': statsEndpoints.getTrafficCosts,
+  'POST /api/admin/traffic-costs.php': statsEndpoints.postTrafficCosts,
+  'DELETE /api/admin/traffic-costs.php': statsEndpoints.deleteTrafficCosts,
   // The staff accounts and the operator console.
   'POST /api/admin/session.php': staffAccountEndpoints.postSession,
   'GET /api/admin/session.php': staffAccountEndpoints.getSession,
@@ -96,6 +99,7 @@ export const staffEndpoints = {
   'POST /api/admin/reply.php': operatorEndpoints.postReply,
   'POST /api/admin/notes.php': operatorEndpoints.postNote,
   'GET /api/admin/operator-stats.php': operatorEndpoints.getOperatorStats,
+  'GET /api/admin/operator-stats-export.php': operatorEndpoints.getOperatorStatsExport,
   'GET /api/admin/templates.php': operatorEndpoints.getTemplates,
   'POST /api/admin/templates.php': operatorEndpoints.postTemplate,
   'PUT /api/admin/templates.php': operatorEndpoints.putTemplate,

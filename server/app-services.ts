@@ -109,6 +109,7 @@ export async function createServices(
   const engagement = new EngagementService(db, clock, jobs, sites, chats, likes, caught.reportCaught);
   // An activation schedules the site's opener scripts in its own transaction.
   accounts.onActivated = (tx, member) => engagement.memberActivated(tx, member);
+  const stats = new StatsService(db, clock);
   const postbackSender = options.postbackSender ?? httpPostbackSender(config.NODE_ENV !== 'production');
   const deps: AppDeps = {
     config,
@@ -144,10 +145,10 @@ export async function createServices(
       reads,
     ),
     likes,
-    operator: new OperatorService(db, clock, storage, bus, sites, chats, profiles, staff),
+    operator: new OperatorService(db, clock, storage, bus, sites, chats, profiles, staff, stats),
     tracking: new TrackingService(db, clock),
     postbacks: new PostbackQueue(db, clock, postbackSender, app.log, jobs),
-    stats: new StatsService(db, clock),
+    stats,
     nudges: new NudgesService(
       db,
       clock,

@@ -10,6 +10,7 @@ import {
   inboxQuerySchema,
   inboxResponseSchema,
   noteResponseSchema,
+  operatorStatsQuerySchema,
   operatorStatsSchema,
   personaQuerySchema,
   personaResponseSchema,
@@ -22,7 +23,7 @@ import {
   updatePersonaSchema,
   updateTemplateSchema,
 } from '../admin.ts';
-import { okSchema } from '../common.ts';
+import { csvFileSchema, okSchema } from '../common.ts';
 import { defineEndpoint } from '../endpoint.ts';
 import { staffErrors } from './backoffice.ts';
 
@@ -120,8 +121,19 @@ export const operatorEndpoints = {
     method: 'GET',
     path: '/api/admin/operator-stats.php',
     tags,
-    summary: 'Replies today, median reply time, conversations waiting per site (per operator for admins)',
+    summary:
+      'Replies today, median reply time and conversations waiting per site for the console; and per staff member over from … to (UTC days, today when left out): replies, conversations, median and 90th-percentile reply time, credits earned (members’ spend within 24 h after each reply), reports about their replies. Admins see everyone (or `staff`), an operator their own row',
+    query: operatorStatsQuerySchema,
     responses: { 200: operatorStatsSchema, ...errors },
+    errors: [...gates],
+  }),
+  getOperatorStatsExport: defineEndpoint({
+    method: 'GET',
+    path: '/api/admin/operator-stats-export.php',
+    tags,
+    summary: 'The per-staff rows of GET /api/admin/operator-stats.php as a CSV file (text/csv; formula-safe)',
+    query: operatorStatsQuerySchema,
+    responses: { 200: csvFileSchema, ...errors },
     errors: [...gates],
   }),
   getTemplates: defineEndpoint({

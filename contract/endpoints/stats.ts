@@ -1,5 +1,14 @@
-import { statsExportQuerySchema, statsQuerySchema, statsResponseSchema } from '../admin-stats.ts';
-import { csvFileSchema, errorBodySchema } from '../common.ts';
+import {
+  createTrafficCostSchema,
+  statsExportQuerySchema,
+  statsQuerySchema,
+  statsResponseSchema,
+  trafficCostRefSchema,
+  trafficCostResponseSchema,
+  trafficCostsQuerySchema,
+  trafficCostsResponseSchema,
+} from '../admin-stats.ts';
+import { csvFileSchema, errorBodySchema, okSchema } from '../common.ts';
 import { defineEndpoint } from '../endpoint.ts';
 import { staffErrorCodes } from './backoffice.ts';
 
@@ -26,6 +35,35 @@ export const statsEndpoints = {
       'One table of GET /api/admin/stats.php as a CSV file (text/csv; formula-safe: a field starting with = + - @ gets a leading apostrophe) (admin)',
     query: statsExportQuerySchema,
     responses: { 200: csvFileSchema, ...errors },
+    errors: staffErrorCodes,
+  }),
+  getTrafficCosts: defineEndpoint({
+    method: 'GET',
+    path: '/api/admin/traffic-costs.php',
+    tags,
+    summary:
+      'What was spent on each traffic network and period, as entered by admins (newest period first) (admin)',
+    query: trafficCostsQuerySchema,
+    responses: { 200: trafficCostsResponseSchema, ...errors },
+    errors: staffErrorCodes,
+  }),
+  postTrafficCosts: defineEndpoint({
+    method: 'POST',
+    path: '/api/admin/traffic-costs.php',
+    tags,
+    summary:
+      'Enters what was spent on a network over a period (for one site or all); the numbers spread it evenly over its days and show the return on it (admin)',
+    body: createTrafficCostSchema,
+    responses: { 201: trafficCostResponseSchema, ...errors },
+    errors: staffErrorCodes,
+  }),
+  deleteTrafficCosts: defineEndpoint({
+    method: 'DELETE',
+    path: '/api/admin/traffic-costs.php',
+    tags,
+    summary: 'Removes an entered cost (admin)',
+    body: trafficCostRefSchema,
+    responses: { 200: okSchema, ...errors },
     errors: staffErrorCodes,
   }),
 };

@@ -425,6 +425,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/operator-stats-export.php": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The per-staff rows of GET /api/admin/operator-stats.php as a CSV file (text/csv; formula-safe) */
+        get: operations["getAdminOperatorStatsExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/operator-stats.php": {
         parameters: {
             query?: never;
@@ -432,7 +449,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Replies today, median reply time, conversations waiting per site (per operator for admins) */
+        /** Replies today, median reply time and conversations waiting per site for the console; and per staff member over from … to (UTC days, today when left out): replies, conversations, median and 90th-percentile reply time, credits earned (members’ spend within 24 h after each reply), reports about their replies. Admins see everyone (or `staff`), an operator their own row */
         get: operations["getAdminOperatorStats"];
         put?: never;
         post?: never;
@@ -897,6 +914,25 @@ export interface paths {
         /** A new TOTP secret (with its QR code) for enrolment, not yet active */
         post: operations["postAdminTotp"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/traffic-costs.php": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What was spent on each traffic network and period, as entered by admins (newest period first) (admin) */
+        get: operations["getAdminTrafficCosts"];
+        put?: never;
+        /** Enters what was spent on a network over a period (for one site or all); the numbers spread it evenly over its days and show the return on it (admin) */
+        post: operations["postAdminTrafficCosts"];
+        /** Removes an entered cost (admin) */
+        delete: operations["deleteAdminTrafficCosts"];
         options?: never;
         head?: never;
         patch?: never;
@@ -7314,9 +7350,102 @@ export interface operations {
             };
         };
     };
+    getAdminOperatorStatsExport: {
+        parameters: {
+            query?: {
+                from?: string;
+                site?: number;
+                staff?: number;
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Not accepted (e.g. login_failed) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: authentication_required without a session, csrf_failed for a foreign Origin, or a rule of the call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed with fields, or a rule of the call */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited (Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description setup_required before the first site exists, or a provider that does not answer (retry later) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     getAdminOperatorStats: {
         parameters: {
-            query?: never;
+            query?: {
+                from?: string;
+                site?: number;
+                staff?: number;
+                to?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -7330,16 +7459,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        from: string;
                         median_reply_seconds: number | null;
-                        operators?: {
-                            id: number;
+                        operators: {
+                            conversations: number;
+                            earned_credits: number;
                             median_reply_seconds: number | null;
-                            name: string;
-                            replies_today: number;
-                            /** @enum {string} */
-                            role: "operator" | "moderator" | "admin";
+                            p90_reply_seconds: number | null;
+                            replies: number;
+                            reports: number;
+                            staff: {
+                                id: number;
+                                name: string;
+                                /** @enum {string} */
+                                role: "operator" | "moderator" | "admin";
+                            };
                         }[];
                         replies_today: number;
+                        to: string;
                         waiting: {
                             count: number;
                             name: string;
@@ -12095,8 +12232,9 @@ export interface operations {
             query: {
                 breakdown?: "network" | "ref" | "sub1" | "sub2" | "sub3" | "lander";
                 from: string;
+                granularity?: "day" | "week" | "month";
                 site?: number;
-                table?: "days" | "trafficsources";
+                table?: "days" | "trafficsources" | "periods" | "cohorts" | "operators" | "profiles";
                 to: string;
             };
             header?: never;
@@ -12175,6 +12313,7 @@ export interface operations {
             query: {
                 breakdown?: "network" | "ref" | "sub1" | "sub2" | "sub3" | "lander";
                 from: string;
+                granularity?: "day" | "week" | "month";
                 site?: number;
                 to: string;
             };
@@ -12231,6 +12370,45 @@ export interface operations {
                             signups: number;
                         }[];
                         from: string;
+                        /** @enum {string} */
+                        granularity: "day" | "week" | "month";
+                        operators: {
+                            earned_credits: number;
+                            replies: number;
+                            staff: {
+                                id: number;
+                                name: string;
+                            };
+                        }[];
+                        periods: {
+                            active_members: number;
+                            arppu_cents: {
+                                [key: string]: number;
+                            };
+                            arpu_cents: {
+                                [key: string]: number;
+                            };
+                            chargebacks_cents: {
+                                [key: string]: number;
+                            };
+                            orders: number;
+                            paying_members: number;
+                            period: string;
+                            refunds_cents: {
+                                [key: string]: number;
+                            };
+                            revenue_cents: {
+                                [key: string]: number;
+                            };
+                        }[];
+                        profiles: {
+                            earned_credits: number;
+                            profile: {
+                                id: number;
+                                name: string;
+                            };
+                            replies: number;
+                        }[];
                         site: number | null;
                         to: string;
                         totals: {
@@ -12254,15 +12432,30 @@ export interface operations {
                             };
                         };
                         trafficsources: {
+                            activations: number;
                             buyers: number;
+                            cost_cents: {
+                                [key: string]: number;
+                            };
                             network: string | null;
+                            return_ratio: number | null;
                             revenue: {
+                                [key: string]: number;
+                            };
+                            revenue_per_signup_cents: {
                                 [key: string]: number;
                             };
                             signups: number;
                             value: string | null;
                             visits: number;
                         }[];
+                        winback: {
+                            issued: number;
+                            redeemed: number;
+                            revenue_cents: {
+                                [key: string]: number;
+                            };
+                        };
                     };
                 };
             };
@@ -12887,6 +13080,246 @@ export interface operations {
             };
             /** @description rate_limited (Retry-After header) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description setup_required before the first site exists, or a provider that does not answer (retry later) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getAdminTrafficCosts: {
+        parameters: {
+            query?: {
+                site?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        costs: {
+                            amount_cents: number;
+                            currency: string;
+                            from: string;
+                            id: number;
+                            network: string;
+                            site: number | null;
+                            to: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not accepted (e.g. login_failed) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: authentication_required without a session, csrf_failed for a foreign Origin, or a rule of the call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed with fields, or a rule of the call */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description setup_required before the first site exists, or a provider that does not answer (retry later) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postAdminTrafficCosts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    amount_cents: number;
+                    currency: string;
+                    /** Format: date */
+                    from: string;
+                    network: string;
+                    /** @default null */
+                    site?: number | null;
+                    /** Format: date */
+                    to: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        cost: {
+                            amount_cents: number;
+                            currency: string;
+                            from: string;
+                            id: number;
+                            network: string;
+                            site: number | null;
+                            to: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not accepted (e.g. login_failed) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: authentication_required without a session, csrf_failed for a foreign Origin, or a rule of the call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed with fields, or a rule of the call */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description setup_required before the first site exists, or a provider that does not answer (retry later) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteAdminTrafficCosts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    id: number;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                    };
+                };
+            };
+            /** @description Not accepted (e.g. login_failed) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: authentication_required without a session, csrf_failed for a foreign Origin, or a rule of the call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed with fields, or a rule of the call */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -21,8 +21,8 @@ const areas: readonly CatalogArea[] = ['site', 'admin', 'unsubscribe'];
  */
 const serverOnlyCatalogs: Record<CatalogArea, readonly string[]> = {
   admin: ['setup'],
-  unsubscribe: ['admin', 'engagement', 'setup', 'workbench'],
-  site: ['admin', 'engagement', 'mail', 'nudges', 'setup', 'workbench'],
+  unsubscribe: ['admin', 'engagement', 'numbers', 'setup', 'workbench'],
+  site: ['admin', 'engagement', 'mail', 'nudges', 'numbers', 'setup', 'workbench'],
 };
 
 export type CatalogFile = {

@@ -27,7 +27,7 @@ test('an admin opens the numbers, sees the charts and the traffic sources and do
   await expect(page.getByRole('heading', { level: 1, name: 'Numbers' })).toBeVisible();
   await expect(page.getByTestId('kpi')).toHaveCount(4);
   const charts = page.getByTestId('numbers-chart');
-  await expect(charts).toHaveCount(4);
+  await expect(charts).toHaveCount(6);
   // The demo's last 30 days have figures to draw; a range without any is further down.
   const drawn = page.locator('[data-testid="numbers-chart"]:not([data-empty])');
   await expect(drawn.first()).toHaveAttribute('data-ready', 'true');
@@ -65,9 +65,9 @@ test('an admin opens the numbers, sees the charts and the traffic sources and do
 
   // A range without figures: each chart says so, no empty frames.
   await page.goto('/admin/numbers?from=2020-01-01&to=2020-01-31');
-  await expect(charts).toHaveCount(4);
-  await expect(page.locator('[data-testid="numbers-chart"][data-empty="true"]')).toHaveCount(4);
-  await expect(page.getByText('No data for this period.')).toHaveCount(4);
+  await expect(charts).toHaveCount(6);
+  await expect(page.locator('[data-testid="numbers-chart"][data-empty="true"]')).toHaveCount(6);
+  await expect(page.getByText('No data for this period.')).toHaveCount(6);
   await expect(page.locator('canvas')).toHaveCount(0);
 
   // On a phone the page still reads: the filters and tiles stack.

@@ -1,12 +1,21 @@
 import { useMemo } from 'react';
 import { Form } from 'react-router';
 import uplotCss from 'uplot/dist/uPlot.min.css?url';
+import { formError, formText } from '#app/lib/actions.server.ts';
 import { staffApi } from '#app/lib/staff-api.server.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
-import { statsBreakdownOptions } from '#contract/admin-stats.ts';
+import { statsBreakdownOptions, statsGranularityOptions } from '#contract/admin-stats.ts';
 import type { Route } from './+types/numbers';
 import { formatSeconds } from './admin-socket.ts';
 import { type ChartSeries, DayChart } from './numbers-chart.tsx';
+import {
+  CohortTable,
+  CompareSites,
+  CostsEditor,
+  OperatorTables,
+  TotalsTiles,
+  WinbackTiles,
+} from './numbers-sections.tsx';
 import { TableScroll } from './table-scroll.tsx';
 
 export function links() {
@@ -34,20 +43,68 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     breakdown: (statsBreakdownOptions as readonly string[]).includes(pick('breakdown'))
       ? pick('breakdown')
       : 'network',
+    granularity: (statsGranularityOptions as readonly string[]).includes(pick('granularity'))
+      ? pick('granularity')
+      : 'day',
+    view: pick('view') === 'compare' ? 'compare' : 'overview',
   };
-  const query = new URLSearchParams(Object.entries(filters).filter(([, value]) => value));
+  const { view, ...asked } = filters;
+  const query = new URLSearchParams(Object.entries(asked).filter(([, value]) => value));
   const api = staffApi(context.api);
-  const [stats, sites] = await Promise.all([
+  const [stats, sites, costs] = await Promise.all([
     api('GET /api/admin/stats.php', { query: Object.fromEntries(query) }),
     api('GET /api/admin/sites.php'),
+    api('GET /api/admin/traffic-costs.php', { query: filters.site ? { site: filters.site } : {} }),
   ]);
   if (!stats.ok && stats.status !== 422) throw new Response(null, { status: stats.status });
+  const siteList = sites.ok ? sites.data.sites.map((site) => ({ id: site.id, name: site.name })) : [];
+  // Side by side: the same range for every site, one call each (in parallel).
+  const compared =
+    view === 'compare' && stats.ok
+      ? await Promise.all(
+          siteList.map(async (site) => {
+            const answer = await api('GET /api/admin/stats.php', {
+              query: { ...Object.fromEntries(query), site: String(site.id) },
+            });
+            return { site, stats: answer.ok ? answer.data : null };
+          }),
+        )
+      : [];
   return {
     filters,
     query: query.toString(),
     stats: stats.ok ? stats.data : null,
-    sites: sites.ok ? sites.data.sites.map((site) => ({ id: site.id, name: site.name })) : [],
+    sites: siteList,
+    costs: costs.ok ? costs.data.costs : [],
+    compared: compared.flatMap((entry) =>
+      entry.stats ? [{ site: entry.site, totals: entry.stats.totals, winback: entry.stats.winback }] : [],
+    ),
   };
+}
+
+/** Costs entered and removed on this page (admins): one form each, answered in place. */
+export async function action({ context, request }: Route.ActionArgs) {
+  const form = await request.formData();
+  const api = staffApi(context.api);
+  if (formText(form, 'intent') === 'delete-cost') {
+    const result = await api('DELETE /api/admin/traffic-costs.php', {
+      body: { id: Number(formText(form, 'id')) },
+    });
+    return result.ok ? { intent: 'cost', saved: true as const } : formError(result);
+  }
+  const site = formText(form, 'site');
+  const amount = Number(formText(form, 'amount').replace(',', '.'));
+  const result = await api('POST /api/admin/traffic-costs.php', {
+    body: {
+      site: /^\d+$/.test(site) ? Number(site) : null,
+      network: formText(form, 'network'),
+      from: formText(form, 'from'),
+      to: formText(form, 'to'),
+      currency: formText(form, 'currency').trim().toUpperCase(),
+      amount_cents: Number.isFinite(amount) ? Math.round(amount * 100) : Number.NaN,
+    },
+  });
+  return result.ok ? { intent: 'cost', saved: true as const } : formError(result);
 }
 
 function sum(values: number[]): number {
@@ -63,9 +120,9 @@ function totals(list: Record<string, number>[]): Record<string, number> {
 }
 
 /** The business at a glance (admins): KPI tiles, charts per day, the traffic sources and CSV files. */
-export default function Numbers({ loaderData }: Route.ComponentProps) {
+export default function Numbers({ loaderData, actionData }: Route.ComponentProps) {
   const { t, i18n } = useTranslation();
-  const { filters, stats, sites, query } = loaderData;
+  const { filters, stats, sites, query, costs, compared } = loaderData;
   const locale = i18n.language;
   const money = (cents: number, currency: string) =>
     new Intl.NumberFormat(locale, { style: 'currency', currency }).format(cents / 100);
@@ -146,7 +203,55 @@ export default function Numbers({ loaderData }: Route.ComponentProps) {
   const firstPurchases = sum(days.map((day) => day.first_purchases));
   const activations = sum(days.map((day) => day.activations));
   const orders = sum(days.map((day) => day.orders));
-  const exportLink = (table: 'days' | 'trafficsources') =>
+  const periods = stats?.periods ?? [];
+  const periodDates = useMemo(() => periods.map((period) => period.period), [periods]);
+  const moneyCurrencies = useMemo(
+    () =>
+      Object.keys(
+        totals(
+          periods.flatMap((period) => [period.revenue_cents, period.refunds_cents, period.chargebacks_cents]),
+        ),
+      ).sort(),
+    [periods],
+  );
+  // Refunds and chargebacks as their own lines beside revenue, never netted into it.
+  const moneyPerPeriod = useMemo<ChartSeries[]>(
+    () =>
+      moneyCurrencies.flatMap((currency, index) => [
+        {
+          label: t('numbers:series.revenue', { currency }),
+          values: periods.map((period) => (period.revenue_cents[currency] ?? 0) / 100),
+          color: palette[(index * 3) % palette.length]!,
+        },
+        {
+          label: t('numbers:series.refunds', { currency }),
+          values: periods.map((period) => (period.refunds_cents[currency] ?? 0) / 100),
+          color: palette[(index * 3 + 3) % palette.length]!,
+        },
+        {
+          label: t('numbers:series.chargebacks', { currency }),
+          values: periods.map((period) => (period.chargebacks_cents[currency] ?? 0) / 100),
+          color: palette[(index * 3 + 4) % palette.length]!,
+        },
+      ]),
+    [periods, moneyCurrencies, t],
+  );
+  const membersPerPeriod = useMemo<ChartSeries[]>(
+    () => [
+      {
+        label: t('numbers:tiles.payingMembers'),
+        values: periods.map((period) => period.paying_members),
+        color: palette[2]!,
+      },
+      {
+        label: t('admin:numbers.activeMembers'),
+        values: periods.map((period) => period.active_members),
+        color: palette[3]!,
+      },
+    ],
+    [periods, t],
+  );
+  const exportLink = (table: 'days' | 'trafficsources' | 'periods' | 'cohorts' | 'operators' | 'profiles') =>
     `/api/admin/stats-export.php?${query}&table=${table}`;
 
   return (
@@ -201,6 +306,32 @@ export default function Numbers({ loaderData }: Route.ComponentProps) {
             ))}
           </select>
         </div>
+        <div className="col-6 col-md-2">
+          <label htmlFor="numbers-granularity" className="form-label">
+            {t('numbers:granularity.label')}
+          </label>
+          <select
+            id="numbers-granularity"
+            name="granularity"
+            className="form-select"
+            defaultValue={filters.granularity}
+          >
+            {statsGranularityOptions.map((option) => (
+              <option key={option} value={option}>
+                {t(`numbers:granularity.${option}`)}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="col-6 col-md-2">
+          <label htmlFor="numbers-view" className="form-label">
+            {t('numbers:view.label')}
+          </label>
+          <select id="numbers-view" name="view" className="form-select" defaultValue={filters.view}>
+            <option value="overview">{t('numbers:view.overview')}</option>
+            <option value="compare">{t('numbers:view.compare')}</option>
+          </select>
+        </div>
         <div className="col-12 col-md-2">
           <button type="submit" className="btn btn-primary w-100">
             {t('admin:numbers.show')}
@@ -239,6 +370,87 @@ export default function Numbers({ loaderData }: Route.ComponentProps) {
           <p className="small text-body-secondary">
             {t('admin:numbers.summary', { count: orders, from: filters.from, to: filters.to })}
           </p>
+          <TotalsTiles totals={stats.totals} money={revenueText} number={number} />
+          {filters.view === 'compare' && (
+            <CompareSites compared={compared} money={revenueText} number={number} />
+          )}
+          <div className="d-flex flex-wrap align-items-center gap-2 mt-3 mb-2">
+            <h2 className="h5 mb-0 me-auto">{t(`numbers:periods.heading.${stats.granularity}`)}</h2>
+            <a className="btn btn-outline-secondary btn-sm" href={exportLink('periods')} download>
+              {t('numbers:csv.periods')}
+            </a>
+          </div>
+          <div className="row row-cols-1 row-cols-xl-2 g-3">
+            <div className="col">
+              <DayChart title={t('numbers:periods.moneyChart')} days={periodDates} series={moneyPerPeriod} />
+            </div>
+            <div className="col">
+              <DayChart
+                title={t('numbers:periods.membersChart')}
+                days={periodDates}
+                series={membersPerPeriod}
+              />
+            </div>
+          </div>
+          <TableScroll label={t(`numbers:periods.heading.${stats.granularity}`)}>
+            <table className="table table-sm table-striped small" data-testid="periods-table">
+              <thead>
+                <tr>
+                  <th scope="col">{t(`numbers:granularity.${stats.granularity}`)}</th>
+                  <th scope="col" className="text-end">
+                    {t('admin:numbers.revenue')}
+                  </th>
+                  <th scope="col" className="text-end">
+                    {t('numbers:tiles.refunds')}
+                  </th>
+                  <th scope="col" className="text-end">
+                    {t('numbers:tiles.chargebacks')}
+                  </th>
+                  <th scope="col" className="text-end">
+                    {t('admin:numbers.orders')}
+                  </th>
+                  <th scope="col" className="text-end">
+                    {t('numbers:tiles.payingMembers')}
+                  </th>
+                  <th scope="col" className="text-end">
+                    {t('admin:numbers.activeMembers')}
+                  </th>
+                  <th scope="col" className="text-end">
+                    {t('numbers:tiles.arpu')}
+                  </th>
+                  <th scope="col" className="text-end">
+                    {t('numbers:tiles.arppu')}
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {[...periods].reverse().map((period) => (
+                  <tr key={period.period}>
+                    <th scope="row" className="fw-normal">
+                      {period.period}
+                    </th>
+                    <td className="text-end">{revenueText(period.revenue_cents)}</td>
+                    <td className="text-end">{revenueText(period.refunds_cents)}</td>
+                    <td className="text-end">{revenueText(period.chargebacks_cents)}</td>
+                    <td className="text-end">{number(period.orders)}</td>
+                    <td className="text-end">{number(period.paying_members)}</td>
+                    <td className="text-end">{number(period.active_members)}</td>
+                    <td className="text-end">{revenueText(period.arpu_cents)}</td>
+                    <td className="text-end">{revenueText(period.arppu_cents)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableScroll>
+          <CohortTable cohorts={stats.cohorts} money={revenueText} csv={exportLink('cohorts')} />
+          <WinbackTiles winback={stats.winback} money={revenueText} number={number} />
+          <OperatorTables
+            operators={stats.operators}
+            profiles={stats.profiles}
+            number={number}
+            csvOperators={exportLink('operators')}
+            csvProfiles={exportLink('profiles')}
+          />
           <div className="row row-cols-1 row-cols-xl-2 g-3">
             <div className="col">
               <DayChart title={t('admin:numbers.funnelChart')} days={dates} series={funnel} />
@@ -280,6 +492,9 @@ export default function Numbers({ loaderData }: Route.ComponentProps) {
                     {t('admin:numbers.signups')}
                   </th>
                   <th scope="col" className="text-end">
+                    {t('numbers:traffic.activations')}
+                  </th>
+                  <th scope="col" className="text-end">
                     {t('admin:numbers.buyers')}
                   </th>
                   <th scope="col" className="text-end">
@@ -288,12 +503,25 @@ export default function Numbers({ loaderData }: Route.ComponentProps) {
                   <th scope="col" className="text-end">
                     {t('admin:numbers.revenue')}
                   </th>
+                  <th scope="col" className="text-end">
+                    {t('numbers:traffic.perSignup')}
+                  </th>
+                  {filters.breakdown === 'network' && (
+                    <>
+                      <th scope="col" className="text-end">
+                        {t('numbers:traffic.cost')}
+                      </th>
+                      <th scope="col" className="text-end">
+                        {t('numbers:traffic.return')}
+                      </th>
+                    </>
+                  )}
                 </tr>
               </thead>
               <tbody>
                 {stats.trafficsources.length === 0 && (
                   <tr>
-                    <td colSpan={7} className="text-body-secondary">
+                    <td colSpan={11} className="text-body-secondary">
                       {t('admin:numbers.noTraffic')}
                     </td>
                   </tr>
@@ -306,14 +534,34 @@ export default function Numbers({ loaderData }: Route.ComponentProps) {
                     )}
                     <td className="text-end">{number(row.visits)}</td>
                     <td className="text-end">{number(row.signups)}</td>
+                    <td className="text-end">{number(row.activations)}</td>
                     <td className="text-end">{number(row.buyers)}</td>
                     <td className="text-end">{percent(row.buyers, row.signups)}</td>
                     <td className="text-end">{revenueText(row.revenue)}</td>
+                    <td className="text-end">{revenueText(row.revenue_per_signup_cents)}</td>
+                    {filters.breakdown === 'network' && (
+                      <>
+                        <td className="text-end">{revenueText(row.cost_cents)}</td>
+                        <td className="text-end">
+                          {row.return_ratio === null
+                            ? '–'
+                            : new Intl.NumberFormat(locale, { style: 'percent' }).format(row.return_ratio)}
+                        </td>
+                      </>
+                    )}
                   </tr>
                 ))}
               </tbody>
             </table>
           </TableScroll>
+
+          <CostsEditor
+            costs={costs}
+            sites={sites}
+            site={filters.site}
+            actionData={actionData}
+            money={revenueText}
+          />
 
           <div className="d-flex flex-wrap align-items-center gap-2 mt-3 mb-2">
             <h2 className="h5 mb-0 me-auto">{t('admin:numbers.daysHeading')}</h2>

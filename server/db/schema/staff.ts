@@ -185,6 +185,8 @@ export const staffAudit = pgTable(
     index('staff_audit_staff_idx').on(table.staffId, table.at),
     // Who answered a conversation last (the member dossier): the replies by their object.
     index('staff_audit_replies_idx').on(table.object, table.at).where(sql`${table.action} = 'reply'`),
+    // The replies of a range (the operators' numbers and their earnings).
+    index('staff_audit_reply_at_idx').on(table.at).where(sql`${table.action} = 'reply'`),
   ],
 );
 

@@ -127,3 +127,25 @@ export const statsSiteDays = pgTable(
 export type VisitRow = typeof visits.$inferSelect;
 export type AttributionEventRow = typeof attributionEvents.$inferSelect;
 export type { AttributionEventKind };
+
+/**
+ * What an admin spent on a traffic network over a period (both days included), for one site or
+ * every site (null): the numbers spread it evenly over its days and set the part inside a range
+ * against that range's revenue of the network's members.
+ */
+export const trafficCosts = pgTable(
+  'traffic_costs',
+  {
+    id: integer().primaryKey().generatedAlwaysAsIdentity(),
+    siteId: integer().references(() => sites.id, { onDelete: 'cascade' }),
+    network: text().notNull(),
+    fromDay: date({ mode: 'string' }).notNull(),
+    toDay: date({ mode: 'string' }).notNull(),
+    currency: text().notNull(),
+    amountCents: integer().notNull(),
+    createdAt: timestamp({ withTimezone: true }).notNull(),
+  },
+  (table) => [index('traffic_costs_period_idx').on(table.fromDay, table.toDay)],
+);
+
+export type TrafficCostRow = typeof trafficCosts.$inferSelect;

@@ -385,13 +385,6 @@ export async function notesAbout(db: Executor, memberProfileId: number, fictiona
 // ---- stats
 
 /** The replies staff sent since a moment, from the audit trail (which records how long each member waited). */
-export async function repliesSince(db: Executor, since: Date) {
-  return db
-    .select({ staffId: staffAudit.staffId, detail: staffAudit.detail })
-    .from(staffAudit)
-    .where(and(eq(staffAudit.action, 'reply'), gte(staffAudit.at, since)));
-}
-
 // ---- the member dossier
 
 /** What the member spent over all time (completed orders) and when they last bought. */

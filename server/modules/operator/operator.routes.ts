@@ -65,8 +65,18 @@ export async function operatorRoutes(app: ZodApp): Promise<void> {
   });
 
   routeOf(app, operatorEndpoints.getOperatorStats, {}, async (request) =>
-    operator.stats(requireStaff(request)),
+    operator.stats(requireStaff(request), request.query),
   );
+
+  routeOf(app, operatorEndpoints.getOperatorStatsExport, {}, async (request, reply) => {
+    const body = await operator.statsCsv(requireStaff(request), request.query);
+    const { from = 'today', to = from } = request.query;
+    reply
+      .type('text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="operators-${from}-${to}.csv"`)
+      .header('cache-control', 'no-store');
+    return body;
+  });
 
   routeOf(app, operatorEndpoints.getTemplates, {}, async (request) => ({
     templates: await operator.templates(requireStaff(request), request.query),

@@ -8,6 +8,7 @@ import type {
   Note,
   NoteCategory,
   OperatorStats,
+  OperatorStatsQuery,
   Persona,
   PersonaFacts,
   Template,
@@ -18,6 +19,7 @@ import type { Database } from '#server/db/client.ts';
 import type { SiteRow } from '#server/db/schema/sites.ts';
 import type { PersonaSheetRow, ReplyTemplateRow, StaffRow } from '#server/db/schema/staff.ts';
 import { addMinutes, type Clock } from '#server/lib/clock.ts';
+import { toCsv } from '#server/lib/csv.ts';
 import { AppError, NotFoundError, ValidationFailedError } from '#server/lib/errors.ts';
 import type { EventBus } from '#server/lib/event-bus.ts';
 import { publishToMember } from '#server/lib/member-events.ts';
@@ -29,6 +31,7 @@ import type { ProfilesService } from '#server/modules/profiles/profiles.service.
 import type { SiteDirectory } from '#server/modules/sites/sites.service.ts';
 import { ForbiddenError } from '#server/modules/staff/staff.errors.ts';
 import { hasRight, type StaffService } from '#server/modules/staff/staff.service.ts';
+import type { StatsService } from '#server/modules/stats/stats.service.ts';
 import * as repo from './operator.repository.ts';
 
 /** Another operator holds the conversation. */
@@ -135,18 +138,6 @@ function toPersona(
 /** How many of the member's other conversations and reports the dossier lists. */
 const dossierListLimit = 20;
 
-function median(values: number[]): number | null {
-  if (values.length === 0) return null;
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return Math.round(sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2);
-}
-
-function waitedSeconds(detail: Record<string, unknown> | null): number | null {
-  const value = detail?.waited_seconds;
-  return typeof value === 'number' ? value : null;
-}
-
 /**
  * The operator console: the queue of members waiting for a fictional profile, exclusive claims,
  * the conversation view, replies as the fictional profile, notes and stats. Operators only ever
@@ -172,6 +163,7 @@ export class OperatorService {
     private readonly chats: ChatsService,
     private readonly profiles: ProfilesService,
     private readonly staff: StaffService,
+    private readonly numbers: StatsService,
   ) {}
 
   /** A member ↔ fictional profile conversation the actor may answer; 404 for any other. */
@@ -751,36 +743,94 @@ export class OperatorService {
     return toPersona(input.profile, await repo.findPersona(this.db, input.profile));
   }
 
-  /** Replies today and their median waiting time (own; every operator's for admins), and the queue per site. */
-  async stats(actor: StaffRow): Promise<OperatorStats> {
+  /**
+   * The console's figures (replies today, their median wait, the queue per site) and the staff's
+   * numbers over a range of UTC days (today when none): replies, conversations, median and 90th
+   * percentile wait, earnings and reports, from the same attribution as the owner's numbers. Admins
+   * see every staff member (or the one asked for); anyone else their own row only.
+   */
+  async stats(actor: StaffRow, query: OperatorStatsQuery = {}): Promise<OperatorStats> {
     const now = this.clock.now();
+    const today = now.toISOString().slice(0, 10);
+    const from = query.from ?? query.to ?? today;
+    const to = query.to ?? (query.from && query.from > today ? query.from : today);
+    const seesAll = hasRight(actor.role, 'view_stats');
     const since = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
-    const replies = await repo.repliesSince(this.db, since);
-    const summarize = (staffId: number) => {
-      const own = replies.filter((reply) => reply.staffId === staffId);
-      return {
-        replies_today: own.length,
-        median_reply_seconds: median(own.flatMap((reply) => waitedSeconds(reply.detail) ?? [])),
-      };
-    };
+    const [own, range] = await Promise.all([
+      this.numbers.replyNumbers({
+        start: since,
+        end: new Date(since.getTime() + 86_400_000),
+        siteIds: null,
+        staffIds: [actor.id],
+      }),
+      this.numbers.replyNumbers({
+        start: new Date(`${from}T00:00:00Z`),
+        end: new Date(Date.parse(`${to}T00:00:00Z`) + 86_400_000),
+        siteIds: query.site !== undefined ? [query.site] : null,
+        staffIds: seesAll ? (query.staff !== undefined ? [query.staff] : null) : [actor.id],
+      }),
+    ]);
+    const mine = own.operators[0];
     const perSite = [];
     for (const { siteId, count } of await repo.waitingPerSite(this.db)) {
       if (!repo.inAssignment({ siteId, language: '' }, { ...assignmentOf(actor), languages: [] })) continue;
       perSite.push({ site: siteId, name: (await this.sites.byId(siteId))?.name ?? '', count });
     }
-    return {
-      ...summarize(actor.id),
-      waiting: perSite.sort((a, b) => a.site - b.site),
-      ...(hasRight(actor.role, 'manage_staff')
-        ? {
-            operators: (await this.staff.list()).map((member) => ({
-              id: member.id,
-              name: member.name,
-              role: member.role,
-              ...summarize(member.id),
-            })),
-          }
-        : {}),
+    const found = new Map(range.operators.map((row) => [row.staff.id, row]));
+    const people = seesAll
+      ? (await this.staff.list()).filter((member) => query.staff === undefined || member.id === query.staff)
+      : [actor];
+    const empty = {
+      replies: 0,
+      conversations: 0,
+      median_reply_seconds: null,
+      p90_reply_seconds: null,
+      earned_credits: 0,
+      reports: 0,
     };
+    return {
+      from,
+      to,
+      replies_today: mine?.replies ?? 0,
+      median_reply_seconds: mine?.median_reply_seconds ?? null,
+      waiting: perSite.sort((a, b) => a.site - b.site),
+      operators: people
+        .map((member) => {
+          const { staff: _staff, ...numbers } = found.get(member.id) ?? { staff: null, ...empty };
+          return { staff: { id: member.id, name: member.name, role: member.role }, ...numbers };
+        })
+        .sort(
+          (a, b) => b.earned_credits - a.earned_credits || b.replies - a.replies || a.staff.id - b.staff.id,
+        ),
+    };
+  }
+
+  /** The staff rows of stats() as CSV. */
+  async statsCsv(actor: StaffRow, query: OperatorStatsQuery): Promise<string> {
+    const stats = await this.stats(actor, query);
+    return toCsv([
+      [
+        'staff_id',
+        'name',
+        'role',
+        'replies',
+        'conversations',
+        'median_reply_seconds',
+        'p90_reply_seconds',
+        'earned_credits',
+        'reports',
+      ],
+      ...stats.operators.map((row) => [
+        row.staff.id,
+        row.staff.name,
+        row.staff.role,
+        row.replies,
+        row.conversations,
+        row.median_reply_seconds,
+        row.p90_reply_seconds,
+        row.earned_credits,
+        row.reports,
+      ]),
+    ]);
   }
 }

@@ -520,13 +520,15 @@ describe('operator console', () => {
     expect(stats.waiting.reduce((total: number, site: { count: number }) => total + site.count, 0)).toBe(
       (await inboxOf(t.app, operator)).length,
     );
-    expect(stats.operators).toBeUndefined();
+    // An operator sees their own row only; an admin everyone's, today's replies the same figure.
+    expect(stats.operators.map((entry: { staff: { id: number } }) => entry.staff.id)).toEqual([operator.id]);
+    expect(stats.operators[0].replies).toBe(stats.replies_today);
     const forAdmin = (
       await t.app.inject({ url: '/api/admin/operator-stats.php', headers: { cookie: admin.cookie } })
     ).json();
-    expect(forAdmin.operators.find((entry: { id: number }) => entry.id === operator.id).replies_today).toBe(
-      stats.replies_today,
-    );
+    expect(
+      forAdmin.operators.find((entry: { staff: { id: number } }) => entry.staff.id === operator.id).replies,
+    ).toBe(stats.replies_today);
   });
 });
 

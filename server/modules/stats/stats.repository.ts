@@ -1,7 +1,8 @@
-import { type SQL, sql } from 'drizzle-orm';
+import { desc, eq, type SQL, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { StatsBreakdown } from '#contract/admin-stats.ts';
 import type { Executor } from '#server/db/client.ts';
+import { trafficCosts } from '#server/db/schema/tracking.ts';
 
 /**
  * The back office dashboard's queries. Every one reads a range of UTC days of the chosen sites
@@ -366,7 +367,7 @@ export async function membersBySource(
   db: Executor,
   range: StatsRange,
   breakdown: StatsBreakdown,
-  column: 'signup_date' | 'first_purchase_at',
+  column: 'signup_date' | 'activated_at' | 'first_purchase_at',
 ) {
   const at = sql.raw(`u.${column}`);
   return rows(
@@ -395,4 +396,227 @@ export async function revenueBySource(db: Executor, range: StatsRange, breakdown
 export async function allSiteIds(db: Executor): Promise<number[]> {
   const result = await rows(db, z.array(z.object({ id: count })), sql`select id from sites order by id`);
   return result.map((row) => row.id);
+}
+
+// ---- replies and what they earned
+
+/** Which replies count: of a time range, of some sites' members (null: every site) and staff. */
+export type ReplyScope = { start: Date; end: Date; siteIds: number[] | null; staffIds: number[] | null };
+
+const replyEarnings = z.array(
+  z.object({
+    staff_id: count.nullable(),
+    profile_id: count.nullable(),
+    replies: count,
+    conversations: count,
+    median: z.coerce.number().nullable(),
+    p90: z.coerce.number().nullable(),
+    earned: count,
+    reports: count,
+  }),
+);
+
+/**
+ * The staff replies of the scope, per staff member and per fictional profile (grouping sets: a row
+ * has one of the two ids): how many, in how many conversations, the median and 90th percentile of
+ * the members' wait, what they earned and the reports about them. A reply earns the
+ * credits of the member's messages in its conversation after it, within 24 hours, up to the
+ * profile's next message (a later reply earns from there on, so no credit counts twice). The reply
+ * is the audit trail's `reply` entry (who wrote it); its message gives the conversation and time.
+ */
+export async function repliesWithEarnings(db: Executor, scope: ReplyScope) {
+  const sites =
+    scope.siteIds === null
+      ? sql``
+      : sql`and exists (
+          select 1 from conversations c
+          join profiles lp on lp.id = c.low_profile_id
+          join profiles hp on hp.id = c.high_profile_id
+          join users mu on mu.id = case when lp.fictional then hp.user_id else lp.user_id end
+          where c.id = m.conversation_id and mu.site_id in (${
+            scope.siteIds.length === 0
+              ? sql`null`
+              : sql.join(
+                  scope.siteIds.map((id) => sql`${id}`),
+                  sql`, `,
+                )
+          }))`;
+  const staff =
+    scope.staffIds === null
+      ? sql``
+      : sql`and a.staff_id in (${
+          scope.staffIds.length === 0
+            ? sql`null`
+            : sql.join(
+                scope.staffIds.map((id) => sql`${id}`),
+                sql`, `,
+              )
+        })`;
+  return rows(
+    db,
+    replyEarnings,
+    sql`with r as (
+      select a.staff_id, m.sender_profile_id as profile_id, m.conversation_id,
+        (a.detail->>'waited_seconds')::float8 as waited,
+        coalesce((
+          select sum(x.credits) from messages x
+          where x.conversation_id = m.conversation_id and x.id > m.id
+            and x.sender_profile_id <> m.sender_profile_id and x.credits > 0
+            and x.created_at <= m.created_at + interval '24 hours'
+            and not exists (
+              select 1 from messages n
+              where n.conversation_id = m.conversation_id and n.id > m.id and n.id < x.id
+                and n.sender_profile_id = m.sender_profile_id
+            )
+        ), 0) as earned,
+        (select count(*) from reports r where r.message_id = m.id) as reports
+      from staff_audit a
+      join messages m on m.id = (a.detail->>'message')::int
+      where a.action = 'reply' and a.at >= ${scope.start} and a.at < ${scope.end}
+        and a.staff_id is not null ${staff} ${sites}
+      )
+      select r.staff_id, r.profile_id, count(*) as replies, count(distinct r.conversation_id) as conversations,
+        percentile_cont(0.5) within group (order by r.waited) as median,
+        percentile_cont(0.9) within group (order by r.waited) as p90,
+        sum(r.earned) as earned, sum(r.reports) as reports
+      from r
+      group by grouping sets ((r.staff_id), (r.profile_id))`,
+  );
+}
+
+/** Names of staff members and of fictional profiles, by id. */
+export async function staffNames(db: Executor, ids: number[]) {
+  if (ids.length === 0) return [];
+  return rows(
+    db,
+    z.array(z.object({ id: count, name: z.string(), role: z.enum(['operator', 'moderator', 'admin']) })),
+    sql`select id, name, role from staff where id in (${sql.join(
+      ids.map((id) => sql`${id}`),
+      sql`, `,
+    )})`,
+  );
+}
+
+export async function profileNames(db: Executor, ids: number[]) {
+  if (ids.length === 0) return [];
+  return rows(
+    db,
+    z.array(z.object({ id: count, name: z.string() })),
+    sql`select id, name from profiles where id in (${sql.join(
+      ids.map((id) => sql`${id}`),
+      sql`, `,
+    )})`,
+  );
+}
+
+// ---- periods, win-back, costs
+
+/** Paid orders (kept) and their paying members per week or month (its first day). */
+export async function ordersPerPeriod(db: Executor, range: StatsRange, unit: 'week' | 'month') {
+  const period = sql`date_trunc(${unit}, o.settled_at at time zone 'UTC')`;
+  return rows(
+    db,
+    z.array(z.object({ period: z.string(), paying: count })),
+    sql`select to_char(x.period, 'YYYY-MM-DD') as period, x.paying from (
+        select ${period} as period, count(distinct o.user_id) as paying
+        from orders o
+        where o.site_id in ${siteList(range)} and o.settled_at >= ${range.start} and o.settled_at < ${range.end}
+          and (o.status = 'completed'
+            or (o.status = 'refunded' and o.refund_cents is not null and o.charged_back_at is null))
+        group by 1
+      ) x`,
+  );
+}
+
+/** Members with a paid order per day. */
+export async function payingPerDay(db: Executor, range: StatsRange) {
+  return rows(
+    db,
+    z.array(z.object({ period: z.string(), paying: count })),
+    sql`select to_char(x.day, 'YYYY-MM-DD') as period, x.paying from (
+        select (o.settled_at at time zone 'UTC')::date as day, count(distinct o.user_id) as paying
+        from orders o
+        where o.site_id in ${siteList(range)} and o.settled_at >= ${range.start} and o.settled_at < ${range.end}
+          and (o.status = 'completed'
+            or (o.status = 'refunded' and o.refund_cents is not null and o.charged_back_at is null))
+        group by 1
+      ) x`,
+  );
+}
+
+/** Members signed in at least once per week or month. */
+export async function activePerPeriod(db: Executor, range: StatsRange, unit: 'week' | 'month') {
+  return rows(
+    db,
+    z.array(z.object({ period: z.string(), n: count })),
+    sql`select to_char(x.period, 'YYYY-MM-DD') as period, x.n from (
+        select date_trunc(${unit}, d.day) as period, count(distinct d.user_id) as n
+        from member_active_days d
+        where d.site_id in ${siteList(range)} and d.day >= ${range.from}::date and d.day <= ${range.to}::date
+        group by 1
+      ) x`,
+  );
+}
+
+/** Win-back codes sent in the range, and the paid orders (kept) made with them, per currency. */
+export async function winbackResults(db: Executor, range: StatsRange) {
+  const [issued] = await rows(
+    db,
+    z.array(z.object({ n: count })),
+    sql`select count(*) as n from winback_offers w
+      where w.site_id in ${siteList(range)} and w.sent_at >= ${range.start} and w.sent_at < ${range.end}`,
+  );
+  const redeemed = await rows(
+    db,
+    z.array(z.object({ currency: z.string(), n: count, cents: count })),
+    sql`select o.currency, count(*) as n, sum(case when o.status = 'completed' then o.amount_cents
+        else o.amount_cents - o.refund_cents end) as cents
+      from winback_offers w
+      join orders o on o.discount_code_id = w.discount_code_id and o.user_id = w.user_id
+      where w.site_id in ${siteList(range)} and w.sent_at >= ${range.start} and w.sent_at < ${range.end}
+        and (o.status = 'completed'
+          or (o.status = 'refunded' and o.refund_cents is not null and o.charged_back_at is null))
+      group by 1`,
+  );
+  return { issued: issued?.n ?? 0, redeemed };
+}
+
+/**
+ * The part of each entered cost inside the range, per network and currency: the amount spread evenly
+ * over its days, times the days it shares with the range. A cost of every site (no site) counts
+ * only when the range covers every site: it cannot be told which site it bought.
+ */
+export async function costsInRange(db: Executor, range: StatsRange, everySite: boolean) {
+  return rows(
+    db,
+    z.array(z.object({ network: z.string(), currency: z.string(), cents: count })),
+    sql`select c.network, c.currency, round(sum(c.amount_cents::numeric
+        * (least(c.to_day, ${range.to}::date) - greatest(c.from_day, ${range.from}::date) + 1)
+        / (c.to_day - c.from_day + 1))) as cents
+      from traffic_costs c
+      where c.from_day <= ${range.to}::date and c.to_day >= ${range.from}::date
+        and (${everySite ? sql`c.site_id is null or ` : sql``}c.site_id in ${siteList(range)})
+      group by 1, 2`,
+  );
+}
+
+export async function listCosts(db: Executor, siteId: number | undefined) {
+  return db
+    .select()
+    .from(trafficCosts)
+    .where(siteId === undefined ? undefined : eq(trafficCosts.siteId, siteId))
+    .orderBy(desc(trafficCosts.fromDay), desc(trafficCosts.id));
+}
+
+export async function insertCost(db: Executor, values: typeof trafficCosts.$inferInsert) {
+  const [row] = await db.insert(trafficCosts).values(values).returning();
+  return row!;
+}
+
+export async function deleteCost(db: Executor, id: number) {
+  const deleted = await db
+    .delete(trafficCosts)
+    .where(eq(trafficCosts.id, id))
+    .returning({ id: trafficCosts.id });
+  return deleted.length > 0;
 }

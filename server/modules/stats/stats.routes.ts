@@ -33,4 +33,35 @@ export async function statsRoutes(app: ZodApp): Promise<void> {
       return body;
     },
   );
+
+  routeOf(app, calls.getTrafficCosts, {}, async (request) => {
+    requireStaff(request, 'view_stats');
+    return { costs: await stats.costs(request.query.site) };
+  });
+
+  routeOf(app, calls.postTrafficCosts, {}, async (request, reply) => {
+    const actor = requireStaff(request, 'view_stats');
+    const cost = await stats.addCost(request.body);
+    await app.deps.staff.audit(app.deps.db, {
+      staffId: actor.id,
+      action: 'traffic_cost.create',
+      object: `traffic_cost:${cost.id}`,
+      ip: request.ip,
+      detail: { network: cost.network, amount_cents: cost.amount_cents, currency: cost.currency },
+    });
+    reply.status(201);
+    return { cost };
+  });
+
+  routeOf(app, calls.deleteTrafficCosts, {}, async (request) => {
+    const actor = requireStaff(request, 'view_stats');
+    await stats.removeCost(request.body.id);
+    await app.deps.staff.audit(app.deps.db, {
+      staffId: actor.id,
+      action: 'traffic_cost.delete',
+      object: `traffic_cost:${request.body.id}`,
+      ip: request.ip,
+    });
+    return { ok: true as const };
+  });
 }

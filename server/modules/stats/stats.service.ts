@@ -1,13 +1,19 @@
 import type {
+  CreateTrafficCost,
   StatsBreakdown,
   StatsCohort,
   StatsDay,
+  StatsExportQuery,
+  StatsGranularity,
+  StatsPeriod,
   StatsQuery,
   StatsResponse,
   StatsTotals,
+  TrafficCost,
   TrafficSourceRow,
 } from '#contract/admin-stats.ts';
 import type { Database } from '#server/db/client.ts';
+import type { TrafficCostRow } from '#server/db/schema/tracking.ts';
 import { type Clock, systemClock } from '#server/lib/clock.ts';
 import { toCsv } from '#server/lib/csv.ts';
 import { NotFoundError } from '#server/lib/errors.ts';
@@ -69,6 +75,39 @@ const emptyTotals = (): StatsTotals => ({
   arppu_cents: {},
 });
 
+/** One staff member's replies over a range (the operators' numbers and the owner's numbers alike). */
+export type ReplyNumbers = {
+  replies: number;
+  conversations: number;
+  median_reply_seconds: number | null;
+  p90_reply_seconds: number | null;
+  earned_credits: number;
+  reports: number;
+};
+
+const roundOrNull = (value: number | null) => (value === null ? null : Math.round(value));
+
+function toCost(row: TrafficCostRow): TrafficCost {
+  return {
+    id: row.id,
+    site: row.siteId,
+    network: row.network,
+    from: row.fromDay,
+    to: row.toDay,
+    currency: row.currency,
+    amount_cents: row.amountCents,
+  };
+}
+
+/** The first day of a day's week (Monday) or month. */
+function periodOf(day: string, granularity: StatsGranularity): string {
+  if (granularity === 'day') return day;
+  if (granularity === 'month') return `${day.slice(0, 7)}-01`;
+  const at = Date.parse(`${day}T00:00:00Z`);
+  const weekday = (new Date(at).getUTCDay() + 6) % 7;
+  return new Date(at - weekday * dayMs).toISOString().slice(0, 10);
+}
+
 /** The numbers of the back office's dashboard and its traffic-source table. */
 export class StatsService {
   constructor(
@@ -112,7 +151,18 @@ export class StatsService {
       ]),
     );
     if (range.siteIds.length === 0)
-      return { ...base, days: [...days.values()], trafficsources: [], totals: emptyTotals(), cohorts: [] };
+      return {
+        ...base,
+        granularity: query.granularity,
+        days: [...days.values()],
+        trafficsources: [],
+        totals: emptyTotals(),
+        cohorts: [],
+        periods: [],
+        operators: [],
+        profiles: [],
+        winback: { issued: 0, redeemed: 0, revenue_cents: {} },
+      };
 
     const [
       signups,
@@ -125,6 +175,8 @@ export class StatsService {
       trafficsources,
       heads,
       cohorts,
+      replies,
+      winback,
     ] = await Promise.all([
       repo.membersPerDay(this.db, range, 'signup_date'),
       repo.membersPerDay(this.db, range, 'activated_at'),
@@ -133,9 +185,11 @@ export class StatsService {
       repo.partlyRefundedPerDay(this.db, range),
       repo.reversalsPerDay(this.db, range),
       this.messagesAndActive(range),
-      this.trafficSources(range, query.breakdown),
+      this.trafficSources(range, query.breakdown, query.site === undefined),
       repo.payingAndActive(this.db, range),
       this.cohorts(range),
+      this.replyNumbers({ start: range.start, end: range.end, siteIds: range.siteIds, staffIds: null }),
+      repo.winbackResults(this.db, range),
     ]);
     const at = (day: string) => days.get(day);
     for (const row of signups) {
@@ -183,7 +237,164 @@ export class StatsService {
       arpu_cents: perHead(revenue, heads.active),
       arppu_cents: perHead(revenue, heads.paying),
     };
-    return { ...base, days: list, trafficsources, totals, cohorts };
+    const winbackRevenue: Money = {};
+    for (const row of winback.redeemed) add(winbackRevenue, row.currency, row.cents);
+    return {
+      ...base,
+      granularity: query.granularity,
+      days: list,
+      trafficsources,
+      totals,
+      cohorts,
+      periods: await this.periods(range, list, query.granularity),
+      operators: replies.operators.map(({ staff, replies: count, earned_credits }) => ({
+        staff: { id: staff.id, name: staff.name },
+        replies: count,
+        earned_credits,
+      })),
+      profiles: replies.profiles,
+      winback: {
+        issued: winback.issued,
+        redeemed: winback.redeemed.reduce((total, row) => total + row.n, 0),
+        revenue_cents: winbackRevenue,
+      },
+    };
+  }
+
+  /**
+   * The totals per day, week or month: money and orders summed from the days, paying and active
+   * members counted once per period (a member active on two days of a week is one of that week's).
+   */
+  private async periods(
+    range: repo.StatsRange,
+    days: StatsDay[],
+    granularity: StatsGranularity,
+  ): Promise<StatsPeriod[]> {
+    const [paying, active] = await Promise.all([
+      granularity === 'day'
+        ? repo.payingPerDay(this.db, range)
+        : repo.ordersPerPeriod(this.db, range, granularity),
+      granularity === 'day'
+        ? Promise.resolve(days.map((day) => ({ period: day.date, n: day.active_members })))
+        : repo.activePerPeriod(this.db, range, granularity),
+    ]);
+    const periods = new Map<string, StatsPeriod>();
+    for (const day of days) {
+      const key = periodOf(day.date, granularity);
+      let found = periods.get(key);
+      if (!found) {
+        found = {
+          // A week or month that starts before the range shows the range's first day.
+          period: key < range.from ? range.from : key,
+          revenue_cents: {},
+          refunds_cents: {},
+          chargebacks_cents: {},
+          orders: 0,
+          paying_members: 0,
+          active_members: 0,
+          arpu_cents: {},
+          arppu_cents: {},
+        };
+        periods.set(key, found);
+      }
+      found.orders += day.orders;
+      for (const [currency, cents] of Object.entries(day.revenue)) add(found.revenue_cents, currency, cents);
+      for (const [currency, cents] of Object.entries(day.refunds)) add(found.refunds_cents, currency, cents);
+      for (const [currency, cents] of Object.entries(day.chargebacks))
+        add(found.chargebacks_cents, currency, cents);
+    }
+    for (const row of paying) {
+      const found = periods.get(periodOf(row.period, granularity));
+      if (found) found.paying_members = row.paying;
+    }
+    for (const row of active) {
+      const found = periods.get(periodOf(row.period, granularity));
+      if (found) found.active_members = row.n;
+    }
+    return [...periods.values()].map((period) => ({
+      ...period,
+      arpu_cents: perHead(period.revenue_cents, period.active_members),
+      arppu_cents: perHead(period.revenue_cents, period.paying_members),
+    }));
+  }
+
+  /**
+   * The one attribution of replies and earnings: per staff member and per fictional profile, the
+   * replies of the scope and the credits members spent in those conversations within 24 hours after
+   * each reply (up to the profile's next message). The owner's numbers and the operators' numbers
+   * (server/modules/operator) both read it.
+   */
+  async replyNumbers(scope: repo.ReplyScope) {
+    const found = await repo.repliesWithEarnings(this.db, scope);
+    const staffRows = found.filter((row) => row.staff_id !== null);
+    const profileRows = found.filter((row) => row.profile_id !== null);
+    const [staffNames, profileNames] = await Promise.all([
+      repo.staffNames(
+        this.db,
+        staffRows.map((row) => row.staff_id!),
+      ),
+      repo.profileNames(
+        this.db,
+        profileRows.map((row) => row.profile_id!),
+      ),
+    ]);
+    const byEarned = <T extends { earned_credits: number; replies: number }>(a: T, b: T) =>
+      b.earned_credits - a.earned_credits || b.replies - a.replies;
+    return {
+      operators: staffRows
+        .map((row) => {
+          const staff = staffNames.find((entry) => entry.id === row.staff_id);
+          const numbers: ReplyNumbers = {
+            replies: row.replies,
+            conversations: row.conversations,
+            median_reply_seconds: roundOrNull(row.median),
+            p90_reply_seconds: roundOrNull(row.p90),
+            earned_credits: row.earned,
+            reports: row.reports,
+          };
+          return {
+            staff: { id: row.staff_id!, name: staff?.name ?? '', role: staff?.role ?? 'operator' },
+            ...numbers,
+          };
+        })
+        .sort(byEarned),
+      profiles: profileRows
+        .map((row) => ({
+          profile: {
+            id: row.profile_id!,
+            name: profileNames.find((entry) => entry.id === row.profile_id)?.name ?? '',
+          },
+          replies: row.replies,
+          earned_credits: row.earned,
+        }))
+        .sort(byEarned),
+    };
+  }
+
+  // ---- what was spent on traffic
+
+  async costs(siteId: number | undefined): Promise<TrafficCost[]> {
+    return (await repo.listCosts(this.db, siteId)).map(toCost);
+  }
+
+  async addCost(input: CreateTrafficCost): Promise<TrafficCost> {
+    if (input.site !== null && !(await repo.allSiteIds(this.db)).includes(input.site))
+      throw new NotFoundError();
+    return toCost(
+      await repo.insertCost(this.db, {
+        siteId: input.site,
+        network: input.network,
+        fromDay: input.from,
+        toDay: input.to,
+        currency: input.currency,
+        amountCents: input.amount_cents,
+        createdAt: this.clock.now(),
+      }),
+    );
+  }
+
+  async removeCost(id: number): Promise<void> {
+    if (!(await repo.deleteCost(this.db, id))) throw new NotFoundError();
   }
 
   /** The signup weeks of the range: who paid within 1, 7 and 30 days, how fast, and what they spent. */
@@ -257,12 +468,15 @@ export class StatsService {
   private async trafficSources(
     range: repo.StatsRange,
     breakdown: StatsBreakdown,
+    everySite: boolean,
   ): Promise<TrafficSourceRow[]> {
-    const [visits, signups, buyers, revenue] = await Promise.all([
+    const [visits, signups, activations, buyers, revenue, costs] = await Promise.all([
       repo.visitsBySource(this.db, range, breakdown),
       repo.membersBySource(this.db, range, breakdown, 'signup_date'),
+      repo.membersBySource(this.db, range, breakdown, 'activated_at'),
       repo.membersBySource(this.db, range, breakdown, 'first_purchase_at'),
       repo.revenueBySource(this.db, range, breakdown),
+      breakdown === 'network' ? repo.costsInRange(this.db, range, everySite) : Promise.resolve([]),
     ]);
     const table = new Map<string, TrafficSourceRow>();
     const row = (network: string, value: string) => {
@@ -274,8 +488,12 @@ export class StatsService {
           value: value || null,
           visits: 0,
           signups: 0,
+          activations: 0,
           buyers: 0,
           revenue: {},
+          revenue_per_signup_cents: {},
+          cost_cents: {},
+          return_ratio: null,
         };
         table.set(key, found);
       }
@@ -283,8 +501,20 @@ export class StatsService {
     };
     for (const item of visits) row(item.network, item.value).visits += item.n;
     for (const item of signups) row(item.network, item.value).signups += item.n;
+    for (const item of activations) row(item.network, item.value).activations += item.n;
     for (const item of buyers) row(item.network, item.value).buyers += item.n;
     for (const item of revenue) add(row(item.network, item.value).revenue, item.currency, item.cents);
+    for (const item of costs) add(row(item.network, item.network).cost_cents, item.currency, item.cents);
+    for (const found of table.values()) {
+      found.revenue_per_signup_cents = perHead(found.revenue, found.signups);
+      const spent = Object.entries(found.cost_cents);
+      const earned = Object.keys(found.revenue);
+      // A return only in one currency: revenue in another cannot be set against the cost.
+      if (spent.length === 1 && spent[0]![1] > 0 && earned.every((currency) => currency === spent[0]![0])) {
+        const [currency, cents] = spent[0]!;
+        found.return_ratio = Math.round(((found.revenue[currency] ?? 0) / cents) * 100) / 100;
+      }
+    }
     return [...table.values()].sort(
       (a, b) =>
         b.signups - a.signups ||
@@ -295,10 +525,19 @@ export class StatsService {
   }
 
   /** One of the dashboard's tables as CSV; revenue in one decimal column per currency. */
-  async csv(query: StatsQuery, table: 'days' | 'trafficsources'): Promise<string> {
+  async csv(query: StatsQuery, table: StatsExportQuery['table']): Promise<string> {
     const stats = await this.stats(query);
+    if (table === 'periods' || table === 'cohorts' || table === 'operators' || table === 'profiles')
+      return moreCsv(stats, table);
     const rows = table === 'days' ? stats.days : stats.trafficsources;
-    const currencies = [...new Set(rows.flatMap((row) => Object.keys(row.revenue)))].sort();
+    const currencies = [
+      ...new Set(
+        rows.flatMap((row) => [
+          ...Object.keys(row.revenue),
+          ...('cost_cents' in row ? Object.keys(row.cost_cents) : []),
+        ]),
+      ),
+    ].sort();
     const money = (revenue: Record<string, number>) =>
       currencies.map((currency) => ((revenue[currency] ?? 0) / 100).toFixed(2));
     const revenueHeads = currencies.map((currency) => `revenue_${currency}`);
@@ -346,6 +585,12 @@ export class StatsService {
         'signups',
         'buyers',
         ...revenueHeads,
+        'activations',
+        ...currencies.map((currency) => `revenue_per_signup_${currency}`),
+        // What was spent is entered per network: no cost columns within a network.
+        ...(stats.breakdown === 'network'
+          ? [...currencies.map((currency) => `cost_${currency}`), 'return_ratio']
+          : []),
       ],
       ...stats.trafficsources.map((row) => [
         row.network,
@@ -354,7 +599,82 @@ export class StatsService {
         row.signups,
         row.buyers,
         ...money(row.revenue),
+        row.activations,
+        ...money(row.revenue_per_signup_cents),
+        ...(stats.breakdown === 'network' ? [...money(row.cost_cents), row.return_ratio] : []),
       ]),
     ]);
   }
+}
+
+/** The money columns of some rows: one decimal column per currency any of them has. */
+function moneyColumns<T>(rows: T[], heads: [string, (row: T) => Money][]) {
+  const currencies = [
+    ...new Set(rows.flatMap((row) => heads.flatMap(([, pick]) => Object.keys(pick(row))))),
+  ].sort();
+  return {
+    heads: heads.flatMap(([name]) => currencies.map((currency) => `${name}_${currency}`)),
+    values: (row: T) =>
+      heads.flatMap(([, pick]) =>
+        currencies.map((currency) => ((pick(row)[currency] ?? 0) / 100).toFixed(2)),
+      ),
+  };
+}
+
+function moreCsv(stats: StatsResponse, table: 'periods' | 'cohorts' | 'operators' | 'profiles'): string {
+  if (table === 'periods') {
+    const columns = moneyColumns(stats.periods, [
+      ['revenue', (row) => row.revenue_cents],
+      ['refunds', (row) => row.refunds_cents],
+      ['chargebacks', (row) => row.chargebacks_cents],
+      ['arpu', (row) => row.arpu_cents],
+      ['arppu', (row) => row.arppu_cents],
+    ]);
+    return toCsv([
+      [stats.granularity, 'orders', 'paying_members', 'active_members', ...columns.heads],
+      ...stats.periods.map((row) => [
+        row.period,
+        row.orders,
+        row.paying_members,
+        row.active_members,
+        ...columns.values(row),
+      ]),
+    ]);
+  }
+  if (table === 'cohorts') {
+    const columns = moneyColumns(stats.cohorts, [
+      ['revenue_per_member_7d', (row) => row.revenue_per_member_7d_cents],
+      ['revenue_per_member_30d', (row) => row.revenue_per_member_30d_cents],
+      ['revenue_per_member_90d', (row) => row.revenue_per_member_90d_cents],
+    ]);
+    return toCsv([
+      [
+        'week',
+        'signups',
+        'paid_within_1d',
+        'paid_within_7d',
+        'paid_within_30d',
+        'median_hours_to_first_purchase',
+        ...columns.heads,
+      ],
+      ...stats.cohorts.map((row) => [
+        row.week,
+        row.signups,
+        row.paid_within_1d,
+        row.paid_within_7d,
+        row.paid_within_30d,
+        row.median_hours_to_first_purchase,
+        ...columns.values(row),
+      ]),
+    ]);
+  }
+  if (table === 'operators')
+    return toCsv([
+      ['staff_id', 'name', 'replies', 'earned_credits'],
+      ...stats.operators.map((row) => [row.staff.id, row.staff.name, row.replies, row.earned_credits]),
+    ]);
+  return toCsv([
+    ['profile_id', 'name', 'replies', 'earned_credits'],
+    ...stats.profiles.map((row) => [row.profile.id, row.profile.name, row.replies, row.earned_credits]),
+  ]);
 }

@@ -15,6 +15,25 @@ import { StatsService } from './stats.service.ts';
 
 const at = (iso: string) => new Date(`${iso}Z`);
 
+type SourceRow = {
+  network: string | null;
+  value: string | null;
+  visits: number;
+  signups: number;
+  buyers: number;
+  revenue: Record<string, number>;
+};
+/** The funnel's first figures of a traffic-source row (the later ones: server/modules/stats/numbers.test.ts). */
+const funnel = (rows: SourceRow[]) =>
+  rows.map(({ network, value, visits, signups, buyers, revenue }) => ({
+    network,
+    value,
+    visits,
+    signups,
+    buyers,
+    revenue,
+  }));
+
 /**
  * A small site with known numbers over 1–3 March 2026 (UTC): three real members who signed up in
  * the range, one before it, a fictional profile, orders in two currencies (and a refunded and a
@@ -329,9 +348,15 @@ describe('the numbers of the back office (GET /api/admin/stats.php)', () => {
         .map((row) => row.day)
         .filter((day) => day < '2026-03-01');
     const query = { from: '2026-02-20', to: '2026-02-22', site: siteId, breakdown: 'network' } as const;
-    await new StatsService(db, { now: () => new Date('2026-02-22T00:59:59Z') }).stats(query);
+    await new StatsService(db, { now: () => new Date('2026-02-22T00:59:59Z') }).stats({
+      ...query,
+      granularity: 'day',
+    });
     expect(await storedDays()).toEqual(['2026-02-20']);
-    await new StatsService(db, { now: () => new Date('2026-02-22T01:00:00Z') }).stats(query);
+    await new StatsService(db, { now: () => new Date('2026-02-22T01:00:00Z') }).stats({
+      ...query,
+      granularity: 'day',
+    });
     expect(await storedDays()).toEqual(['2026-02-20', '2026-02-21']);
 
     // Today is open: a message and its reply of a minute ago count at once, and nothing is stored.
@@ -376,23 +401,26 @@ describe('the numbers of the back office (GET /api/admin/stats.php)', () => {
   it('breaks the traffic sources down: visits → signups → buyers → revenue, per network and within it', async () => {
     const byNetwork = (await get(`from=2026-03-01&to=2026-03-03&site=${siteId}`)).json();
     expect(byNetwork.breakdown).toBe('network');
-    expect(byNetwork.trafficsources).toEqual([
+    expect(funnel(byNetwork.trafficsources)).toEqual([
       { network: 'adnet', value: 'adnet', visits: 3, signups: 2, buyers: 1, revenue: { EUR: 1500 } },
       { network: null, value: null, visits: 0, signups: 1, buyers: 1, revenue: { USD: 2500 } },
       { network: 'othernet', value: 'othernet', visits: 1, signups: 0, buyers: 0, revenue: {} },
     ]);
     const bySub1 = (await get(`from=2026-03-01&to=2026-03-03&site=${siteId}&breakdown=sub1`)).json();
-    expect(bySub1.trafficsources).toEqual([
+    expect(funnel(bySub1.trafficsources)).toEqual([
       { network: 'adnet', value: '=cmd|calc', visits: 2, signups: 1, buyers: 1, revenue: { EUR: 1500 } },
       { network: 'adnet', value: 'x', visits: 1, signups: 1, buyers: 0, revenue: {} },
       { network: null, value: null, visits: 0, signups: 1, buyers: 1, revenue: { USD: 2500 } },
       { network: 'othernet', value: null, visits: 1, signups: 0, buyers: 0, revenue: {} },
     ]);
     const byLander = (await get(`from=2026-03-01&to=2026-03-01&site=${siteId}&breakdown=lander`)).json();
-    expect(byLander.trafficsources).toEqual([
+    expect(funnel(byLander.trafficsources)).toEqual([
       { network: 'adnet', value: 'gallery', visits: 2, signups: 1, buyers: 0, revenue: {} },
       { network: 'adnet', value: 'video', visits: 1, signups: 1, buyers: 0, revenue: {} },
+      // Eva, untracked, signed up before the range and activated in it: an activation of no source.
+      { network: null, value: null, visits: 0, signups: 0, buyers: 0, revenue: {} },
     ]);
+    expect(byLander.trafficsources.at(-1).activations).toBe(1);
   });
 
   it('covers every site when none is chosen, and refuses an unknown one', async () => {
@@ -460,11 +488,11 @@ describe('the numbers of the back office (GET /api/admin/stats.php)', () => {
     });
     expect(sources.body).toBe(
       [
-        'network,sub1,visits,signups,buyers,revenue_EUR,revenue_USD',
-        `adnet,'=cmd|calc,2,1,1,15.00,0.00`,
-        'adnet,x,1,1,0,0.00,0.00',
-        ',,0,1,1,0.00,25.00',
-        'othernet,,1,0,0,0.00,0.00',
+        'network,sub1,visits,signups,buyers,revenue_EUR,revenue_USD,activations,revenue_per_signup_EUR,revenue_per_signup_USD',
+        `adnet,'=cmd|calc,2,1,1,15.00,0.00,1,15.00,0.00`,
+        'adnet,x,1,1,0,0.00,0.00,1,0.00,0.00',
+        ',,0,1,1,0.00,25.00,1,0.00,25.00',
+        'othernet,,1,0,0,0.00,0.00,0,0.00,0.00',
         '',
       ].join('\r\n'),
     );
