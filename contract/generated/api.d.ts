@@ -52,6 +52,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/board.php": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The supervisor board (lead, admin): waiting conversations per site and member language with the oldest wait and the breaches of the site's reply target, the staff with their claims and replies in the last hour, and the open reports about fictional profiles with the operator who wrote the reported message */
+        get: operations["getAdminBoard"];
+        /** Closes an open report about a fictional profile (lead, admin): dismiss (unfounded) or resolve (taken up with the operator); never a ban. 409 report_handled */
+        put: operations["putAdminBoard"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/bundle-prices.php": {
         parameters: {
             query?: never;
@@ -475,6 +493,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/outbound.php": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A first message from a fictional profile to a member through the one send path (operators given `outbound`, leads, admins); 403 contact_refused when the member blocked the profile or opted out of messages from profiles they never wrote to; 409 conversation_exists when the member wrote to the profile already (answer it from the queue) */
+        post: operations["postAdminOutbound"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/passkey-login.php": {
         parameters: {
             query?: never;
@@ -750,7 +785,7 @@ export interface paths {
         get: operations["getAdminSessions"];
         put?: never;
         post?: never;
-        /** Ends one of the own sessions */
+        /** Ends one of the own sessions (`{id}`), or every other one (`{others: true}`) */
         delete: operations["deleteAdminSessions"];
         options?: never;
         head?: never;
@@ -793,6 +828,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/staff-sessions.php": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A staff member’s open sessions (admin) */
+        get: operations["getAdminStaffSessions"];
+        put?: never;
+        post?: never;
+        /** Ends one session of a staff member (`id`) or all of them (admin); they end on every instance at once */
+        delete: operations["deleteAdminStaffSessions"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/staff.php": {
         parameters: {
             query?: never;
@@ -802,7 +855,7 @@ export interface paths {
         };
         /** All staff (admin) */
         get: operations["getAdminStaff"];
-        /** Changes a staff member’s role, the sites and member languages they answer (empty: all), how many conversations they may hold at once (null: the default) or whether the account is active (admin) */
+        /** Changes a staff member’s role, the sites and member languages they answer (empty: all), how many conversations they may hold at once (null: the default) or whether the account is active, and whether an operator may start conversations as a fictional profile (`outbound`) (admin) */
         put: operations["putAdminStaff"];
         /** Creates a staff account (admin). The new account sets its own password at its first sign-in (password_change_required) and enrols TOTP */
         post: operations["postAdminStaff"];
@@ -2541,6 +2594,244 @@ export interface operations {
                                 name: string;
                             } | null;
                         }[];
+                    };
+                };
+            };
+            /** @description Not accepted (e.g. login_failed) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: authentication_required without a session, csrf_failed for a foreign Origin, or a rule of the call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed with fields, or a rule of the call */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited (Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description setup_required before the first site exists, or a provider that does not answer (retry later) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getAdminBoard: {
+        parameters: {
+            query?: {
+                site?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        at: string;
+                        operators: {
+                            claims: number;
+                            last_active_at: string | null;
+                            online: boolean;
+                            replies_last_hour: number;
+                            staff: {
+                                id: number;
+                                name: string;
+                                /** @enum {string} */
+                                role: "operator" | "lead" | "moderator" | "admin";
+                            };
+                            started_last_hour: number;
+                        }[];
+                        queues: {
+                            language: string;
+                            oldest_waiting_since: string | null;
+                            reply_target_minutes: number;
+                            site: {
+                                id: number;
+                                name: string;
+                            };
+                            sla_breaches: number;
+                            waiting: number;
+                        }[];
+                        reports: {
+                            operator: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            profile: {
+                                id: number;
+                                name: string;
+                                site: {
+                                    id: number;
+                                    name: string;
+                                };
+                            };
+                            report: {
+                                conversation: number | null;
+                                created_at: string;
+                                id: number;
+                                message: {
+                                    at: string;
+                                    automated: boolean;
+                                    id: number;
+                                    text: string | null;
+                                } | null;
+                                /** @enum {string} */
+                                reason: "spam" | "scam" | "offensive" | "underage" | "other";
+                                reporter: {
+                                    name: string;
+                                    profile_id: number | null;
+                                };
+                                text: string | null;
+                            };
+                        }[];
+                    };
+                };
+            };
+            /** @description Not accepted (e.g. login_failed) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: authentication_required without a session, csrf_failed for a foreign Origin, or a rule of the call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed with fields, or a rule of the call */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited (Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description setup_required before the first site exists, or a provider that does not answer (retry later) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    putAdminBoard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    action: "dismiss" | "resolve";
+                    report: number;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        report: number;
                     };
                 };
             };
@@ -5983,7 +6274,7 @@ export interface operations {
                             seeking: string | null;
                         };
                         reports_about: {
-                            action: ("dismiss" | "warn" | "remove_photo" | "ban") | null;
+                            action: ("dismiss" | "warn" | "remove_photo" | "ban" | "resolve") | null;
                             created_at: string;
                             evidence: {
                                 at: string;
@@ -6020,7 +6311,7 @@ export interface operations {
                             text: string | null;
                         }[];
                         reports_by: {
-                            action: ("dismiss" | "warn" | "remove_photo" | "ban") | null;
+                            action: ("dismiss" | "warn" | "remove_photo" | "ban" | "resolve") | null;
                             created_at: string;
                             evidence: {
                                 at: string;
@@ -7052,7 +7343,7 @@ export interface operations {
                             name: string;
                             replies_today: number;
                             /** @enum {string} */
-                            role: "operator" | "moderator" | "admin";
+                            role: "operator" | "lead" | "moderator" | "admin";
                         }[];
                         replies_today: number;
                         waiting: {
@@ -7529,6 +7820,123 @@ export interface operations {
             };
         };
     };
+    postAdminOutbound: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    client_id?: string;
+                    member: number;
+                    profile: number;
+                    text: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        conversation: number;
+                        message: {
+                            client_id?: string | null;
+                            conversation: number;
+                            created_at: string;
+                            credits: number;
+                            gift: {
+                                id: number;
+                                image: string;
+                                names: {
+                                    [key: string]: string;
+                                };
+                                slug: string;
+                            } | null;
+                            id: number;
+                            /** @enum {string} */
+                            kind: "text" | "photo" | "gift";
+                            mine: boolean;
+                            photo: {
+                                filename: string;
+                                thumb_filename: string;
+                            } | null;
+                            text: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Not accepted (e.g. login_failed) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: authentication_required without a session, csrf_failed for a foreign Origin, or a rule of the call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed with fields, or a rule of the call */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited (Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description setup_required before the first site exists, or a provider that does not answer (retry later) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     postAdminPasskeyLogin: {
         parameters: {
             query?: {
@@ -7596,9 +8004,11 @@ export interface operations {
                             languages: string[];
                             max_claims: number | null;
                             name: string;
+                            outbound: boolean;
+                            passkey_enabled: boolean;
                             password_change_required: boolean;
                             /** @enum {string} */
-                            role: "operator" | "moderator" | "admin";
+                            role: "operator" | "lead" | "moderator" | "admin";
                             sites: number[];
                             totp_enabled: boolean;
                         };
@@ -8078,9 +8488,11 @@ export interface operations {
                             languages: string[];
                             max_claims: number | null;
                             name: string;
+                            outbound: boolean;
+                            passkey_enabled: boolean;
                             password_change_required: boolean;
                             /** @enum {string} */
-                            role: "operator" | "moderator" | "admin";
+                            role: "operator" | "lead" | "moderator" | "admin";
                             sites: number[];
                             totp_enabled: boolean;
                         };
@@ -9949,7 +10361,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         reports: {
-                            action: ("dismiss" | "warn" | "remove_photo" | "ban") | null;
+                            action: ("dismiss" | "warn" | "remove_photo" | "ban" | "resolve") | null;
                             created_at: string;
                             evidence: {
                                 at: string;
@@ -10080,7 +10492,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         report: {
-                            action: ("dismiss" | "warn" | "remove_photo" | "ban") | null;
+                            action: ("dismiss" | "warn" | "remove_photo" | "ban" | "resolve") | null;
                             created_at: string;
                             evidence: {
                                 at: string;
@@ -10208,9 +10620,11 @@ export interface operations {
                             languages: string[];
                             max_claims: number | null;
                             name: string;
+                            outbound: boolean;
+                            passkey_enabled: boolean;
                             password_change_required: boolean;
                             /** @enum {string} */
-                            role: "operator" | "moderator" | "admin";
+                            role: "operator" | "lead" | "moderator" | "admin";
                             sites: number[];
                             totp_enabled: boolean;
                         };
@@ -10314,9 +10728,11 @@ export interface operations {
                             languages: string[];
                             max_claims: number | null;
                             name: string;
+                            outbound: boolean;
+                            passkey_enabled: boolean;
                             password_change_required: boolean;
                             /** @enum {string} */
-                            role: "operator" | "moderator" | "admin";
+                            role: "operator" | "lead" | "moderator" | "admin";
                             sites: number[];
                             totp_enabled: boolean;
                         };
@@ -10583,6 +10999,9 @@ export interface operations {
             content: {
                 "application/json": {
                     id: number;
+                } | {
+                    /** @enum {boolean} */
+                    others: true;
                 };
             };
         };
@@ -10594,6 +11013,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        ended: number;
                         /** @enum {boolean} */
                         ok: true;
                     };
@@ -10734,6 +11154,7 @@ export interface operations {
                                 url: string;
                             }[];
                             refund_days: number;
+                            reply_target_minutes: number;
                             search_fields: string[];
                             signup_credits: number;
                             /** @enum {string} */
@@ -10902,6 +11323,7 @@ export interface operations {
                                 url: string;
                             }[];
                             refund_days: number;
+                            reply_target_minutes: number;
                             search_fields: string[];
                             signup_credits: number;
                             /** @enum {string} */
@@ -11064,6 +11486,7 @@ export interface operations {
                         url: string;
                     }[];
                     refund_days?: number;
+                    reply_target_minutes?: number;
                     search_fields?: ("gender" | "country" | "countryregion" | "age")[];
                     signup_credits?: number;
                     /** @enum {string} */
@@ -11140,6 +11563,7 @@ export interface operations {
                                 url: string;
                             }[];
                             refund_days: number;
+                            reply_target_minutes: number;
                             search_fields: string[];
                             signup_credits: number;
                             /** @enum {string} */
@@ -11301,6 +11725,7 @@ export interface operations {
                         url: string;
                     }[];
                     refund_days?: number;
+                    reply_target_minutes?: number;
                     search_fields?: ("gender" | "country" | "countryregion" | "age")[];
                     signup_credits?: number;
                     /** @enum {string} */
@@ -11377,6 +11802,7 @@ export interface operations {
                                 url: string;
                             }[];
                             refund_days: number;
+                            reply_target_minutes: number;
                             search_fields: string[];
                             signup_credits: number;
                             /** @enum {string} */
@@ -11487,6 +11913,200 @@ export interface operations {
             };
         };
     };
+    getAdminStaffSessions: {
+        parameters: {
+            query: {
+                staff: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        sessions: {
+                            created_at: string;
+                            current: boolean;
+                            device: {
+                                browser: string | null;
+                                os: string | null;
+                            };
+                            expires_at: string;
+                            id: number;
+                            ip: string | null;
+                            last_used_at: string;
+                            place: string | null;
+                            user_agent: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not accepted (e.g. login_failed) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: authentication_required without a session, csrf_failed for a foreign Origin, or a rule of the call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed with fields, or a rule of the call */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited (Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description setup_required before the first site exists, or a provider that does not answer (retry later) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteAdminStaffSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    id?: number;
+                    staff: number;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        ended: number;
+                        /** @enum {boolean} */
+                        ok: true;
+                    };
+                };
+            };
+            /** @description Not accepted (e.g. login_failed) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: authentication_required without a session, csrf_failed for a foreign Origin, or a rule of the call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed with fields, or a rule of the call */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited (Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description setup_required before the first site exists, or a provider that does not answer (retry later) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     getAdminStaff: {
         parameters: {
             query?: never;
@@ -11511,9 +12131,11 @@ export interface operations {
                             languages: string[];
                             max_claims: number | null;
                             name: string;
+                            outbound: boolean;
+                            passkey_enabled: boolean;
                             password_change_required: boolean;
                             /** @enum {string} */
-                            role: "operator" | "moderator" | "admin";
+                            role: "operator" | "lead" | "moderator" | "admin";
                             sites: number[];
                             totp_enabled: boolean;
                         }[];
@@ -11599,8 +12221,9 @@ export interface operations {
                     id: number;
                     languages?: ("en" | "nl" | "de" | "it" | "fr" | "es" | "pl" | "da" | "fi" | "no" | "sv")[];
                     max_claims?: number | null;
+                    outbound?: boolean;
                     /** @enum {string} */
-                    role?: "operator" | "moderator" | "admin";
+                    role?: "operator" | "lead" | "moderator" | "admin";
                     sites?: number[];
                 };
             };
@@ -11621,9 +12244,11 @@ export interface operations {
                             languages: string[];
                             max_claims: number | null;
                             name: string;
+                            outbound: boolean;
+                            passkey_enabled: boolean;
                             password_change_required: boolean;
                             /** @enum {string} */
-                            role: "operator" | "moderator" | "admin";
+                            role: "operator" | "lead" | "moderator" | "admin";
                             sites: number[];
                             totp_enabled: boolean;
                         };
@@ -11711,7 +12336,7 @@ export interface operations {
                     name: string;
                     password: string;
                     /** @enum {string} */
-                    role: "operator" | "moderator" | "admin";
+                    role: "operator" | "lead" | "moderator" | "admin";
                 };
             };
         };
@@ -11731,9 +12356,11 @@ export interface operations {
                             languages: string[];
                             max_claims: number | null;
                             name: string;
+                            outbound: boolean;
+                            passkey_enabled: boolean;
                             password_change_required: boolean;
                             /** @enum {string} */
-                            role: "operator" | "moderator" | "admin";
+                            role: "operator" | "lead" | "moderator" | "admin";
                             sites: number[];
                             totp_enabled: boolean;
                         };
@@ -12459,9 +13086,11 @@ export interface operations {
                             languages: string[];
                             max_claims: number | null;
                             name: string;
+                            outbound: boolean;
+                            passkey_enabled: boolean;
                             password_change_required: boolean;
                             /** @enum {string} */
-                            role: "operator" | "moderator" | "admin";
+                            role: "operator" | "lead" | "moderator" | "admin";
                             sites: number[];
                             totp_enabled: boolean;
                         };

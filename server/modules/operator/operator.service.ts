@@ -768,7 +768,8 @@ export class OperatorService {
     return {
       ...summarize(actor.id),
       waiting: perSite.sort((a, b) => a.site - b.site),
-      ...(hasRight(actor.role, 'manage_staff')
+      // Leads see every operator's numbers, as admins do (staff.service.ts `supervise`).
+      ...(hasRight(actor.role, 'supervise')
         ? {
             operators: (await this.staff.list()).map((member) => ({
               id: member.id,
