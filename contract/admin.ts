@@ -30,7 +30,9 @@ export const staffSchema = z.object({
     .describe('holds a passkey: it counts as the enrolled second factor as TOTP does'),
   outbound: z
     .boolean()
-    .describe('an admin let this operator start conversations as a fictional profile (leads and admins may anyway)'),
+    .describe(
+      'an admin let this operator start conversations as a fictional profile (leads and admins may anyway)',
+    ),
   language: z.string(),
   active: z.boolean(),
   sites: z.array(z.number().int()).describe('the sites whose members they answer; empty: all'),

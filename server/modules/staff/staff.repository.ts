@@ -171,7 +171,9 @@ export async function withPasskeys(db: Executor, ids: readonly number[]): Promis
 export async function deleteSessionsExcept(db: Executor, staffId: number, keepId: number | null) {
   const rows = await db
     .delete(staffSessions)
-    .where(and(eq(staffSessions.staffId, staffId), keepId === null ? undefined : ne(staffSessions.id, keepId)))
+    .where(
+      and(eq(staffSessions.staffId, staffId), keepId === null ? undefined : ne(staffSessions.id, keepId)),
+    )
     .returning({ id: staffSessions.id });
   return rows.length;
 }

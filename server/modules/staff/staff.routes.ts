@@ -71,7 +71,10 @@ export async function staffRoutes(app: ZodApp): Promise<void> {
     const actor = requireStaff(request, null, { allow: 'enrolment' });
     const current = request.staff!.sessionId;
     if ('others' in request.body)
-      return { ok: true as const, ended: await service.endOtherSessions(actor, actor.id, current, request.ip) };
+      return {
+        ok: true as const,
+        ended: await service.endOtherSessions(actor, actor.id, current, request.ip),
+      };
     // The current session ends by signing out (DELETE session.php), which also clears the cookie.
     if (request.body.id === current) throw new ValidationFailedError({ id: 'invalid' });
     if (!(await service.endSession(actor, request.body.id, request.ip))) throw new NotFoundError();
@@ -95,7 +98,8 @@ export async function staffRoutes(app: ZodApp): Promise<void> {
     if (request.body.id === undefined)
       return { ok: true as const, ended: await service.endOtherSessions(actor, owner.id, keep, request.ip) };
     if (request.body.id === keep) throw new ValidationFailedError({ id: 'invalid' });
-    if (!(await service.endSessionOf(actor, owner.id, request.body.id, request.ip))) throw new NotFoundError();
+    if (!(await service.endSessionOf(actor, owner.id, request.body.id, request.ip)))
+      throw new NotFoundError();
     return { ok: true as const, ended: 1 };
   });
 

@@ -67,18 +67,22 @@ export async function queueSummary(db: Executor, scope: BoardScope, now: Date) {
  */
 export async function staffActivity(db: Executor, now: Date) {
   const hourAgo = sql`${now}::timestamptz - interval '1 hour'`;
+  // Named with its table: in a one-table select Drizzle writes a bare "id", which inside the
+  // subqueries would bind to staff_audit's own id.
+  const staffId = sql`"staff"."id"`;
   return db
     .select({
       id: staff.id,
       name: staff.name,
       role: staff.role,
-      claims: sql<number>`(select count(*)::int from conversation_claims cc where cc.staff_id = ${staff.id} and cc.expires_at > ${now})`,
-      replies: sql<number>`(select count(*)::int from staff_audit sa where sa.staff_id = ${staff.id} and sa.action = 'reply' and sa.at >= ${hourAgo})`,
-      started: sql<number>`(select count(*)::int from staff_audit sa where sa.staff_id = ${staff.id} and sa.action = 'outbound' and sa.at >= ${hourAgo})`,
-      lastActive: sql<Date | null>`(select max(sa.at) from staff_audit sa where sa.staff_id = ${staff.id} and sa.at >= ${hourAgo})`.mapWith(
-        (value: string | Date | null) => (value === null ? null : new Date(value)),
-      ),
-      signedIn: sql<boolean>`exists (select 1 from staff_sessions ss where ss.staff_id = ${staff.id} and ss.expires_at > ${now})`,
+      claims: sql<number>`(select count(*)::int from conversation_claims cc where cc.staff_id = ${staffId} and cc.expires_at > ${now})`,
+      replies: sql<number>`(select count(*)::int from staff_audit sa where sa.staff_id = ${staffId} and sa.action = 'reply' and sa.at >= ${hourAgo})`,
+      started: sql<number>`(select count(*)::int from staff_audit sa where sa.staff_id = ${staffId} and sa.action = 'outbound' and sa.at >= ${hourAgo})`,
+      lastActive:
+        sql<Date | null>`(select max(sa.at) from staff_audit sa where sa.staff_id = ${staffId} and sa.at >= ${hourAgo})`.mapWith(
+          (value: string | Date | null) => (value === null ? null : new Date(value)),
+        ),
+      signedIn: sql<boolean>`exists (select 1 from staff_sessions ss where ss.staff_id = ${staffId} and ss.expires_at > ${now})`,
     })
     .from(staff)
     .where(eq(staff.active, true))

@@ -73,7 +73,8 @@ export class SupervisionService {
 
   async board(actor: StaffRow, query: { site?: number | undefined }): Promise<Board> {
     const sites = supervisedSites(actor);
-    if (query.site !== undefined && sites.length > 0 && !sites.includes(query.site)) throw new NotFoundError();
+    if (query.site !== undefined && sites.length > 0 && !sites.includes(query.site))
+      throw new NotFoundError();
     const scope = { siteId: query.site, sites };
     const now = this.clock.now();
     const [queues, activity, reports] = await Promise.all([
@@ -143,7 +144,11 @@ export class SupervisionService {
       const row = await repo.lockFictionalReport(tx, input.report);
       if (!row || (sites.length > 0 && !sites.includes(row.siteId))) throw new NotFoundError();
       if (row.status !== 'open') throw new ReportClosedError();
-      await repo.closeReport(tx, input.report, { action: input.action, staffId: actor.id, at: this.clock.now() });
+      await repo.closeReport(tx, input.report, {
+        action: input.action,
+        staffId: actor.id,
+        at: this.clock.now(),
+      });
       await this.staff.audit(tx, {
         staffId: actor.id,
         action: `report.${input.action}`,
@@ -169,10 +174,19 @@ export class SupervisionService {
     if (!mayStartConversations(actor)) throw new ForbiddenError();
     const fictional = await repo.findFictional(this.db, input.profile);
     const sites = supervisedSites(actor);
-    if (!fictional || fictional.profile.status !== 'active' || (sites.length > 0 && !sites.includes(fictional.siteId)))
+    if (
+      !fictional ||
+      fictional.profile.status !== 'active' ||
+      (sites.length > 0 && !sites.includes(fictional.siteId))
+    )
       throw new NotFoundError();
     const member = await repo.findMember(this.db, input.member);
-    if (!member || member.user.status !== 'active' || member.profile.status !== 'active' || !mayAnswer(actor, member.user))
+    if (
+      !member ||
+      member.user.status !== 'active' ||
+      member.profile.status !== 'active' ||
+      !mayAnswer(actor, member.user)
+    )
       throw new NotFoundError();
     const site = await this.sites.byId(member.user.siteId);
     if (!site) throw new NotFoundError();
