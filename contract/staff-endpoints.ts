@@ -105,6 +105,7 @@ export const staffEndpoints = {
   'PUT /api/admin/persona.php': operatorEndpoints.putPersona,
   'GET /api/admin/board.php': supervisionEndpoints.getBoard,
   'PUT /api/admin/board.php': supervisionEndpoints.putBoard,
+  'GET /api/admin/outbound.php': supervisionEndpoints.getOutbound,
   'POST /api/admin/outbound.php': supervisionEndpoints.postOutbound,
 } as const satisfies Record<string, EndpointDefinition>;
 

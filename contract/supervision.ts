@@ -77,3 +77,13 @@ export const outboundSchema = z.object({
     .describe('a repeat with the same id returns the first message'),
 });
 export const outboundResponseSchema = z.object({ conversation: z.number().int(), message: messageSchema });
+
+export const outboundQuerySchema = z.object({ member: idParam });
+export const outboundOptionsSchema = z.object({
+  member: z.object({ id: z.number().int(), name: z.string(), site: named }),
+  profiles: z
+    .array(named)
+    .describe(
+      "the active fictional profiles of the member's site the caller may write as (the first 200 by name)",
+    ),
+});

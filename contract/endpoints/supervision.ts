@@ -2,6 +2,8 @@ import { defineEndpoint } from '../endpoint.ts';
 import {
   boardQuerySchema,
   boardResponseSchema,
+  outboundOptionsSchema,
+  outboundQuerySchema,
   outboundResponseSchema,
   outboundSchema,
   resolveBoardReportSchema,
@@ -34,6 +36,16 @@ export const supervisionEndpoints = {
     body: resolveBoardReportSchema,
     responses: { 200: resolvedBoardReportSchema, ...errors },
     errors: [...gates, 'report_handled'],
+  }),
+  getOutbound: defineEndpoint({
+    method: 'GET',
+    path: '/api/admin/outbound.php',
+    tags,
+    summary:
+      'Before starting a conversation: the member and the fictional profiles of their site the caller may write as (operators given `outbound`, leads, admins)',
+    query: outboundQuerySchema,
+    responses: { 200: outboundOptionsSchema, ...errors },
+    errors: [...gates],
   }),
   postOutbound: defineEndpoint({
     method: 'POST',

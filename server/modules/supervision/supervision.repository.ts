@@ -207,3 +207,14 @@ export async function memberWroteTo(db: Executor, memberProfileId: number, profi
     .limit(1);
   return row !== undefined;
 }
+
+/** The active fictional profiles of a site, by name. */
+export async function fictionalProfilesOf(db: Executor, siteId: number, limit: number) {
+  return db
+    .select({ id: profiles.id, name: profiles.name })
+    .from(profiles)
+    .innerJoin(users, eq(users.id, profiles.userId))
+    .where(and(eq(users.siteId, siteId), eq(profiles.fictional, true), eq(profiles.status, 'active')))
+    .orderBy(asc(profiles.name), asc(profiles.id))
+    .limit(limit);
+}

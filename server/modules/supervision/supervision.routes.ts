@@ -16,6 +16,10 @@ export async function supervisionRoutes(app: ZodApp): Promise<void> {
     return { ok: true as const, report: request.body.report };
   });
 
+  routeOf(app, supervisionEndpoints.getOutbound, {}, async (request) =>
+    supervision.outboundOptions(requireStaff(request), request.query.member),
+  );
+
   // The right is the account's (staff.outbound) as much as the role's: the service decides.
   routeOf(app, supervisionEndpoints.postOutbound, {}, async (request, reply) => {
     const sent = await supervision.outbound(requireStaff(request), request.body, request.ip);

@@ -158,6 +158,24 @@ export class SupervisionService {
     });
   }
 
+  /** The member an outbound message would go to, and the profiles the actor may write as. */
+  async outboundOptions(actor: StaffRow, memberProfileId: number) {
+    if (!mayStartConversations(actor)) throw new ForbiddenError();
+    const member = await repo.findMember(this.db, memberProfileId);
+    if (!member || !mayAnswer(actor, member.user)) throw new NotFoundError();
+    const sites = supervisedSites(actor);
+    const site = await this.sites.byId(member.user.siteId);
+    if (!site) throw new NotFoundError();
+    const profiles =
+      sites.length === 0 || sites.includes(site.id)
+        ? await repo.fictionalProfilesOf(this.db, site.id, 200)
+        : [];
+    return {
+      member: { id: member.profile.id, name: member.profile.name, site: { id: site.id, name: site.name } },
+      profiles,
+    };
+  }
+
   /**
    * A first message from a fictional profile to a member, through the one send path as the profile
    * (delivered, counted and notified like a reply, free of credits). Refused (403 contact_refused)
