@@ -80,6 +80,8 @@ export default [
     route('admin/conversations/:id', 'routes/admin/conversation.tsx', { id: 'admin-conversation' }),
     route('admin/staff', 'routes/admin/staff.tsx', { id: 'admin-staff' }),
     route('admin/stats', 'routes/admin/stats.tsx', { id: 'admin-stats' }),
+    route('admin/board', 'routes/admin/board.tsx', { id: 'admin-board' }),
+    route('admin/outbound', 'routes/admin/outbound.tsx', { id: 'admin-outbound' }),
     route('admin/numbers', 'routes/admin/numbers.tsx', { id: 'admin-numbers' }),
     route('admin/audit', 'routes/admin/audit.tsx', { id: 'admin-audit' }),
     route('admin/sites', 'routes/admin/sites.tsx', { id: 'admin-sites' }),

@@ -15,6 +15,8 @@ export type MemberStatus = (typeof memberStatusOptions)[number];
 export const reportReasonOptions = ['spam', 'scam', 'offensive', 'underage', 'other'] as const;
 export const reportActionOptions = ['dismiss', 'warn', 'remove_photo', 'ban'] as const;
 export type ReportAction = (typeof reportActionOptions)[number];
+/** What a handled report may say was done: a lead resolves a report about a fictional profile (contract/supervision.ts). */
+export const handledReportActions = [...reportActionOptions, 'resolve'] as const;
 
 /** Why a staff member acts: required on every member action, kept in the audit log. */
 export const actionReasonSchema = z.string().trim().min(1, 'required').max(500, 'too_long');
@@ -78,7 +80,7 @@ export const reportSchema = z.object({
     .object({ message_id: z.number().int(), text: z.string().nullable(), kind: z.string(), at: z.string() })
     .nullable()
     .describe('the reported message, when a message was reported'),
-  action: z.enum(reportActionOptions).nullable(),
+  action: z.enum(handledReportActions).nullable(),
   handled_by: z.object({ id: z.number().int(), name: z.string() }).nullable(),
   handled_at: z.string().nullable(),
 });

@@ -163,6 +163,12 @@ export const siteFieldsSchema = z.object({
     .int({ error: 'invalid' })
     .min(1, { error: 'out_of_range' })
     .max(20, { error: 'out_of_range' }),
+  reply_target_minutes: z
+    .number({ error: 'invalid' })
+    .int({ error: 'invalid' })
+    .min(1, { error: 'out_of_range' })
+    .max(24 * 60, { error: 'out_of_range' })
+    .describe('how long a member may wait for an answer before the supervisor board counts a breach'),
   minimum_message_costs: z.record(country, minimumMessageCostInputSchema, { error: 'invalid' }),
   min_age: z
     .number({ error: 'invalid' })
@@ -264,6 +270,7 @@ export const adminSiteSchema = z.object({
     .number()
     .int()
     .describe('conversations of this site an operator holds at once (unless their account says otherwise)'),
+  reply_target_minutes: z.number().int().describe('the answer time the supervisor board holds waits against'),
   minimum_message_costs: z.record(z.string(), z.object({ costs: z.number().int(), currency: z.string() })),
   min_age: z.number().int(),
   support_email: z.string(),

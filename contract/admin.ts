@@ -6,7 +6,7 @@ import { photoSchema, profileSchema } from './profiles.ts';
 import { deviceSessionSchema } from './security.ts';
 
 /** Back-office roles (api-contract.md, Staff calls). */
-export const staffRoleOptions = ['operator', 'moderator', 'admin'] as const;
+export const staffRoleOptions = ['operator', 'lead', 'moderator', 'admin'] as const;
 export type StaffRole = (typeof staffRoleOptions)[number];
 
 /** How long a claim on a conversation lasts without a reply or renewal. */
@@ -25,6 +25,14 @@ export const staffSchema = z.object({
   name: z.string(),
   role: z.enum(staffRoleOptions),
   totp_enabled: z.boolean(),
+  passkey_enabled: z
+    .boolean()
+    .describe('holds a passkey: it counts as the enrolled second factor as TOTP does'),
+  outbound: z
+    .boolean()
+    .describe(
+      'an admin let this operator start conversations as a fictional profile (leads and admins may anyway)',
+    ),
   language: z.string(),
   active: z.boolean(),
   sites: z.array(z.number().int()).describe('the sites whose members they answer; empty: all'),
@@ -85,6 +93,7 @@ export const updateStaffSchema = z.object({
     .optional(),
   max_claims: z.number().int().min(1, 'invalid').max(maxClaimsLimit, 'invalid').nullable().optional(),
   active: z.boolean().optional(),
+  outbound: z.boolean().optional(),
 });
 export type UpdateStaff = z.infer<typeof updateStaffSchema>;
 
@@ -101,7 +110,16 @@ export const staffSessionSchema = z.object({
   last_used_at: z.string().describe('staff sessions are not touched as they are used: the sign-in time'),
 });
 export const staffSessionsResponseSchema = z.object({ sessions: z.array(staffSessionSchema) });
-export const endSessionSchema = z.object({ id: idField });
+export const endSessionSchema = z.union([
+  z.object({ id: idField }),
+  z.object({ others: z.literal(true).describe('every own session but this one') }),
+]);
+export const staffSessionsOfQuerySchema = z.object({ staff: idParam });
+export const endStaffSessionsSchema = z.object({
+  staff: idField,
+  id: idField.optional().describe('one session; without it every session of the staff member'),
+});
+export const endedSessionsSchema = z.object({ ok: z.literal(true), ended: z.number().int() });
 
 export const claimHolderSchema = z.object({ id: z.number().int(), name: z.string() }).nullable();
 

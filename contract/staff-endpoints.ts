@@ -6,6 +6,7 @@ import { operatorEndpoints } from './endpoints/operator.ts';
 import { staffEndpoints as staffAccountEndpoints } from './endpoints/staff.ts';
 import { staffSecurityEndpoints } from './endpoints/staff-security.ts';
 import { statsEndpoints } from './endpoints/stats.ts';
+import { supervisionEndpoints } from './endpoints/supervision.ts';
 import { winbackEndpoints } from './endpoints/winback.ts';
 import type { EndpointDefinition } from './endpoints.ts';
 
@@ -80,6 +81,8 @@ export const staffEndpoints = {
   'PUT /api/admin/password.php': staffAccountEndpoints.putPassword,
   'GET /api/admin/sessions.php': staffAccountEndpoints.getSessions,
   'DELETE /api/admin/sessions.php': staffAccountEndpoints.deleteSessions,
+  'GET /api/admin/staff-sessions.php': staffAccountEndpoints.getStaffSessions,
+  'DELETE /api/admin/staff-sessions.php': staffAccountEndpoints.deleteStaffSessions,
   'POST /api/admin/totp.php': staffAccountEndpoints.postTotp,
   'PUT /api/admin/totp.php': staffAccountEndpoints.putTotp,
   'GET /api/admin/staff.php': staffAccountEndpoints.getStaff,
@@ -106,6 +109,10 @@ export const staffEndpoints = {
   'DELETE /api/admin/templates.php': operatorEndpoints.deleteTemplate,
   'GET /api/admin/persona.php': operatorEndpoints.getPersona,
   'PUT /api/admin/persona.php': operatorEndpoints.putPersona,
+  'GET /api/admin/board.php': supervisionEndpoints.getBoard,
+  'PUT /api/admin/board.php': supervisionEndpoints.putBoard,
+  'GET /api/admin/outbound.php': supervisionEndpoints.getOutbound,
+  'POST /api/admin/outbound.php': supervisionEndpoints.postOutbound,
 } as const satisfies Record<string, EndpointDefinition>;
 
 export type StaffEndpoints = typeof staffEndpoints;
@@ -123,4 +130,5 @@ export const declaredStaffEndpoints: readonly AnyEndpoint[] = [
   staffSecurityEndpoints,
   winbackEndpoints,
   engagementEndpoints,
+  supervisionEndpoints,
 ].flatMap((area): AnyEndpoint[] => Object.values(area));

@@ -22,6 +22,7 @@ import { notificationsRoutes } from './modules/notifications/notifications.route
 import { pwaRoutes } from './modules/notifications/pwa.routes.ts';
 import { winbackRoutes } from './modules/nudges/winback.routes.ts';
 import { operatorLiveRoutes, operatorRoutes } from './modules/operator/operator.routes.ts';
+import { supervisionRoutes } from './modules/supervision/supervision.routes.ts';
 import { paymentsRoutes } from './modules/payments/payments.routes.ts';
 import { privateMediaRoutes } from './modules/photos/media.routes.ts';
 import { photosRoutes } from './modules/photos/photos.routes.ts';
@@ -66,6 +67,7 @@ export async function registerRoutes(app: FastifyInstance, config: Config): Prom
     staffRoutes,
     staffSecurityRoutes,
     operatorRoutes,
+    supervisionRoutes,
     moderationRoutes,
     sitesAdminRoutes,
     profilesAdminRoutes,

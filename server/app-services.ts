@@ -19,6 +19,7 @@ import { localPresenceStore, Presence, redisPresenceStore } from './modules/noti
 import { NudgesService } from './modules/nudges/nudges.service.ts';
 import { WinbackService } from './modules/nudges/winback.service.ts';
 import { OperatorService } from './modules/operator/operator.service.ts';
+import { SupervisionService } from './modules/supervision/supervision.service.ts';
 import { DirectDebitService } from './modules/payments/direct-debit.service.ts';
 import { PaymentsService } from './modules/payments/payments.service.ts';
 import { PhotosService } from './modules/photos/photos.service.ts';
@@ -146,6 +147,7 @@ export async function createServices(
     ),
     likes,
     operator: new OperatorService(db, clock, storage, bus, sites, chats, profiles, staff, stats),
+    supervision: new SupervisionService(db, clock, sites, chats, staff),
     tracking: new TrackingService(db, clock),
     postbacks: new PostbackQueue(db, clock, postbackSender, app.log, jobs),
     stats,

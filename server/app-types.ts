@@ -26,6 +26,7 @@ import type { NotificationsService, PushSender } from './modules/notifications/n
 import type { NudgesService } from './modules/nudges/nudges.service.ts';
 import type { WinbackService } from './modules/nudges/winback.service.ts';
 import type { OperatorService } from './modules/operator/operator.service.ts';
+import type { SupervisionService } from './modules/supervision/supervision.service.ts';
 import type { DirectDebitService } from './modules/payments/direct-debit.service.ts';
 import type { PaymentsService } from './modules/payments/payments.service.ts';
 import type { PaymentProvider } from './modules/payments/providers.ts';
@@ -80,6 +81,7 @@ export type AppDeps = {
   /** Passkeys (members and staff) and address bans. */
   security: SecurityService;
   operator: OperatorService;
+  supervision: SupervisionService;
   /** Landing clicks (visits) and the postbacks of what they led to. */
   tracking: TrackingService;
   postbacks: PostbackQueue;

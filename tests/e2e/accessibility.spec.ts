@@ -99,6 +99,7 @@ test('every back-office page, no serious violations', async ({ browser, baseURL,
     '/admin/orders',
     '/admin/openers',
     '/admin/mass-messages',
+    '/admin/board',
   ];
   const details: Record<string, RegExp> = {
     '/admin/inbox': /^\/admin\/conversations\/\d+/,

@@ -74,9 +74,13 @@ export async function signedInStaff(
 }
 
 /** A new session of a staff member, as a Cookie header, without the sign-in (nor its TOTP code). */
-export async function newStaffSession(app: FastifyInstance, staffId: number): Promise<string> {
+export async function newStaffSession(
+  app: FastifyInstance,
+  staffId: number,
+  at = new Date(),
+): Promise<string> {
   const token = newToken();
-  const now = new Date();
+  const now = at;
   await insertStaffSession(app.deps.db, {
     tokenHash: hashToken(token),
     staffId,

@@ -26,6 +26,10 @@ export async function action({ context, request }: Route.ActionArgs) {
     const result = await api('DELETE /api/admin/passkeys.php', { body: { id } });
     return { intent, done: result.ok };
   }
+  if (intent.endsWith('-others')) {
+    const result = await api('DELETE /api/admin/sessions.php', { body: { others: true } });
+    return { intent: 'session-end-others', done: result.ok };
+  }
   const result = await api('DELETE /api/admin/sessions.php', { body: { id } });
   return { intent: 'session-end', done: result.ok };
 }
@@ -60,8 +64,13 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
           </h2>
           <DevicesSection
             sessions={loaderData.sessions}
-            ended={actionData?.intent === 'session-end' && actionData.done ? 'one' : undefined}
-            allowOthers={false}
+            ended={
+              actionData?.done && actionData.intent === 'session-end'
+                ? 'one'
+                : actionData?.done && actionData.intent === 'session-end-others'
+                  ? 'others'
+                  : undefined
+            }
           />
         </div>
       </section>

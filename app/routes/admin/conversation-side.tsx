@@ -1,5 +1,6 @@
 import { Fragment } from 'react';
 import { Form, Link } from 'react-router';
+import { useStaff } from '#app/layouts/admin-layout.tsx';
 import type { FormErrors } from '#app/lib/form-errors.ts';
 import { formatDate } from '#app/lib/format.ts';
 import { useRootData } from '#app/lib/root-data.ts';
@@ -19,6 +20,8 @@ export function Dossier({ view, memberLanguage }: { view: AdminConversation; mem
   const { locale } = useRootData();
   const member = view.member;
   const dossier = member.dossier;
+  const staff = useStaff();
+  const mayStart = staff !== null && (staff.outbound || staff.role === 'lead' || staff.role === 'admin');
   const money = new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
   return (
     <section className="card mb-3" aria-labelledby="dossier-heading" data-testid="dossier">
@@ -99,6 +102,11 @@ export function Dossier({ view, memberLanguage }: { view: AdminConversation; mem
               </li>
             ))}
           </ul>
+        )}
+        {mayStart && (
+          <p className="small mb-2">
+            <Link to={`/admin/outbound?member=${member.profile.id}`}>{t('admin:outbound.fromDossier')}</Link>
+          </p>
         )}
         <h3 className="h6 small fw-semibold mb-1">{t('workbench:dossier.otherConversations')}</h3>
         {dossier.conversations.length === 0 ? (

@@ -107,6 +107,7 @@ export async function action({ context, params, request }: Route.ActionArgs) {
     free_conversations: whole(form, 'free_conversations'),
     free_messages: whole(form, 'free_messages'),
     max_claims: whole(form, 'max_claims'),
+    reply_target_minutes: whole(form, 'reply_target_minutes'),
     minimum_message_costs: minimumCosts(text(form, 'minimum_message_costs')),
     min_age: whole(form, 'min_age'),
     refund_days: whole(form, 'refund_days'),
@@ -354,6 +355,7 @@ export default function SiteEdit({ loaderData, actionData }: Route.ComponentProp
           {number('free_conversations', t('admin:site.freeConversations'), 2)}
           {number('free_messages', t('admin:site.freeMessages'), 3)}
           {number('max_claims', t('admin:site.maxClaims'), 2)}
+          {number('reply_target_minutes', t('admin:site.replyTargetMinutes'), 15)}
           <AdminField
             name="minimum_message_costs"
             label={t('admin:site.minimumMessageCosts')}

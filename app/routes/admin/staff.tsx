@@ -24,6 +24,12 @@ export async function loader({ context }: Route.LoaderArgs) {
 
 export async function action({ context, request }: Route.ActionArgs) {
   const form = await request.formData();
+  if (formText(form, 'end_sessions') === '1') {
+    const ended = await staffApi(context.api)('DELETE /api/admin/staff-sessions.php', {
+      body: { staff: Number(formText(form, 'id')) },
+    });
+    return ended.ok ? { ended: ended.data.ended } : formError(ended);
+  }
   if (formText(form, 'intent') === 'update') {
     const maxClaims = formText(form, 'max_claims').trim();
     const updated = await staffApi(context.api)('PUT /api/admin/staff.php', {
@@ -34,10 +40,12 @@ export async function action({ context, request }: Route.ActionArgs) {
         languages: form.getAll('languages').filter((value) => typeof value === 'string'),
         max_claims: maxClaims === '' ? null : Number(maxClaims),
         active: form.get('active') === 'on',
+        outbound: form.get('outbound') === 'on',
       },
     });
     return updated.ok ? { updated: updated.data.staff } : formError(updated);
   }
+
   const result = await context.api<{ staff: Staff }>('/api/admin/staff.php', {
     method: 'POST',
     body: {
@@ -61,6 +69,11 @@ export default function StaffPage({ loaderData, actionData }: Route.ComponentPro
     <div className="row g-3">
       <div className="col-12 col-xl-8">
         <h1 className="h4">{t('admin:staff.heading')}</h1>
+        {actionData && 'ended' in actionData && (
+          <div className="alert alert-success" role="status">
+            {t('admin:staff.sessionsEnded', { count: actionData.ended })}
+          </div>
+        )}
         {actionData && 'updated' in actionData && actionData.updated && (
           <div className="alert alert-success" role="status">
             {t('admin:staff.updated', { name: actionData.updated.name })}
@@ -256,9 +269,36 @@ function AssignmentForm({ member, sites }: { member: Staff; sites: { id: number;
           {t('admin:staff.active')}
         </label>
       </div>
-      <button type="submit" className="btn btn-sm btn-primary" disabled={navigation.state === 'submitting'}>
-        {t('admin:staff.save')}
-      </button>
+      <div className="form-check mb-2">
+        <input
+          className="form-check-input"
+          type="checkbox"
+          name="outbound"
+          id={id('outbound')}
+          defaultChecked={member.outbound}
+          aria-describedby={id('outbound-hint')}
+        />
+        <label className="form-check-label" htmlFor={id('outbound')}>
+          {t('admin:staff.outbound')}
+        </label>
+        <div id={id('outbound-hint')} className="form-text">
+          {t('admin:staff.outboundHint')}
+        </div>
+      </div>
+      <div className="d-flex flex-wrap gap-2">
+        <button type="submit" className="btn btn-sm btn-primary" disabled={navigation.state === 'submitting'}>
+          {t('admin:staff.save')}
+        </button>
+        <button
+          type="submit"
+          name="end_sessions"
+          value="1"
+          className="btn btn-sm btn-outline-danger"
+          disabled={navigation.state === 'submitting'}
+        >
+          {t('admin:staff.endSessions')}
+        </button>
+      </div>
     </Form>
   );
 }

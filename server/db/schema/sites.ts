@@ -80,6 +80,8 @@ export const sites = pgTable(
     freeMessages: integer().notNull().default(3),
     /** How many of this site's conversations an operator holds at once, unless their account sets its own limit. */
     maxClaims: integer().notNull().default(2),
+    /** How long a member may wait for an answer before the supervisor board counts a breach. */
+    replyTargetMinutes: integer().notNull().default(15),
     minimumMessageCosts: jsonb().$type<Record<string, MinimumMessageCost>>().notNull().default({}),
     minAge: integer().notNull().default(18),
     supportEmail: text().notNull(),

@@ -94,7 +94,8 @@ export const passes = pgTable(
 );
 
 export const reportReasons = ['spam', 'scam', 'offensive', 'underage', 'other'] as const;
-export const reportActions = ['dismiss', 'warn', 'remove_photo', 'ban'] as const;
+/** `resolve`: a lead took up a report about a fictional profile with its operator (never a ban). */
+export const reportActions = ['dismiss', 'warn', 'remove_photo', 'ban', 'resolve'] as const;
 
 /** Reports of profiles (and later messages) for the operators' moderation queue. */
 export const reports = pgTable(

@@ -15,7 +15,7 @@ import { profiles } from './members.ts';
 import { sites } from './sites.ts';
 
 /** Back-office roles (api-contract.md, Staff calls); members are never staff. */
-export const staffRoles = ['operator', 'moderator', 'admin'] as const;
+export const staffRoles = ['operator', 'lead', 'moderator', 'admin'] as const;
 export type StaffRole = (typeof staffRoles)[number];
 
 /**
@@ -49,6 +49,11 @@ export const staff = pgTable(
      * password change answers 403 password_change_required until the staff member sets their own.
      */
     passwordChangeRequired: boolean().notNull().default(false),
+    /**
+     * Granted by an admin to one operator: may start conversations as a fictional profile
+     * (POST /api/admin/outbound.php). Leads and admins may without it.
+     */
+    outbound: boolean().notNull().default(false),
     createdAt: timestamp({ withTimezone: true }).notNull(),
     lastLoginAt: timestamp({ withTimezone: true }),
   },

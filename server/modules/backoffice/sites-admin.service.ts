@@ -48,6 +48,7 @@ export function toAdminSite(row: SiteRow): AdminSite {
     free_conversations: row.freeConversations,
     free_messages: row.freeMessages,
     max_claims: row.maxClaims,
+    reply_target_minutes: row.replyTargetMinutes,
     minimum_message_costs: row.minimumMessageCosts,
     min_age: row.minAge,
     support_email: row.supportEmail,
@@ -107,6 +108,7 @@ function toColumns(input: Partial<SiteFields>): repo.SiteChanges {
   set('freeConversations', input.free_conversations);
   set('freeMessages', input.free_messages);
   set('maxClaims', input.max_claims);
+  set('replyTargetMinutes', input.reply_target_minutes);
   set('minimumMessageCosts', input.minimum_message_costs);
   set('minAge', input.min_age);
   set('supportEmail', input.support_email);

@@ -7,7 +7,7 @@ import type {
   Segment,
 } from '#contract/engagement.ts';
 import { isLocale } from '#contract/locales.ts';
-import type { Database, Transaction } from '#server/db/client.ts';
+import type { Database, Executor, Transaction } from '#server/db/client.ts';
 import type { CampaignSegment, OpenerStep, OpenerStopReason } from '#server/db/schema/engagement.ts';
 import type { ProfileRow, UserRow } from '#server/db/schema/members.ts';
 import type { SiteRow } from '#server/db/schema/sites.ts';
@@ -87,6 +87,20 @@ function toSegment(segment: Segment): CampaignSegment {
  * through the likes service, a message through the one send path as the fictional profile, marked
  * automated — with the stop rule and the once-only record inside that write's transaction.
  */
+/**
+ * Whether a fictional profile must not write to the member unasked: a block either way, or the
+ * member's opt-out from messages of profiles they never wrote to (optOutReasons). The same rule the
+ * scripts and mass messages skip by, for the operators' first messages (supervision/, outbound);
+ * called inside the send's transaction.
+ */
+export function contactRefused(
+  tx: Executor,
+  member: { userId: number; profileId: number },
+  profileId: number,
+): Promise<boolean> {
+  return repo.mustSkip(tx, member, profileId);
+}
+
 export class EngagementService {
   constructor(
     private readonly db: Database,

@@ -151,6 +151,8 @@ export async function listReports(
     about?: number | undefined;
     byUser?: number | undefined;
     id?: number | undefined;
+    /** false: only reports about members (the moderation queue); reports about fictional profiles go to the lead's board. */
+    fictional?: boolean | undefined;
     limit: number;
   },
 ) {
@@ -178,6 +180,9 @@ export async function listReports(
           filter.about ? eq(reports.profileId, filter.about) : undefined,
           filter.byUser ? eq(reports.reporterUserId, filter.byUser) : undefined,
           filter.id ? eq(reports.id, filter.id) : undefined,
+          filter.fictional !== undefined
+            ? sql`coalesce(${profiles.fictional}, false) = ${filter.fictional}`
+            : undefined,
         ),
       )
       // Open first, oldest open first; handled ones newest first.

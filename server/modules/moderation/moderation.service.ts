@@ -578,7 +578,12 @@ export class ModerationService {
 
   async reports(status: 'open' | 'handled' | 'all'): Promise<Report[]> {
     return this.reportsOut(
-      await repo.listReports(this.db, { ...(status === 'all' ? {} : { status }), limit: 200 }),
+      // Reports about fictional profiles reach the lead's board (supervision/), never this queue.
+      await repo.listReports(this.db, {
+        ...(status === 'all' ? {} : { status }),
+        fictional: false,
+        limit: 200,
+      }),
     );
   }
 
@@ -597,7 +602,8 @@ export class ModerationService {
     acting: Acting,
     input: { id: number; action: ReportAction; photo?: number | undefined },
   ) {
-    const [row] = await repo.listReports(this.db, { id: input.id, limit: 1 });
+    // A fictional profile is never banned or warned: its reports are the lead's (PUT board.php).
+    const [row] = await repo.listReports(this.db, { id: input.id, fictional: false, limit: 1 });
     if (!row) throw new NotFoundError();
     if (row.report.status !== 'open') throw new ReportHandledError();
     const reportedId = row.reported?.id;

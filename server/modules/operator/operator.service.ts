@@ -754,7 +754,8 @@ export class OperatorService {
     const today = now.toISOString().slice(0, 10);
     const from = query.from ?? query.to ?? today;
     const to = query.to ?? (query.from && query.from > today ? query.from : today);
-    const seesAll = hasRight(actor.role, 'view_stats');
+    // Leads see every operator's numbers, as admins do (staff.service.ts `supervise`).
+    const seesAll = hasRight(actor.role, 'supervise');
     const since = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
     const [own, range] = await Promise.all([
       this.numbers.replyNumbers({

@@ -19,7 +19,8 @@ export async function staffSecurityRoutes(app: ZodApp): Promise<void> {
   const ownerOf = (row: StaffRow) => ({ kind: 'staff' as const, id: row.id });
 
   routeOf(app, staffSecurityEndpoints.getPasskeys, {}, async (request) => ({
-    passkeys: await security.list(ownerOf(requireStaff(request, null))),
+    // A passkey is a second factor of its own: it may be enrolled instead of TOTP.
+    passkeys: await security.list(ownerOf(requireStaff(request, null, { allow: 'enrolment' }))),
   }));
 
   routeOf(
@@ -27,7 +28,7 @@ export async function staffSecurityRoutes(app: ZodApp): Promise<void> {
     staffSecurityEndpoints.postPasskeys,
     { config: { rateLimit: { max: 30, timeWindow: '15 minutes' } } },
     async (request, reply) => {
-      const actor = requireStaff(request, null);
+      const actor = requireStaff(request, null, { allow: 'enrolment' });
       reply.status(201);
       if (request.query.step === 'options') {
         return {
@@ -86,7 +87,7 @@ export async function staffSecurityRoutes(app: ZodApp): Promise<void> {
         },
       );
       setStaffCookie(request, reply, token);
-      return { staff: toStaff(signedIn) };
+      return { staff: toStaff(signedIn, true) };
     },
   );
 }

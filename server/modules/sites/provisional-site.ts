@@ -29,6 +29,7 @@ export function provisionalSite(domain: string): SiteRow {
     freeConversations: 2,
     freeMessages: 3,
     maxClaims: 2,
+    replyTargetMinutes: 15,
     minimumMessageCosts: {},
     minAge: 18,
     supportEmail: '',

@@ -1,5 +1,6 @@
-import { and, desc, eq, gt, isNull, lt, ne, or, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import type { Executor } from '#server/db/client.ts';
+import { staffPasskeys } from '#server/db/schema/security.ts';
 import {
   type StaffRow,
   staff,
@@ -123,9 +124,12 @@ export async function insertStaffSession(db: Executor, values: typeof staffSessi
   await db.insert(staffSessions).values(values);
 }
 
+/** A passkey of the staff member: it counts as the enrolled second factor as TOTP does. */
+const hasPasskey = sql<boolean>`exists (select 1 from staff_passkeys sp where sp.staff_id = ${staff.id})`;
+
 export async function findStaffSession(db: Executor, tokenHash: string, now: Date) {
   const [row] = await db
-    .select({ session: staffSessions, staff })
+    .select({ session: staffSessions, staff, hasPasskey })
     .from(staffSessions)
     .innerJoin(staff, eq(staff.id, staffSessions.staffId))
     .where(and(eq(staffSessions.tokenHash, tokenHash), gt(staffSessions.expiresAt, now)))
@@ -151,6 +155,27 @@ export async function listStaffSessions(db: Executor, staffId: number, now: Date
     .from(staffSessions)
     .where(and(eq(staffSessions.staffId, staffId), gt(staffSessions.expiresAt, now)))
     .orderBy(desc(staffSessions.createdAt));
+}
+
+/** The staff members among `ids` who hold a passkey. */
+export async function withPasskeys(db: Executor, ids: readonly number[]): Promise<Set<number>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db
+    .selectDistinct({ id: staffPasskeys.staffId })
+    .from(staffPasskeys)
+    .where(inArray(staffPasskeys.staffId, [...ids]));
+  return new Set(rows.map((row) => row.id));
+}
+
+/** Ends every session of a staff member but one; how many ended. */
+export async function deleteSessionsExcept(db: Executor, staffId: number, keepId: number | null) {
+  const rows = await db
+    .delete(staffSessions)
+    .where(
+      and(eq(staffSessions.staffId, staffId), keepId === null ? undefined : ne(staffSessions.id, keepId)),
+    )
+    .returning({ id: staffSessions.id });
+  return rows.length;
 }
 
 // ---- audit

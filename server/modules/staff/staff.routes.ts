@@ -29,13 +29,14 @@ export async function staffRoutes(app: ZodApp): Promise<void> {
         );
       }
       setStaffCookie(request, reply, token);
-      return { staff: toStaff(staff) };
+      return { staff: await service.presentOne(staff) };
     },
   );
 
-  routeOf(app, staffEndpoints.getSession, {}, async (request) => ({
-    staff: toStaff(requireStaff(request, null, { allow: 'any' })),
-  }));
+  routeOf(app, staffEndpoints.getSession, {}, async (request) => {
+    const actor = requireStaff(request, null, { allow: 'any' });
+    return { staff: toStaff(actor, request.staff!.hasPasskey) };
+  });
 
   routeOf(app, staffEndpoints.deleteSession, {}, async (request, reply) => {
     const actor = requireStaff(request, null, { allow: 'any' });
@@ -53,6 +54,7 @@ export async function staffRoutes(app: ZodApp): Promise<void> {
       return {
         staff: toStaff(
           await service.changePassword(actor, request.body, request.staff!.sessionId, request.ip),
+          request.staff!.hasPasskey,
         ),
       };
     },
@@ -67,8 +69,38 @@ export async function staffRoutes(app: ZodApp): Promise<void> {
 
   routeOf(app, staffEndpoints.deleteSessions, {}, async (request) => {
     const actor = requireStaff(request, null, { allow: 'enrolment' });
+    const current = request.staff!.sessionId;
+    if ('others' in request.body)
+      return {
+        ok: true as const,
+        ended: await service.endOtherSessions(actor, actor.id, current, request.ip),
+      };
+    // The current session ends by signing out (DELETE session.php), which also clears the cookie.
+    if (request.body.id === current) throw new ValidationFailedError({ id: 'invalid' });
     if (!(await service.endSession(actor, request.body.id, request.ip))) throw new NotFoundError();
-    return { ok: true as const };
+    return { ok: true as const, ended: 1 };
+  });
+
+  routeOf(app, staffEndpoints.getStaffSessions, {}, async (request) => {
+    requireStaff(request, 'manage_staff');
+    const owner = await service.byId(request.query.staff);
+    if (!owner) throw new NotFoundError();
+    const current = owner.id === request.staff!.row.id ? request.staff!.sessionId : null;
+    return { sessions: await service.sessions(owner, current) };
+  });
+
+  routeOf(app, staffEndpoints.deleteStaffSessions, {}, async (request) => {
+    const actor = requireStaff(request, 'manage_staff');
+    const owner = await service.byId(request.body.staff);
+    if (!owner) throw new NotFoundError();
+    // An admin's own current session is left alone here: signing out does that.
+    const keep = owner.id === actor.id ? request.staff!.sessionId : null;
+    if (request.body.id === undefined)
+      return { ok: true as const, ended: await service.endOtherSessions(actor, owner.id, keep, request.ip) };
+    if (request.body.id === keep) throw new ValidationFailedError({ id: 'invalid' });
+    if (!(await service.endSessionOf(actor, owner.id, request.body.id, request.ip)))
+      throw new NotFoundError();
+    return { ok: true as const, ended: 1 };
   });
 
   routeOf(app, staffEndpoints.postTotp, {}, async (request) =>
@@ -86,20 +118,21 @@ export async function staffRoutes(app: ZodApp): Promise<void> {
           request.body.code,
           request.ip,
         ),
+        request.staff!.hasPasskey,
       ),
     }),
   );
 
   routeOf(app, staffEndpoints.getStaff, {}, async (request) => {
     requireStaff(request, 'manage_staff');
-    return { staff: (await service.list()).map(toStaff) };
+    return { staff: await service.present(await service.list()) };
   });
 
   routeOf(app, staffEndpoints.postStaff, {}, async (request, reply) => {
     const actor = requireStaff(request, 'manage_staff');
     const created = await service.create(actor, request.body, request.ip);
     reply.status(201);
-    return { staff: toStaff(created) };
+    return { staff: toStaff(created, false) };
   });
 
   routeOf(app, staffEndpoints.putStaff, {}, async (request) => {
@@ -107,7 +140,7 @@ export async function staffRoutes(app: ZodApp): Promise<void> {
     for (const site of request.body.sites ?? []) {
       if (!(await app.deps.sites.byId(site))) throw new ValidationFailedError({ sites: 'invalid' });
     }
-    return { staff: toStaff(await service.update(actor, request.body, request.ip)) };
+    return { staff: await service.presentOne(await service.update(actor, request.body, request.ip)) };
   });
 
   routeOf(app, staffEndpoints.getAudit, {}, async (request) => {

@@ -29,7 +29,7 @@ export type AuditInput = {
 
 /** Rights by role; a role lacking one gets 403 forbidden. */
 export const staffRights = {
-  operate: ['operator', 'moderator', 'admin'],
+  operate: ['operator', 'lead', 'moderator', 'admin'],
   manage_staff: ['admin'],
   read_audit: ['admin'],
   /** Sites and companies (back office). */
@@ -46,11 +46,13 @@ export const staffRights = {
   view_stats: ['admin'],
   /** The operators' reply templates (every operator reads those of their assignment). */
   manage_templates: ['admin'],
+  /** Opener scripts and mass messages (server/modules/engagement/): the team lead runs them too. */
+  engage: ['admin', 'lead'],
   /**
-   * Opener scripts and mass messages (server/modules/engagement/). The one place the team lead's
-   * role is to be added once it exists: `['admin', 'lead']`.
+   * The supervisor board, the reports about fictional profiles (resolved with the operator who
+   * wrote, never by a ban) and every operator's numbers (decision 052).
    */
-  engage: ['admin'],
+  supervise: ['lead', 'admin'],
 } as const satisfies Record<string, readonly StaffRole[]>;
 export type StaffRight = keyof typeof staffRights;
 
@@ -62,17 +64,27 @@ export function hasRight(role: StaffRole, right: StaffRight): boolean {
  * Every staff role may do nothing but enrol until two-factor sign-in is on: operators read private
  * conversations as much as admins do.
  */
-export function mustEnrol(row: StaffRow): boolean {
-  return !row.totpSecret;
+export function mustEnrol(row: StaffRow, hasPasskey: boolean): boolean {
+  return !row.totpSecret && !hasPasskey;
 }
 
-export function toStaff(row: StaffRow): Staff {
+/**
+ * Whether the staff member may start a conversation as a fictional profile: leads and admins, and
+ * the operators an admin gave the right to (staff.outbound).
+ */
+export function mayStartConversations(row: StaffRow): boolean {
+  return hasRight(row.role, 'supervise') || (row.outbound && hasRight(row.role, 'operate'));
+}
+
+export function toStaff(row: StaffRow, hasPasskey: boolean): Staff {
   return {
     id: row.id,
     email: row.email,
     name: row.name,
     role: row.role,
     totp_enabled: row.totpSecret !== null,
+    passkey_enabled: hasPasskey,
+    outbound: row.outbound,
     language: row.language,
     active: row.active,
     sites: row.sites,
@@ -226,10 +238,26 @@ export class StaffService {
     }
   }
 
-  async resolveSession(token: string): Promise<{ staff: StaffRow; sessionId: number } | null> {
+  async resolveSession(
+    token: string,
+  ): Promise<{ staff: StaffRow; sessionId: number; hasPasskey: boolean } | null> {
     const found = await repo.findStaffSession(this.db, hashToken(token), this.clock.now());
     if (!found?.staff.active) return null;
-    return { staff: found.staff, sessionId: found.session.id };
+    return { staff: found.staff, sessionId: found.session.id, hasPasskey: found.hasPasskey };
+  }
+
+  /** Staff accounts as the API shows them: whether each holds a passkey is read in one statement. */
+  async present(rows: StaffRow[]): Promise<Staff[]> {
+    const passkeys = await repo.withPasskeys(
+      this.db,
+      rows.map((row) => row.id),
+    );
+    return rows.map((row) => toStaff(row, passkeys.has(row.id)));
+  }
+
+  async presentOne(row: StaffRow): Promise<Staff> {
+    const [one] = await this.present([row]);
+    return one!;
   }
 
   async logout(actor: StaffRow, token: string, ip: string): Promise<void> {
@@ -237,7 +265,8 @@ export class StaffService {
     await this.audit(this.db, { staffId: actor.id, action: 'sign_out', ip });
   }
 
-  async sessions(actor: StaffRow, currentSessionId: number) {
+  /** The open sessions of a staff member (the own, or anyone's for an admin: `currentSessionId` null). */
+  async sessions(actor: StaffRow, currentSessionId: number | null) {
     return (await repo.listStaffSessions(this.db, actor.id, this.clock.now())).map((session) => ({
       id: session.id,
       created_at: session.createdAt.toISOString(),
@@ -261,6 +290,42 @@ export class StaffService {
         ip,
       });
     return ended;
+  }
+
+  /**
+   * Ends every session of the staff member but the current one (the own "sign out everywhere
+   * else"), or, for an admin acting on another account (`keep` null), all of them.
+   */
+  async endOtherSessions(actor: StaffRow, ownerId: number, keep: number | null, ip: string): Promise<number> {
+    return this.db.transaction(async (tx) => {
+      const ended = await repo.deleteSessionsExcept(tx, ownerId, keep);
+      await this.audit(tx, {
+        staffId: actor.id,
+        action: keep === null ? 'session.end_all' : 'session.end_others',
+        object: `staff:${ownerId}`,
+        ip,
+        detail: { ended },
+      });
+      return ended;
+    });
+  }
+
+  /** An admin ends one session of another staff member. */
+  async endSessionOf(actor: StaffRow, ownerId: number, sessionId: number, ip: string): Promise<boolean> {
+    const ended = await repo.deleteStaffSessionById(this.db, ownerId, sessionId);
+    if (ended)
+      await this.audit(this.db, {
+        staffId: actor.id,
+        action: 'session.end',
+        object: `session:${sessionId}`,
+        ip,
+        detail: { staff: ownerId },
+      });
+    return ended;
+  }
+
+  async byId(id: number): Promise<StaffRow | undefined> {
+    return repo.findStaffById(this.db, id);
   }
 
   /** A new TOTP secret for enrolment; it becomes active only once a code from it is confirmed. */
@@ -363,6 +428,7 @@ export class StaffService {
         ...(changes.languages !== undefined ? { languages: [...new Set(changes.languages)].sort() } : {}),
         ...(changes.max_claims !== undefined ? { maxClaims: changes.max_claims } : {}),
         ...(changes.active !== undefined ? { active: changes.active } : {}),
+        ...(changes.outbound !== undefined ? { outbound: changes.outbound } : {}),
       });
       if (!updated) throw new NotFoundError();
       if (changes.active === false) await repo.deleteStaffSessionsOf(tx, id);
@@ -377,6 +443,7 @@ export class StaffService {
           languages: changes.languages?.join(',') ?? null,
           max_claims: changes.max_claims ?? null,
           active: changes.active ?? null,
+          outbound: changes.outbound ?? null,
         },
       });
       return updated;

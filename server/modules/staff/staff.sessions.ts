@@ -17,7 +17,7 @@ export const staffCookiePaths = ['/admin', '/api/admin'] as const;
 declare module 'fastify' {
   interface FastifyRequest {
     /** The signed-in staff member on /api/admin/ calls, or null. */
-    staff: { row: StaffRow; sessionId: number; token: string } | null;
+    staff: { row: StaffRow; sessionId: number; token: string; hasPasskey: boolean } | null;
   }
 }
 
@@ -60,7 +60,8 @@ export function registerStaffSessions(app: FastifyInstance): void {
     const token = request.cookies[staffCookieName];
     if (token && token.length <= 100) {
       const found = await app.deps.staff.resolveSession(token);
-      if (found) request.staff = { row: found.staff, sessionId: found.sessionId, token };
+      if (found)
+        request.staff = { row: found.staff, sessionId: found.sessionId, token, hasPasskey: found.hasPasskey };
     }
     // Before any validation: members and visitors learn nothing about back-office calls but this.
     if (!request.staff && needsStaffSession(request.method, request.url.split('?')[0] ?? '')) {
@@ -115,7 +116,7 @@ export function requireStaff(
   const allow = options.allow ?? 'ready';
   if (allow === 'any') return found.row;
   if (allow !== 'password' && found.row.passwordChangeRequired) throw new PasswordChangeRequiredError();
-  if (allow === 'ready' && mustEnrol(found.row)) throw new OtpEnrolmentRequiredError();
+  if (allow === 'ready' && mustEnrol(found.row, found.hasPasskey)) throw new OtpEnrolmentRequiredError();
   if (right && !hasRight(found.row.role, right)) throw new ForbiddenError();
   return found.row;
 }
