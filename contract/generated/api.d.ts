@@ -2646,6 +2646,10 @@ export interface operations {
                                 country: string;
                                 currency: string;
                             }[];
+                            site: {
+                                id: number;
+                                name: string;
+                            } | null;
                         };
                     };
                 };
@@ -2768,6 +2772,10 @@ export interface operations {
                                 country: string;
                                 currency: string;
                             }[];
+                            site: {
+                                id: number;
+                                name: string;
+                            } | null;
                         };
                     };
                 };
@@ -2883,6 +2891,10 @@ export interface operations {
                                 country: string;
                                 currency: string;
                             }[];
+                            site: {
+                                id: number;
+                                name: string;
+                            } | null;
                         }[];
                     };
                 };
@@ -2985,6 +2997,7 @@ export interface operations {
                     credits?: number;
                     id: number;
                     position?: number;
+                    site?: number | null;
                 };
             };
         };
@@ -3008,6 +3021,10 @@ export interface operations {
                                 country: string;
                                 currency: string;
                             }[];
+                            site: {
+                                id: number;
+                                name: string;
+                            } | null;
                         };
                     };
                 };
@@ -3109,6 +3126,7 @@ export interface operations {
                     badge?: ("most_popular" | "best_value") | null;
                     credits: number;
                     position?: number;
+                    site?: number | null;
                 };
             };
         };
@@ -3132,6 +3150,10 @@ export interface operations {
                                 country: string;
                                 currency: string;
                             }[];
+                            site: {
+                                id: number;
+                                name: string;
+                            } | null;
                         };
                     };
                 };
@@ -4183,6 +4205,10 @@ export interface operations {
                             paid_orders: number;
                             paymentmethods: string[];
                             redemptions: number;
+                            site: {
+                                id: number;
+                                name: string;
+                            } | null;
                             /** @enum {string} */
                             status: "active" | "inactive";
                             /** @enum {string} */
@@ -4293,6 +4319,7 @@ export interface operations {
                     member?: number | null;
                     minimum_order_value?: number;
                     paymentmethods?: ("ideal" | "bancontact" | "card" | "paypal" | "applepay" | "directdebit" | "sofort" | "giropay" | "eps" | "blik" | "banktransfer" | "paysafecard")[];
+                    site?: number | null;
                     /** @enum {string} */
                     status?: "active" | "inactive";
                     /** @enum {string} */
@@ -4325,6 +4352,10 @@ export interface operations {
                             paid_orders: number;
                             paymentmethods: string[];
                             redemptions: number;
+                            site: {
+                                id: number;
+                                name: string;
+                            } | null;
                             /** @enum {string} */
                             status: "active" | "inactive";
                             /** @enum {string} */
@@ -4434,6 +4465,7 @@ export interface operations {
                     member?: number | null;
                     minimum_order_value?: number;
                     paymentmethods?: ("ideal" | "bancontact" | "card" | "paypal" | "applepay" | "directdebit" | "sofort" | "giropay" | "eps" | "blik" | "banktransfer" | "paysafecard")[];
+                    site?: number | null;
                     /** @enum {string} */
                     status?: "active" | "inactive";
                     /** @enum {string} */
@@ -4466,6 +4498,10 @@ export interface operations {
                             paid_orders: number;
                             paymentmethods: string[];
                             redemptions: number;
+                            site: {
+                                id: number;
+                                name: string;
+                            } | null;
                             /** @enum {string} */
                             status: "active" | "inactive";
                             /** @enum {string} */
@@ -4596,6 +4632,10 @@ export interface operations {
                             };
                             position: number;
                             sent: number;
+                            site: {
+                                id: number;
+                                name: string;
+                            } | null;
                             slug: string;
                         };
                     };
@@ -4710,6 +4750,10 @@ export interface operations {
                             };
                             position: number;
                             sent: number;
+                            site: {
+                                id: number;
+                                name: string;
+                            } | null;
                             slug: string;
                         }[];
                     };
@@ -4815,6 +4859,7 @@ export interface operations {
                         [key: string]: string;
                     };
                     position?: number;
+                    site?: number | null;
                     slug?: string;
                 };
             };
@@ -4837,6 +4882,10 @@ export interface operations {
                             };
                             position: number;
                             sent: number;
+                            site: {
+                                id: number;
+                                name: string;
+                            } | null;
                             slug: string;
                         };
                     };
@@ -4941,6 +4990,7 @@ export interface operations {
                         [key: string]: string;
                     };
                     position?: number;
+                    site?: number | null;
                     slug: string;
                 };
             };
@@ -4963,6 +5013,10 @@ export interface operations {
                             };
                             position: number;
                             sent: number;
+                            site: {
+                                id: number;
+                                name: string;
+                            } | null;
                             slug: string;
                         };
                     };
@@ -5928,6 +5982,7 @@ export interface operations {
                             };
                             reports_about: number;
                             user: {
+                                chargeback_at: string | null;
                                 credits: number;
                                 email: string | null;
                                 id: number;
@@ -6261,6 +6316,7 @@ export interface operations {
                             };
                             reports_about: number;
                             user: {
+                                chargeback_at: string | null;
                                 credits: number;
                                 email: string | null;
                                 id: number;
@@ -7164,6 +7220,7 @@ export interface operations {
                         order: {
                             amount: number;
                             bundle: number;
+                            charged_back_at: string | null;
                             country: string;
                             created_at: string;
                             credits: number;
@@ -7183,6 +7240,8 @@ export interface operations {
                             paymentmethod: string;
                             provider: string;
                             provider_payment_id: string | null;
+                            refund_cents: number | null;
+                            refund_credits: number | null;
                             settled_at: string | null;
                             site: {
                                 id: number;
@@ -7413,6 +7472,7 @@ export interface operations {
                         orders: {
                             amount: number;
                             bundle: number;
+                            charged_back_at: string | null;
                             country: string;
                             created_at: string;
                             credits: number;
@@ -7432,6 +7492,8 @@ export interface operations {
                             paymentmethod: string;
                             provider: string;
                             provider_payment_id: string | null;
+                            refund_cents: number | null;
+                            refund_credits: number | null;
                             settled_at: string | null;
                             site: {
                                 id: number;
@@ -10751,6 +10813,7 @@ export interface operations {
                                 };
                             };
                             theme_color: string;
+                            time_bonus_percentage: number | null;
                             timezone: string;
                             typical_reply_minutes: number;
                             updated_at: string;
@@ -10919,6 +10982,7 @@ export interface operations {
                                 };
                             };
                             theme_color: string;
+                            time_bonus_percentage: number | null;
                             timezone: string;
                             typical_reply_minutes: number;
                             updated_at: string;
@@ -11082,6 +11146,7 @@ export interface operations {
                         };
                     };
                     theme_color?: string;
+                    time_bonus_percentage?: number | null;
                     timezone?: string;
                     typical_reply_minutes?: number;
                     us_footer?: boolean;
@@ -11157,6 +11222,7 @@ export interface operations {
                                 };
                             };
                             theme_color: string;
+                            time_bonus_percentage: number | null;
                             timezone: string;
                             typical_reply_minutes: number;
                             updated_at: string;
@@ -11319,6 +11385,7 @@ export interface operations {
                         };
                     };
                     theme_color?: string;
+                    time_bonus_percentage?: number | null;
                     timezone?: string;
                     typical_reply_minutes?: number;
                     us_footer?: boolean;
@@ -11394,6 +11461,7 @@ export interface operations {
                                 };
                             };
                             theme_color: string;
+                            time_bonus_percentage: number | null;
                             timezone: string;
                             typical_reply_minutes: number;
                             updated_at: string;

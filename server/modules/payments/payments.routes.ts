@@ -103,11 +103,11 @@ export async function paymentsRoutes(app: ZodApp): Promise<void> {
     if (request.query.code) {
       const country = await payments.countryOf(member, request.site, request.clientCountry);
       return payments.toDiscountCode(
-        await payments.validDiscount(member, request.query.code, { country }),
+        await payments.validDiscount(member, request.site, request.query.code, { country }),
         member,
       );
     }
-    const code = await payments.welcomeCode(member);
+    const code = await payments.welcomeCode(member, request.site);
     if (!code) throw new NotFoundError('discount_not_found');
     return code;
   });
