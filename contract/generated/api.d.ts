@@ -20056,6 +20056,8 @@ export interface operations {
                                 name: string;
                                 vat_numbers: string[];
                             } | null;
+                            company_id: number;
+                            country: string;
                             created_at: string;
                             credits: number;
                             currency: string;
@@ -20064,8 +20066,15 @@ export interface operations {
                             paymentmethod: string;
                             refund_days: number;
                             settled_at: string | null;
+                            site: string;
                             /** @enum {string} */
                             status: "pending" | "completed" | "failed" | "cancelled" | "refunding" | "refunded";
+                            tradenames: string[];
+                            vat: {
+                                amount: number;
+                                net: number;
+                                rate: number;
+                            };
                         };
                     };
                 };

@@ -487,6 +487,13 @@ export class PaymentsService {
     return toOrder(row);
   }
 
+  /** The country an order of this member was priced in (its VAT on the invoice). */
+  async orderCountry(member: UserRow, orderId: number): Promise<string> {
+    const row = await repo.findOrder(this.db, orderId);
+    if (!row || row.userId !== member.id) throw new NotFoundError();
+    return row.country;
+  }
+
   /** The order a provider payment pays (test checkout: to check the payer). */
   async orderOfPayment(providerPaymentId: string): Promise<OrderRow | undefined> {
     return repo.findOrderByPayment(this.db, this.provider.name, providerPaymentId);
