@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { timeBonus } from '#contract/payments.ts';
+import { vatRates } from '#contract/vat.ts';
 import { bundlePrices, bundles, gifts } from '#server/db/schema/catalog.ts';
 import { discountCodes, orders } from '#server/db/schema/payments.ts';
 import { companies, sites } from '#server/db/schema/sites.ts';
@@ -232,5 +233,41 @@ describe('offers per site', () => {
     await activateMember(t.app, later.userId);
     const back = (await call(later.cookie, '/api/discountcode.php', hostB)).json();
     expect(back.value_percentage).toBe(timeBonus.percentage);
+  });
+
+  it('an invoice of a paid order: the site’s company, its VAT numbers and the VAT inside the amount; only for its owner', async () => {
+    const method = (await call(memberB.cookie, '/api/bundles.php', hostB)).json().paymentmethods[0] as string;
+    const ordered = await t.app.inject({
+      method: 'POST',
+      url: '/api/order.php',
+      headers: { cookie: memberB.cookie, host: hostB },
+      payload: { bundle: ownBundle, paymentmethod: method },
+    });
+    expect(ordered.statusCode, ordered.body).toBe(201);
+    const { order, checkout_url } = ordered.json();
+    const paid = await t.app.inject({
+      method: 'POST',
+      url: '/api/test-payment.php',
+      headers: { cookie: memberB.cookie, host: hostB },
+      payload: { payment: (checkout_url as string).split('/').at(-1), status: 'paid' },
+    });
+    expect(paid.statusCode, paid.body).toBe(200);
+    const [row] = await t.database.db.select().from(orders).where(eq(orders.id, order.id));
+    const [company] = await t.database.db.select().from(companies).limit(1);
+    const invoice = (await call(memberB.cookie, `/api/transactions.php?id=${order.id}`, hostB)).json()
+      .transaction;
+    const rate = vatRates[row!.country] ?? 0;
+    const net = Math.round((1234 * 100) / (100 + rate));
+    expect(invoice).toMatchObject({
+      status: 'completed',
+      amount: 1234,
+      site: 'Second brand',
+      company_id: company!.id,
+      country: row!.country,
+      vat: { rate, net, amount: 1234 - net },
+      company: { name: company!.name, vat_numbers: company!.vatNumbers },
+    });
+    const other = await call(memberA.cookie, `/api/transactions.php?id=${order.id}`);
+    expect(other.statusCode).toBe(404);
   });
 });
