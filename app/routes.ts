@@ -58,6 +58,9 @@ export default [
   ]),
   layout('layouts/empty-layout.tsx', [
     route('payments/test/:payment', 'routes/payments-test.tsx', { id: 'payments-test' }),
+    layout('layouts/require-member.tsx', { id: 'require-member-invoice' }, [
+      route('transactions/:id/invoice', 'routes/invoice.tsx', { id: 'transactions-id-invoice' }),
+    ]),
   ]),
   layout('layouts/lander-layout.tsx', [
     route('landers/tinderswipe/:slug?', 'routes/lander.tsx', { id: 'landers-tinderswipe' }),

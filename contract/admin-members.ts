@@ -42,6 +42,7 @@ export const memberSummarySchema = z.object({
     status: z.enum(memberStatusOptions),
     credits: z.number().int(),
     paid_user: z.boolean(),
+    chargeback_at: z.string().nullable().describe('when a payment of the member was charged back'),
     language: z.string(),
     signup_date: z.string(),
     last_login: z.string().nullable(),

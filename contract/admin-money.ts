@@ -19,7 +19,15 @@ const whole = (min: number, max: number) =>
 
 // Credit bundles
 
+/** A site's own offer (absent or null: every site without offers of its own, decision 049). */
+const offerSite = idField.nullable().describe('null: every site that has none of its own');
+const siteOfOffer = z
+  .object({ id: z.number().int(), name: z.string() })
+  .nullable()
+  .describe('null: every site that has none of its own');
+
 export const bundleFieldsSchema = z.object({
+  site: offerSite,
   credits: whole(1, 100_000),
   position: whole(0, 10_000),
   active: z.boolean({ error: 'invalid' }),
@@ -37,6 +45,7 @@ export const adminBundlePriceSchema = z.object({
 });
 export const adminBundleSchema = z.object({
   id: z.number().int(),
+  site: siteOfOffer,
   credits: z.number().int(),
   position: z.number().int(),
   active: z.boolean(),
@@ -65,6 +74,7 @@ export const giftNamesSchema = z.partialRecord(
   z.string({ error: 'invalid' }).trim().max(40, { error: 'too_long' }),
 );
 export const giftFieldsSchema = z.object({
+  site: offerSite,
   slug: z
     .string({ error: 'required' })
     .trim()
@@ -82,6 +92,7 @@ export type UpdateGift = z.infer<typeof updateGiftSchema>;
 
 export const adminGiftSchema = z.object({
   id: z.number().int(),
+  site: siteOfOffer,
   slug: z.string(),
   image: z.string().nullable().describe('null until an image is uploaded'),
   names: z.record(z.string(), z.string()),
@@ -103,6 +114,7 @@ export const discountCodeFieldsSchema = z.object({
     .trim()
     .toUpperCase()
     .regex(/^[A-Z0-9_-]{3,40}$/, { error: 'invalid' }),
+  site: idField.nullable().describe('null: the code works on every site'),
   country: country.nullable(),
   member: idField.nullable().describe("the member's profile id: the code is theirs alone"),
   expires: z.iso.datetime({ offset: true, error: 'invalid_expiry' }).nullable(),
@@ -126,6 +138,7 @@ export type UpdateDiscountCode = z.infer<typeof updateDiscountCodeSchema>;
 export const adminDiscountCodeSchema = z.object({
   id: z.number().int(),
   code: z.string(),
+  site: z.object({ id: z.number().int(), name: z.string() }).nullable(),
   country: z.string().nullable(),
   member: z.object({ id: z.number().int(), name: z.string() }).nullable(),
   expires: z.string().nullable(),
@@ -181,6 +194,13 @@ export const adminOrderSchema = z.object({
     .nullable(),
   created_at: z.string(),
   settled_at: z.string().nullable(),
+  refund_cents: z
+    .number()
+    .int()
+    .nullable()
+    .describe('a partial refund asked (null: none or the whole amount)'),
+  refund_credits: z.number().int().nullable(),
+  charged_back_at: z.string().nullable().describe('when the provider reported a chargeback'),
 });
 export type AdminOrder = z.infer<typeof adminOrderSchema>;
 export const adminOrdersResponseSchema = z.object({

@@ -150,6 +150,13 @@ export const siteFieldsSchema = z.object({
   message_credits: count(1000),
   photo_credits: count(1000),
   gift_credits: count(1000),
+  time_bonus_percentage: z
+    .number({ error: 'invalid' })
+    .int({ error: 'invalid' })
+    .min(1, { error: 'out_of_range' })
+    .max(100, { error: 'out_of_range' })
+    .nullable()
+    .describe("the welcome time bonus here in percent (null: the TIMEBONUS code's, every site's default)"),
   signup_credits: count(10_000),
   message_length: z
     .number({ error: 'invalid' })
@@ -262,6 +269,7 @@ export const adminSiteSchema = z.object({
   message_credits: z.number().int(),
   photo_credits: z.number().int(),
   gift_credits: z.number().int(),
+  time_bonus_percentage: z.number().int().nullable(),
   signup_credits: z.number().int(),
   message_length: z.number().int(),
   free_conversations: z.number().int(),

@@ -123,6 +123,17 @@ export const transactionSchema = orderSchema.extend({
       vat_numbers: z.array(z.string()),
     })
     .nullable(),
+  company_id: z.number().int().describe("the site's company: its block on the invoice (spec §6)"),
+  site: z.string().describe("the site's name"),
+  country: z.string().describe('the country the order was priced in: its VAT'),
+  vat: z
+    .object({
+      rate: z.number().describe('percent'),
+      net: z.number().int().describe('integer cents without VAT'),
+      amount: z.number().int().describe('integer cents of VAT in the amount charged'),
+    })
+    .describe('the VAT inside the amount charged'),
+  tradenames: z.array(z.string()),
   refund_days: z.number().int(),
 });
 

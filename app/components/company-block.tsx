@@ -3,7 +3,12 @@ import { useRootData } from '#app/lib/root-data.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import type { CompanyInfo } from '#contract/sites.ts';
 
-type BlockProps = { company: CompanyInfo; site: string };
+/** What a block shows of the company (the footer has the whole Company info, an invoice these). */
+type BlockCompany = Pick<
+  CompanyInfo,
+  'name' | 'address' | 'kvk' | 'city' | 'country' | 'tradenames' | 'vat_numbers'
+>;
+type BlockProps = { company: BlockCompany; site: string };
 
 /** The company's country by name in the page's language, never as a bare code. */
 function CountryName({ code }: { code: string }) {
@@ -11,7 +16,7 @@ function CountryName({ code }: { code: string }) {
   return <>{countryName(code, locale)}</>;
 }
 
-function Registration({ company }: { company: CompanyInfo }) {
+function Registration({ company }: { company: BlockCompany }) {
   const { t } = useTranslation();
   return (
     <>
@@ -67,6 +72,11 @@ const blocks: Record<number, (props: BlockProps) => React.ReactNode> = {
   6: ShortBlock,
 };
 
+/** Whether the company's block carries its registration and VAT numbers (the short one does not). */
+export function blockShowsRegistration(companyId: number): boolean {
+  return (blocks[companyId] ?? FullAddressBlock) !== ShortBlock;
+}
+
 /** The company address in the footer; companies 1, 5 and 6 have their own blocks (spec §6). */
 export function CompanyBlock({
   companyId,
@@ -74,7 +84,7 @@ export function CompanyBlock({
   site,
 }: {
   companyId: number;
-  company: CompanyInfo;
+  company: BlockCompany;
   site: string;
 }) {
   const Block = blocks[companyId] ?? FullAddressBlock;

@@ -108,6 +108,15 @@ function Receipt({ transaction, back }: { transaction: Transaction; back: string
               {/^\/chats\/\d+$/.test(back) ? t('credits:return.chat') : t('credits:return.back')}
             </Link>
           )}
+          {['completed', 'refunding', 'refunded'].includes(transaction.status) && (
+            <Link
+              to={`/transactions/${transaction.id}/invoice`}
+              className="btn btn-outline-secondary"
+              data-testid="invoice-link"
+            >
+              {t('credits:invoice.download')}
+            </Link>
+          )}
           {(transaction.status === 'failed' || transaction.status === 'cancelled') && (
             <Link to={withReturn('/credits', back)} className="btn btn-primary">
               {t('credits:tryAgain')}

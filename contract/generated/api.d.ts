@@ -2967,6 +2967,10 @@ export interface operations {
                                 country: string;
                                 currency: string;
                             }[];
+                            site: {
+                                id: number;
+                                name: string;
+                            } | null;
                         };
                     };
                 };
@@ -3089,6 +3093,10 @@ export interface operations {
                                 country: string;
                                 currency: string;
                             }[];
+                            site: {
+                                id: number;
+                                name: string;
+                            } | null;
                         };
                     };
                 };
@@ -3204,6 +3212,10 @@ export interface operations {
                                 country: string;
                                 currency: string;
                             }[];
+                            site: {
+                                id: number;
+                                name: string;
+                            } | null;
                         }[];
                     };
                 };
@@ -3306,6 +3318,7 @@ export interface operations {
                     credits?: number;
                     id: number;
                     position?: number;
+                    site?: number | null;
                 };
             };
         };
@@ -3329,6 +3342,10 @@ export interface operations {
                                 country: string;
                                 currency: string;
                             }[];
+                            site: {
+                                id: number;
+                                name: string;
+                            } | null;
                         };
                     };
                 };
@@ -3430,6 +3447,7 @@ export interface operations {
                     badge?: ("most_popular" | "best_value") | null;
                     credits: number;
                     position?: number;
+                    site?: number | null;
                 };
             };
         };
@@ -3453,6 +3471,10 @@ export interface operations {
                                 country: string;
                                 currency: string;
                             }[];
+                            site: {
+                                id: number;
+                                name: string;
+                            } | null;
                         };
                     };
                 };
@@ -4504,6 +4526,10 @@ export interface operations {
                             paid_orders: number;
                             paymentmethods: string[];
                             redemptions: number;
+                            site: {
+                                id: number;
+                                name: string;
+                            } | null;
                             /** @enum {string} */
                             status: "active" | "inactive";
                             /** @enum {string} */
@@ -4614,6 +4640,7 @@ export interface operations {
                     member?: number | null;
                     minimum_order_value?: number;
                     paymentmethods?: ("ideal" | "bancontact" | "card" | "paypal" | "applepay" | "directdebit" | "sofort" | "giropay" | "eps" | "blik" | "banktransfer" | "paysafecard")[];
+                    site?: number | null;
                     /** @enum {string} */
                     status?: "active" | "inactive";
                     /** @enum {string} */
@@ -4646,6 +4673,10 @@ export interface operations {
                             paid_orders: number;
                             paymentmethods: string[];
                             redemptions: number;
+                            site: {
+                                id: number;
+                                name: string;
+                            } | null;
                             /** @enum {string} */
                             status: "active" | "inactive";
                             /** @enum {string} */
@@ -4755,6 +4786,7 @@ export interface operations {
                     member?: number | null;
                     minimum_order_value?: number;
                     paymentmethods?: ("ideal" | "bancontact" | "card" | "paypal" | "applepay" | "directdebit" | "sofort" | "giropay" | "eps" | "blik" | "banktransfer" | "paysafecard")[];
+                    site?: number | null;
                     /** @enum {string} */
                     status?: "active" | "inactive";
                     /** @enum {string} */
@@ -4787,6 +4819,10 @@ export interface operations {
                             paid_orders: number;
                             paymentmethods: string[];
                             redemptions: number;
+                            site: {
+                                id: number;
+                                name: string;
+                            } | null;
                             /** @enum {string} */
                             status: "active" | "inactive";
                             /** @enum {string} */
@@ -4917,6 +4953,10 @@ export interface operations {
                             };
                             position: number;
                             sent: number;
+                            site: {
+                                id: number;
+                                name: string;
+                            } | null;
                             slug: string;
                         };
                     };
@@ -5031,6 +5071,10 @@ export interface operations {
                             };
                             position: number;
                             sent: number;
+                            site: {
+                                id: number;
+                                name: string;
+                            } | null;
                             slug: string;
                         }[];
                     };
@@ -5136,6 +5180,7 @@ export interface operations {
                         [key: string]: string;
                     };
                     position?: number;
+                    site?: number | null;
                     slug?: string;
                 };
             };
@@ -5158,6 +5203,10 @@ export interface operations {
                             };
                             position: number;
                             sent: number;
+                            site: {
+                                id: number;
+                                name: string;
+                            } | null;
                             slug: string;
                         };
                     };
@@ -5262,6 +5311,7 @@ export interface operations {
                         [key: string]: string;
                     };
                     position?: number;
+                    site?: number | null;
                     slug: string;
                 };
             };
@@ -5284,6 +5334,10 @@ export interface operations {
                             };
                             position: number;
                             sent: number;
+                            site: {
+                                id: number;
+                                name: string;
+                            } | null;
                             slug: string;
                         };
                     };
@@ -6249,6 +6303,7 @@ export interface operations {
                             };
                             reports_about: number;
                             user: {
+                                chargeback_at: string | null;
                                 credits: number;
                                 email: string | null;
                                 id: number;
@@ -6582,6 +6637,7 @@ export interface operations {
                             };
                             reports_about: number;
                             user: {
+                                chargeback_at: string | null;
                                 credits: number;
                                 email: string | null;
                                 id: number;
@@ -7586,6 +7642,7 @@ export interface operations {
                         order: {
                             amount: number;
                             bundle: number;
+                            charged_back_at: string | null;
                             country: string;
                             created_at: string;
                             credits: number;
@@ -7605,6 +7662,8 @@ export interface operations {
                             paymentmethod: string;
                             provider: string;
                             provider_payment_id: string | null;
+                            refund_cents: number | null;
+                            refund_credits: number | null;
                             settled_at: string | null;
                             site: {
                                 id: number;
@@ -7835,6 +7894,7 @@ export interface operations {
                         orders: {
                             amount: number;
                             bundle: number;
+                            charged_back_at: string | null;
                             country: string;
                             created_at: string;
                             credits: number;
@@ -7854,6 +7914,8 @@ export interface operations {
                             paymentmethod: string;
                             provider: string;
                             provider_payment_id: string | null;
+                            refund_cents: number | null;
+                            refund_credits: number | null;
                             settled_at: string | null;
                             site: {
                                 id: number;
@@ -11173,6 +11235,7 @@ export interface operations {
                                 };
                             };
                             theme_color: string;
+                            time_bonus_percentage: number | null;
                             timezone: string;
                             typical_reply_minutes: number;
                             updated_at: string;
@@ -11341,6 +11404,7 @@ export interface operations {
                                 };
                             };
                             theme_color: string;
+                            time_bonus_percentage: number | null;
                             timezone: string;
                             typical_reply_minutes: number;
                             updated_at: string;
@@ -11504,6 +11568,7 @@ export interface operations {
                         };
                     };
                     theme_color?: string;
+                    time_bonus_percentage?: number | null;
                     timezone?: string;
                     typical_reply_minutes?: number;
                     us_footer?: boolean;
@@ -11579,6 +11644,7 @@ export interface operations {
                                 };
                             };
                             theme_color: string;
+                            time_bonus_percentage: number | null;
                             timezone: string;
                             typical_reply_minutes: number;
                             updated_at: string;
@@ -11741,6 +11807,7 @@ export interface operations {
                         };
                     };
                     theme_color?: string;
+                    time_bonus_percentage?: number | null;
                     timezone?: string;
                     typical_reply_minutes?: number;
                     us_footer?: boolean;
@@ -11816,6 +11883,7 @@ export interface operations {
                                 };
                             };
                             theme_color: string;
+                            time_bonus_percentage: number | null;
                             timezone: string;
                             typical_reply_minutes: number;
                             updated_at: string;
@@ -20928,6 +20996,8 @@ export interface operations {
                                 name: string;
                                 vat_numbers: string[];
                             } | null;
+                            company_id: number;
+                            country: string;
                             created_at: string;
                             credits: number;
                             currency: string;
@@ -20936,8 +21006,15 @@ export interface operations {
                             paymentmethod: string;
                             refund_days: number;
                             settled_at: string | null;
+                            site: string;
                             /** @enum {string} */
                             status: "pending" | "completed" | "failed" | "cancelled" | "refunding" | "refunded";
+                            tradenames: string[];
+                            vat: {
+                                amount: number;
+                                net: number;
+                                rate: number;
+                            };
                         };
                     };
                 };

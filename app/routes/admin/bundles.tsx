@@ -12,9 +12,16 @@ import { loadAdminList } from './crud.server.ts';
 import { actionErrors } from './crud-editor.tsx';
 import { AdminCrudPage } from './crud-page.tsx';
 import { cents, intentError } from './money-form.ts';
+import { bySite, offerSites, siteOfForm } from './offer-site.server.ts';
+import { OfferSiteCell, OfferSiteFilterForm, OfferSiteSelect } from './offer-site.tsx';
 
 export async function loader({ context, request }: Route.LoaderArgs) {
-  return loadAdminList(request, staffApi(context.api)('GET /api/admin/bundles.php'), (data) => data.bundles);
+  const api = staffApi(context.api);
+  const [list, { sites, siteFilter }] = await Promise.all([
+    loadAdminList(request, api('GET /api/admin/bundles.php'), (data) => data.bundles),
+    offerSites(api, request),
+  ]);
+  return { ...list, items: bySite(list.items, siteFilter), sites, siteFilter };
 }
 
 export async function action({ context, request }: Route.ActionArgs) {
@@ -39,6 +46,7 @@ export async function action({ context, request }: Route.ActionArgs) {
   }
   const badge = text(form, 'badge');
   const body = defined({
+    site: siteOfForm(form),
     credits: whole(form, 'credits'),
     position: whole(form, 'position'),
     badge: badge === undefined ? undefined : badge || null,
@@ -58,7 +66,7 @@ export async function action({ context, request }: Route.ActionArgs) {
 export default function Bundles({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const { locale } = useRootData();
-  const { items: bundles, edit } = loaderData;
+  const { items: bundles, edit, sites, siteFilter } = loaderData;
   const saved = actionData && 'saved' in actionData ? actionData.saved : loaderData.created ? 'bundle' : null;
   const bundleErrors = actionErrors(actionData, 'bundle');
   const priceErrors = actionErrors(actionData, 'price') ?? actionErrors(actionData, 'removePrice');
@@ -67,10 +75,12 @@ export default function Bundles({ loaderData, actionData }: Route.ComponentProps
       path="/admin/bundles"
       heading={t('admin:bundles.heading')}
       lead={t('admin:bundles.lead')}
+      beforeList={<OfferSiteFilterForm path="/admin/bundles" sites={sites} filter={siteFilter} />}
       items={bundles}
       rowClassName={(bundle) => (bundle.active ? undefined : 'text-body-secondary')}
       columns={[
         { header: '#', cell: (bundle) => bundle.id },
+        { header: t('admin:offerSite.label'), cell: (bundle) => <OfferSiteCell site={bundle.site} /> },
         {
           header: t('admin:bundles.credits'),
           cell: (bundle) => (
@@ -109,6 +119,12 @@ export default function Bundles({ loaderData, actionData }: Route.ComponentProps
         after: edit && <BundlePrices bundle={edit} errors={priceErrors} />,
       }}
     >
+      <OfferSiteSelect
+        sites={sites}
+        value={edit?.site}
+        errors={bundleErrors}
+        hint={t('admin:offerSite.hint')}
+      />
       <div className="row g-2">
         <div className="col-6">
           <AdminInput

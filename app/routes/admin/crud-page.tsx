@@ -10,6 +10,7 @@ export function AdminCrudPage<Item extends { id: number }>({
   heading,
   above,
   lead,
+  beforeList,
   listWidth = 7,
   editor,
   children,
@@ -20,6 +21,8 @@ export function AdminCrudPage<Item extends { id: number }>({
   above?: ReactNode;
   /** A line under the heading. */
   lead?: string;
+  /** Between the lead and the list (its filter). */
+  beforeList?: ReactNode;
   /** The list's share of the 12 columns from 1200 px; the editor has the rest. */
   listWidth?: 7 | 8;
   editor: Omit<CrudEditorProps, 'children'>;
@@ -32,6 +35,7 @@ export function AdminCrudPage<Item extends { id: number }>({
         {above}
         <h1 className="h4">{heading}</h1>
         {lead && <p className="text-body-secondary small">{lead}</p>}
+        {beforeList}
         <CrudTable label={heading} {...table} />
       </div>
       <div className={`col-12 col-xl-${12 - listWidth}`}>

@@ -5,20 +5,23 @@ import { useRootData } from '#app/lib/root-data.ts';
 import { staffApi } from '#app/lib/staff-api.server.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import type { AdminDiscountCode } from '#contract/admin-money.ts';
-import { paymentMethodOptions } from '#contract/payments.ts';
+import { paymentMethodOptions, timeBonus } from '#contract/payments.ts';
 import type { Route } from './+types/discount-codes';
 import { AdminField, AdminInput, defined, errorAt, text, whole } from './backoffice-form.tsx';
 import { loadAdminList } from './crud.server.ts';
 import { actionErrors } from './crud-editor.tsx';
 import { AdminCrudPage } from './crud-page.tsx';
 import { cents, centsText, isoFromLocal, localFromIso, utcTime } from './money-form.ts';
+import { bySite, offerSites, siteOfForm } from './offer-site.server.ts';
+import { OfferSiteCell, OfferSiteFilterForm, OfferSiteSelect } from './offer-site.tsx';
 
 export async function loader({ context, request }: Route.LoaderArgs) {
-  return loadAdminList(
-    request,
-    staffApi(context.api)('GET /api/admin/discountcodes.php'),
-    (data) => data.discountcodes,
-  );
+  const api = staffApi(context.api);
+  const [list, { sites, siteFilter }] = await Promise.all([
+    loadAdminList(request, api('GET /api/admin/discountcodes.php'), (data) => data.discountcodes),
+    offerSites(api, request),
+  ]);
+  return { ...list, items: bySite(list.items, siteFilter), sites, siteFilter };
 }
 
 /** An optional code field: undefined when absent, null when empty, else upper case. */
@@ -38,6 +41,7 @@ export async function action({ context, request }: Route.ActionArgs) {
   }
   const member = text(form, 'member')?.trim();
   const body = defined({
+    site: siteOfForm(form),
     code: text(form, 'code'),
     value_percentage: whole(form, 'value_percentage'),
     country: upperOrNull(text(form, 'country')),
@@ -96,7 +100,7 @@ function StatusToggle({ code }: { code: AdminDiscountCode }) {
 export default function DiscountCodes({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const { locale } = useRootData();
-  const { items: codes, edit } = loaderData;
+  const { items: codes, edit, sites, siteFilter } = loaderData;
   const errors = actionErrors(actionData);
   const saved = actionData && 'savedCode' in actionData ? actionData.savedCode : null;
   return (
@@ -104,6 +108,7 @@ export default function DiscountCodes({ loaderData, actionData }: Route.Componen
       path="/admin/discountcodes"
       heading={t('admin:codes.heading')}
       listWidth={8}
+      beforeList={<OfferSiteFilterForm path="/admin/discountcodes" sites={sites} filter={siteFilter} />}
       items={codes}
       rowTestId={(code) => `code-${code.code}`}
       empty={t('admin:codes.none')}
@@ -123,6 +128,7 @@ export default function DiscountCodes({ loaderData, actionData }: Route.Componen
             </>
           ),
         },
+        { header: t('admin:offerSite.label'), cell: (code) => <OfferSiteCell site={code.site} /> },
         { header: t('admin:codes.percentage'), cell: (code) => `${code.value_percentage}%` },
         { header: t('admin:codes.scope'), cell: (code) => <Scope code={code} /> },
         {
@@ -158,9 +164,18 @@ export default function DiscountCodes({ loaderData, actionData }: Route.Componen
             type="number"
             inputMode="numeric"
             label={t('admin:codes.percentage')}
+            hint={edit?.code === timeBonus.code ? t('admin:codes.timeBonusHint') : undefined}
             errors={errors}
             defaultValue={edit?.value_percentage}
             required
+          />
+        </div>
+        <div className="col-12">
+          <OfferSiteSelect
+            sites={sites}
+            value={edit?.site}
+            errors={errors}
+            hint={t('admin:offerSite.codeHint')}
           />
         </div>
         <div className="col-6">

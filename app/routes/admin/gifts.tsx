@@ -11,9 +11,16 @@ import { AdminCheckbox, AdminImageUpload, AdminInput, defined, text, whole } fro
 import { loadAdminList } from './crud.server.ts';
 import { actionErrors } from './crud-editor.tsx';
 import { AdminCrudPage } from './crud-page.tsx';
+import { bySite, offerSites, siteOfForm } from './offer-site.server.ts';
+import { OfferSiteCell, OfferSiteFilterForm, OfferSiteSelect } from './offer-site.tsx';
 
 export async function loader({ context, request }: Route.LoaderArgs) {
-  return loadAdminList(request, staffApi(context.api)('GET /api/admin/gifts.php'), (data) => data.gifts);
+  const api = staffApi(context.api);
+  const [list, { sites, siteFilter }] = await Promise.all([
+    loadAdminList(request, api('GET /api/admin/gifts.php'), (data) => data.gifts),
+    offerSites(api, request),
+  ]);
+  return { ...list, items: bySite(list.items, siteFilter), sites, siteFilter };
 }
 
 export async function action({ context, request }: Route.ActionArgs) {
@@ -21,6 +28,7 @@ export async function action({ context, request }: Route.ActionArgs) {
   const id = whole(form, 'id');
   const credits = text(form, 'credits')?.trim();
   const body = defined({
+    site: siteOfForm(form),
     slug: text(form, 'slug'),
     names: Object.fromEntries(locales.map((locale) => [locale, text(form, `names.${locale}`) ?? ''])),
     credits: credits === undefined ? undefined : credits === '' ? null : whole(form, 'credits'),
@@ -62,13 +70,14 @@ function GiftImage({ gift }: { gift: AdminGift }) {
 export default function Gifts({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const { locale } = useRootData();
-  const { items: gifts, edit } = loaderData;
+  const { items: gifts, edit, sites, siteFilter } = loaderData;
   const errors = actionErrors(actionData);
   const saved = (actionData && 'savedGift' in actionData) || loaderData.created;
   return (
     <AdminCrudPage
       path="/admin/gifts"
       heading={t('admin:gifts.heading')}
+      beforeList={<OfferSiteFilterForm path="/admin/gifts" sites={sites} filter={siteFilter} />}
       items={gifts}
       rowClassName={(gift) => (gift.active ? undefined : 'text-body-secondary')}
       columns={[
@@ -89,6 +98,7 @@ export default function Gifts({ loaderData, actionData }: Route.ComponentProps) 
             </>
           ),
         },
+        { header: t('admin:offerSite.label'), cell: (gift) => <OfferSiteCell site={gift.site} /> },
         {
           header: t('admin:gifts.cost'),
           cell: (gift) =>
@@ -111,6 +121,7 @@ export default function Gifts({ loaderData, actionData }: Route.ComponentProps) 
         ),
       }}
     >
+      <OfferSiteSelect sites={sites} value={edit?.site} errors={errors} hint={t('admin:offerSite.hint')} />
       <AdminInput
         name="slug"
         label={t('admin:gifts.slug')}

@@ -9,6 +9,7 @@ import { useTranslation } from '#app/lib/use-translation.ts';
 import type { ErrorBody } from '#contract/common.ts';
 import type { Route } from './+types/member';
 import { ReportCount, StatusBadge } from './members.tsx';
+import { ChargebackBadge } from './order.tsx';
 import { ReportList } from './reports.tsx';
 import { TableScroll } from './table-scroll.tsx';
 
@@ -127,6 +128,7 @@ export default function MemberPage({ loaderData, actionData }: Route.ComponentPr
         {member.profile.name} <span className="text-body-secondary small">#{member.profile.id}</span>
         <StatusBadge status={member.user.status} />
         <ReportCount count={member.reports_about} />
+        {member.user.chargeback_at && <ChargebackBadge at={member.user.chargeback_at} />}
       </h1>
       {actionData && 'done' in actionData && (
         <div className="alert alert-success" role="status">

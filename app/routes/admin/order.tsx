@@ -1,12 +1,14 @@
 import type { ReactNode } from 'react';
 import { Form, Link, useNavigation } from 'react-router';
 import { formError, formText } from '#app/lib/actions.server.ts';
+import type { FormErrors } from '#app/lib/form-errors.ts';
 import { formatDate, formatMoney } from '#app/lib/format.ts';
 import { useRootData } from '#app/lib/root-data.ts';
 import { staffApi } from '#app/lib/staff-api.server.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import type { Route } from './+types/order';
-import { utcTime } from './money-form.ts';
+import { AdminInput, defined } from './backoffice-form.tsx';
+import { cents, centsText, utcTime } from './money-form.ts';
 import { StatusBadge } from './orders.tsx';
 import { TableScroll } from './table-scroll.tsx';
 
@@ -18,13 +20,53 @@ export async function loader({ context, params }: Route.LoaderArgs) {
   return result.data;
 }
 
-/** The refund: through the payment provider; the ledger takes the credits back once. */
+/**
+ * The refund, whole or partial: through the payment provider, once; the ledger takes back the
+ * credits entered. The amount is typed as money (`4.99`); an amount that is none goes to the API as
+ * typed, so its field error names it.
+ */
 export async function action({ context, params, request }: Route.ActionArgs) {
   const form = await request.formData();
+  const amount = cents(formText(form, 'amount_cents'));
+  const credits = formText(form, 'credits').trim();
   const result = await staffApi(context.api)('POST /api/admin/refund.php', {
-    body: { order: Number(params.id), reason: formText(form, 'reason') },
+    body: defined({
+      order: Number(params.id),
+      reason: formText(form, 'reason'),
+      amount_cents: amount,
+      credits: credits === '' ? undefined : Number(credits),
+    }),
   });
   return result.ok ? { refunded: true as const } : formError(result);
+}
+
+/** A chargeback reported by the provider, with its day. */
+export function ChargebackBadge({ at }: { at: string }) {
+  const { t } = useTranslation();
+  const { locale } = useRootData();
+  return (
+    <span className="badge text-bg-danger" data-testid="chargeback-badge">
+      {t('admin:orders.chargebackOn', { date: formatDate(at, locale, { dateStyle: 'medium' }) })}
+    </span>
+  );
+}
+
+/** The refund's error in words: a repeat (409), the provider out of reach, or the API's own text. */
+function RefundError({ errors }: { errors: FormErrors }) {
+  const { t } = useTranslation();
+  const text =
+    errors.status === 409
+      ? t('admin:orders.refundConflict')
+      : errors.status === 502 || errors.status === 503
+        ? t('admin:orders.refundRetry')
+        : errors.body.fields
+          ? t('admin:orders.refundFieldsError')
+          : t(`errors:${errors.body.error}`, { defaultValue: errors.body.message });
+  return (
+    <div className="alert alert-danger" role="alert" data-testid="refund-error">
+      {text}
+    </div>
+  );
 }
 
 /** An order (admins): the provider's payment id, amounts, discount, credits, webhook history, refund. */
@@ -36,7 +78,13 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
   const errors = actionData && 'errors' in actionData ? actionData.errors : undefined;
   const money = (cents: number) => formatMoney(cents, order.currency, locale);
   const rows: [string, ReactNode][] = [
-    [t('admin:orders.status'), <StatusBadge key="status" status={order.status} />],
+    [
+      t('admin:orders.status'),
+      <span key="status" className="d-inline-flex flex-wrap gap-1">
+        <StatusBadge status={order.status} />
+        {order.charged_back_at && <ChargebackBadge at={order.charged_back_at} />}
+      </span>,
+    ],
     [
       t('admin:orders.member'),
       <Link key="member" to={`/admin/members/${order.member.id}`}>
@@ -65,6 +113,17 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
     [t('admin:orders.credits'), order.credits],
     [t('admin:orders.creditsGranted'), credits_granted],
     [t('admin:orders.creditsReversed'), credits_reversed],
+    ...(order.refund_cents !== null
+      ? ([
+          [
+            t('admin:orders.partialRefund'),
+            t('admin:orders.partialRefundValue', {
+              amount: money(order.refund_cents),
+              credits: order.refund_credits ?? 0,
+            }),
+          ],
+        ] satisfies [string, ReactNode][])
+      : []),
   ];
   return (
     <div className="row g-3">
@@ -87,19 +146,39 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
             </dl>
           </div>
         </section>
+        {!refundable && errors && <RefundError errors={errors} />}
         {refundable && (
           <section className="card border-danger-subtle">
             <div className="card-body">
               <h2 className="h6">{t('admin:action.refund')}</h2>
-              <p className="small text-body-secondary">
-                {t('admin:orders.refundLead', { amount: money(order.amount) })}
-              </p>
-              {errors && (
-                <div className="alert alert-danger" role="alert">
-                  {errors.body.message}
+              <p className="small text-body-secondary">{t('admin:orders.refundLead')}</p>
+              {errors && <RefundError errors={errors} />}
+              <Form method="post" data-testid="refund-form">
+                <div className="row g-2">
+                  <div className="col-6">
+                    <AdminInput
+                      name="amount_cents"
+                      inputMode="text"
+                      label={t('admin:orders.refundAmount', { currency: order.currency })}
+                      hint={t('admin:orders.refundAmountHint', { amount: money(order.amount) })}
+                      errors={errors}
+                      defaultValue={centsText(order.amount)}
+                      required
+                    />
+                  </div>
+                  <div className="col-6">
+                    <AdminInput
+                      name="credits"
+                      type="number"
+                      inputMode="numeric"
+                      label={t('admin:orders.refundCredits')}
+                      hint={t('admin:orders.refundCreditsHint', { credits: order.credits })}
+                      errors={errors}
+                      defaultValue={order.credits}
+                      required
+                    />
+                  </div>
                 </div>
-              )}
-              <Form method="post">
                 <div className="mb-2">
                   <label className="form-label small" htmlFor="refund-reason">
                     {t('admin:action.reason')}

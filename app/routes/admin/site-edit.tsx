@@ -102,6 +102,11 @@ export async function action({ context, params, request }: Route.ActionArgs) {
     message_credits: whole(form, 'message_credits'),
     photo_credits: whole(form, 'photo_credits'),
     gift_credits: whole(form, 'gift_credits'),
+    time_bonus_percentage: form.has('time_bonus_percentage')
+      ? text(form, 'time_bonus_percentage')?.trim()
+        ? whole(form, 'time_bonus_percentage')
+        : null
+      : undefined,
     signup_credits: whole(form, 'signup_credits'),
     message_length: whole(form, 'message_length'),
     free_conversations: whole(form, 'free_conversations'),
@@ -351,6 +356,11 @@ export default function SiteEdit({ loaderData, actionData }: Route.ComponentProp
           {number('photo_credits', t('admin:site.photoCredits'), 2)}
           {number('gift_credits', t('admin:site.giftCredits'), 3)}
           {number('signup_credits', t('admin:site.signupCredits'), 0)}
+          {field('time_bonus_percentage', t('admin:site.timeBonus'), {
+            type: 'number',
+            inputMode: 'numeric',
+            hint: t('admin:site.timeBonusHint'),
+          })}
           {number('message_length', t('admin:site.messageLength'), 1000)}
           {number('free_conversations', t('admin:site.freeConversations'), 2)}
           {number('free_messages', t('admin:site.freeMessages'), 3)}

@@ -92,6 +92,11 @@ export const sites = pgTable(
     fictionalSingular: text().notNull().default(''),
     fictionalPlural: text().notNull().default(''),
     refundDays: integer().notNull().default(14),
+    /**
+     * The welcome time bonus of this site in percent; null: the TIMEBONUS code's own percentage, the
+     * default of every site (decision 050). Quote and order both read it.
+     */
+    timeBonusPercentage: integer(),
     signups: text({ enum: signupModes }).notNull().default('all'),
     loggedOutSearch: boolean().notNull().default(false),
     loggedOutSearchTrafficsource: boolean().notNull().default(false),

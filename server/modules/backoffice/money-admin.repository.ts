@@ -20,6 +20,14 @@ export type DiscountCodeRow = typeof discountCodes.$inferSelect;
 export type OrderRow = typeof orders.$inferSelect;
 export type OrderEventRow = typeof orderEvents.$inferSelect;
 
+// Sites (as the offers name them)
+
+/** Every site's name by id: the offers of one site show which. */
+export async function siteNames(db: Executor): Promise<Map<number, string>> {
+  const rows = await db.select({ id: sites.id, name: sites.name }).from(sites);
+  return new Map(rows.map((row) => [row.id, row.name]));
+}
+
 // Bundles
 
 export async function listBundles(db: Executor): Promise<BundleRow[]> {

@@ -46,6 +46,12 @@ function cleanNames(names: Partial<Record<string, string | undefined>>): Record<
 
 const noImage = '';
 
+type SiteRef = { id: number; name: string } | null;
+
+function siteRef(names: Map<number, string>, siteId: number | null): SiteRef {
+  return siteId === null ? null : { id: siteId, name: names.get(siteId) ?? '' };
+}
+
 export type Acting = { actor: StaffRow; ip: string };
 
 /**
@@ -80,19 +86,28 @@ export class MoneyAdminService {
     });
   }
 
+  /** An offer's site as given: undefined (unchanged), null (every site) or a site that exists. */
+  private async offerSite(db: Executor, site: number | null | undefined): Promise<number | null | undefined> {
+    if (site === undefined || site === null) return site;
+    if (!(await repo.siteNames(db)).has(site)) throw new ValidationFailedError({ site: 'invalid' });
+    return site;
+  }
+
   // Bundles
 
   async bundles(): Promise<AdminBundle[]> {
     const rows = await repo.listBundles(this.db);
-    const [prices, paid] = await Promise.all([
+    const [prices, paid, names] = await Promise.all([
       repo.pricesOf(
         this.db,
         rows.map((row) => row.id),
       ),
       repo.paidOrdersPerBundle(this.db),
+      repo.siteNames(this.db),
     ]);
     return rows.map((row) => ({
       id: row.id,
+      site: siteRef(names, row.siteId),
       credits: row.credits,
       position: row.position,
       active: row.active,
@@ -112,13 +127,18 @@ export class MoneyAdminService {
 
   async createBundle(acting: Acting, input: CreateBundle): Promise<AdminBundle> {
     const id = await this.db.transaction(async (tx) => {
+      const siteId = (await this.offerSite(tx, input.site)) ?? null;
       const row = await repo.insertBundle(tx, {
+        siteId,
         credits: input.credits,
         position: input.position ?? 0,
         active: input.active ?? true,
         badge: input.badge ?? null,
       });
-      await this.audit(tx, acting, 'bundle.create', `bundle:${row.id}`, { credits: row.credits });
+      await this.audit(tx, acting, 'bundle.create', `bundle:${row.id}`, {
+        credits: row.credits,
+        site: siteId,
+      });
       return row.id;
     });
     return this.bundle(id);
@@ -128,7 +148,9 @@ export class MoneyAdminService {
     const { id, ...fields } = input;
     await this.db.transaction(async (tx) => {
       if (!(await repo.lockBundle(tx, id))) throw new NotFoundError();
+      const siteId = await this.offerSite(tx, fields.site);
       await repo.updateBundle(tx, id, {
+        ...(siteId !== undefined ? { siteId } : {}),
         ...(fields.credits !== undefined ? { credits: fields.credits } : {}),
         ...(fields.position !== undefined ? { position: fields.position } : {}),
         ...(fields.active !== undefined ? { active: fields.active } : {}),
@@ -174,9 +196,10 @@ export class MoneyAdminService {
 
   // Gifts
 
-  private toGift(row: repo.GiftRow, sent: Map<number, number>): AdminGift {
+  private toGift(row: repo.GiftRow, sent: Map<number, number>, names: Map<number, string>): AdminGift {
     return {
       id: row.id,
+      site: siteRef(names, row.siteId),
       slug: row.slug,
       image: row.imageKey === noImage ? null : this.storage.url(row.imageKey),
       names: cleanNames(row.names),
@@ -188,8 +211,12 @@ export class MoneyAdminService {
   }
 
   async gifts(): Promise<AdminGift[]> {
-    const [rows, sent] = await Promise.all([repo.listGifts(this.db), repo.giftsSent(this.db)]);
-    return rows.map((row) => this.toGift(row, sent));
+    const [rows, sent, names] = await Promise.all([
+      repo.listGifts(this.db),
+      repo.giftsSent(this.db),
+      repo.siteNames(this.db),
+    ]);
+    return rows.map((row) => this.toGift(row, sent, names));
   }
 
   private async gift(id: number): Promise<AdminGift> {
@@ -209,6 +236,7 @@ export class MoneyAdminService {
         if (await repo.findGiftBySlug(tx, input.slug))
           throw new ValidationFailedError({ slug: 'slug_taken' });
         const row = await repo.insertGift(tx, {
+          siteId: (await this.offerSite(tx, input.site)) ?? null,
           slug: input.slug,
           imageKey: noImage,
           names,
@@ -238,7 +266,9 @@ export class MoneyAdminService {
           if (await repo.findGiftBySlug(tx, fields.slug))
             throw new ValidationFailedError({ slug: 'slug_taken' });
         }
+        const siteId = await this.offerSite(tx, fields.site);
         await repo.updateGift(tx, id, {
+          ...(siteId !== undefined ? { siteId } : {}),
           ...(fields.slug !== undefined ? { slug: fields.slug } : {}),
           ...(fields.names !== undefined ? { names: cleanNames(fields.names) } : {}),
           ...(fields.credits !== undefined ? { credits: fields.credits } : {}),
@@ -290,7 +320,7 @@ export class MoneyAdminService {
   // Discount codes
 
   private async toCodes(rows: repo.DiscountCodeRow[]): Promise<AdminDiscountCode[]> {
-    const [use, members] = await Promise.all([
+    const [use, members, names] = await Promise.all([
       repo.discountUse(
         this.db,
         rows.map((row) => row.id),
@@ -299,6 +329,7 @@ export class MoneyAdminService {
         this.db,
         rows.flatMap((row) => (row.userId === null ? [] : [row.userId])),
       ),
+      repo.siteNames(this.db),
     ]);
     const now = this.clock.now();
     return rows.map((row) => {
@@ -306,6 +337,7 @@ export class MoneyAdminService {
       return {
         id: row.id,
         code: row.code,
+        site: siteRef(names, row.siteId),
         country: row.country,
         member: member ? { id: member.profileId, name: member.name } : null,
         expires: row.expires?.toISOString() ?? null,
@@ -339,6 +371,8 @@ export class MoneyAdminService {
       }
     }
     const columns: Partial<Omit<repo.DiscountCodeRow, 'id'>> = {};
+    const siteId = await this.offerSite(db, input.site);
+    if (siteId !== undefined) columns.siteId = siteId;
     if (input.code !== undefined) columns.code = input.code;
     if (input.country !== undefined) columns.country = input.country;
     if (userId !== undefined) columns.userId = userId;
@@ -435,6 +469,9 @@ export class MoneyAdminService {
             : null,
         created_at: order.createdAt.toISOString(),
         settled_at: order.settledAt?.toISOString() ?? null,
+        refund_cents: order.refundCents,
+        refund_credits: order.refundCredits,
+        charged_back_at: order.chargedBackAt?.toISOString() ?? null,
       };
     });
   }

@@ -43,6 +43,7 @@ export function toAdminSite(row: SiteRow): AdminSite {
     message_credits: row.messageCredits,
     photo_credits: row.photoCredits,
     gift_credits: row.giftCredits,
+    time_bonus_percentage: row.timeBonusPercentage,
     signup_credits: row.signupCredits,
     message_length: row.messageLength,
     free_conversations: row.freeConversations,
@@ -103,6 +104,7 @@ function toColumns(input: Partial<SiteFields>): repo.SiteChanges {
   set('messageCredits', input.message_credits);
   set('photoCredits', input.photo_credits);
   set('giftCredits', input.gift_credits);
+  if (input.time_bonus_percentage !== undefined) columns.timeBonusPercentage = input.time_bonus_percentage;
   set('signupCredits', input.signup_credits);
   set('messageLength', input.message_length);
   set('freeConversations', input.free_conversations);

@@ -172,6 +172,7 @@ export class ModerationService {
         status: row.user.status,
         credits: row.user.credits,
         paid_user: row.user.paidUser,
+        chargeback_at: row.user.chargebackAt?.toISOString() ?? null,
         language: row.user.language,
         signup_date: row.user.signupDate.toISOString(),
         last_login: row.user.lastLoginAt?.toISOString() ?? null,

@@ -1,4 +1,5 @@
 import { paymentsEndpoints } from '#contract/endpoints/payments.ts';
+import { vatOf } from '#contract/vat.ts';
 import type { UserRow } from '#server/db/schema/members.ts';
 import type { SiteRow } from '#server/db/schema/sites.ts';
 import { routeOf } from '#server/lib/endpoint-route.ts';
@@ -73,6 +74,8 @@ export async function paymentsRoutes(app: ZodApp): Promise<void> {
     const member = requireMember(request);
     if (request.query.id === undefined) return { transactions: await payments.orders(member) };
     const order = await payments.order(member, request.query.id);
+    const country = await payments.orderCountry(member, order.id);
+    const vat = vatOf(order.amount, country);
     const company = await app.deps.sites.company(request.site);
     const info = company ? toCompanyInfo(company) : null;
     return {
@@ -88,6 +91,11 @@ export async function paymentsRoutes(app: ZodApp): Promise<void> {
               vat_numbers: info.vat_numbers,
             }
           : null,
+        company_id: request.site.companyId,
+        site: request.site.name,
+        country,
+        vat: { rate: vat.rate, net: vat.net, amount: vat.vat },
+        tradenames: info?.tradenames ?? [],
         refund_days: request.site.refundDays,
       },
     };
@@ -103,11 +111,11 @@ export async function paymentsRoutes(app: ZodApp): Promise<void> {
     if (request.query.code) {
       const country = await payments.countryOf(member, request.site, request.clientCountry);
       return payments.toDiscountCode(
-        await payments.validDiscount(member, request.query.code, { country }),
+        await payments.validDiscount(member, request.site, request.query.code, { country }),
         member,
       );
     }
-    const code = await payments.welcomeCode(member);
+    const code = await payments.welcomeCode(member, request.site);
     if (!code) throw new NotFoundError('discount_not_found');
     return code;
   });

@@ -193,13 +193,24 @@ export class PaymentsService {
     };
   }
 
+  /**
+   * The code as it applies on this site: the time bonus takes the site's own percentage when it
+   * has one, else the code's (every site's default, decision 050).
+   */
+  private onSite(row: CodeRow, site: SiteRow): CodeRow {
+    if (row.code !== timeBonus.code || site.timeBonusPercentage === null) return row;
+    return { ...row, valuePercentage: site.timeBonusPercentage };
+  }
+
   /** A code this member may use for this order (spec §5: "not found" or "already used"). */
   async validDiscount(
     member: UserRow,
+    site: SiteRow,
     code: string,
     order: { country: string; currency?: string; amountCents?: number; method?: string },
   ): Promise<CodeRow> {
-    const row = await repo.findDiscountCode(this.db, code);
+    const found = await repo.findDiscountCode(this.db, code);
+    const row = found && this.onSite(found, site);
     const now = this.clock.now();
     if (row?.status !== 'active') throw new DiscountNotFoundError();
     if (row.code === timeBonus.code && !this.timeBonusOpen(member))
@@ -224,11 +235,11 @@ export class PaymentsService {
    * The code the checkout fills in: the time bonus while it runs (first 4 hours, never paid), else
    * the member's own open personal code (a win-back offer), else nothing.
    */
-  async welcomeCode(member: UserRow): Promise<DiscountCode | null> {
+  async welcomeCode(member: UserRow, site: SiteRow): Promise<DiscountCode | null> {
     if (this.timeBonusOpen(member)) {
       const row = await repo.findDiscountCode(this.db, timeBonus.code);
       if (row && (await repo.redemptionsBy(this.db, row.id, member.id)) === 0)
-        return this.toDiscountCode(row, member);
+        return this.toDiscountCode(this.onSite(row, site), member);
     }
     const personal = await repo.openPersonalCode(this.db, member.id, this.clock.now());
     return personal ? this.toDiscountCode(personal, member) : null;
@@ -254,7 +265,7 @@ export class PaymentsService {
       throw new ValidationFailedError({ paymentmethod: 'invalid' });
     }
     const code = input.discountcode?.trim()
-      ? await this.validDiscount(member, input.discountcode, {
+      ? await this.validDiscount(member, site, input.discountcode, {
           country,
           currency: bundle.currency,
           amountCents: bundle.amountCents,
@@ -474,6 +485,13 @@ export class PaymentsService {
     const row = await repo.findOrder(this.db, orderId);
     if (!row || row.userId !== member.id) throw new NotFoundError();
     return toOrder(row);
+  }
+
+  /** The country an order of this member was priced in (its VAT on the invoice). */
+  async orderCountry(member: UserRow, orderId: number): Promise<string> {
+    const row = await repo.findOrder(this.db, orderId);
+    if (!row || row.userId !== member.id) throw new NotFoundError();
+    return row.country;
   }
 
   /** The order a provider payment pays (test checkout: to check the payer). */

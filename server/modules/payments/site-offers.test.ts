@@ -1,9 +1,12 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { timeBonus } from '#contract/payments.ts';
+import { vatRates } from '#contract/vat.ts';
 import { bundlePrices, bundles, gifts } from '#server/db/schema/catalog.ts';
 import { discountCodes, orders } from '#server/db/schema/payments.ts';
 import { companies, sites } from '#server/db/schema/sites.ts';
 import { activateMember, grantCredits, signupMember } from '../../../tests/setup/members.ts';
+import { signedInStaff } from '../../../tests/setup/staff.ts';
 import { createTestApp, type TestApp } from '../../../tests/setup/test-app.ts';
 
 /**
@@ -147,5 +150,124 @@ describe('offers per site', () => {
       payload: { profile: partner, gift: ownGift },
     });
     expect(sent.statusCode).toBe(404);
+  });
+
+  it('the back office sets an offer’s site, lists it with its name, and refuses a site that does not exist', async () => {
+    const admin = await signedInStaff(t.app, 'admin');
+    const as = (method: 'POST' | 'PUT' | 'GET', url: string, payload?: object) =>
+      t.app.inject({ method, url, headers: { cookie: admin.cookie }, ...(payload ? { payload } : {}) });
+    const created = await as('POST', '/api/admin/bundles.php', { credits: 55, site: siteB });
+    expect(created.statusCode, created.body).toBe(201);
+    expect(created.json().bundle.site).toEqual({ id: siteB, name: 'Second brand' });
+    const moved = await as('PUT', '/api/admin/bundles.php', { id: created.json().bundle.id, site: null });
+    expect(moved.json().bundle.site).toBeNull();
+    const listed = (await as('GET', '/api/admin/discountcodes.php')).json().discountcodes;
+    expect(listed.find((row: { code: string }) => row.code === code).site).toEqual({
+      id: siteB,
+      name: 'Second brand',
+    });
+    const gift = await as('POST', '/api/admin/gifts.php', {
+      slug: `site-gift-${process.pid}`,
+      names: { en: 'Tulip' },
+      site: siteB,
+    });
+    expect(gift.json().gift.site).toEqual({ id: siteB, name: 'Second brand' });
+    for (const [url, payload] of [
+      ['/api/admin/bundles.php', { credits: 5, site: 999_999 }],
+      ['/api/admin/discountcodes.php', { code: `NOSITE${process.pid}`, value_percentage: 5, site: 999_999 }],
+      ['/api/admin/gifts.php', { slug: `nosite-${process.pid}`, names: { en: 'X' }, site: 999_999 }],
+    ] as const) {
+      const refused = await as('POST', url, payload);
+      expect(refused.statusCode, url).toBe(422);
+      expect(refused.json().fields).toEqual({ site: 'invalid' });
+    }
+  });
+
+  it('a site’s own time bonus is what its members see, are quoted and are charged; other sites keep the default', async () => {
+    const admin = await signedInStaff(t.app, 'admin');
+    const set = await t.app.inject({
+      method: 'PUT',
+      url: '/api/admin/sites.php',
+      headers: { cookie: admin.cookie },
+      payload: { id: siteB, time_bonus_percentage: 40 },
+    });
+    expect(set.statusCode, set.body).toBe(200);
+    expect(set.json().site.time_bonus_percentage).toBe(40);
+    const fresh = await signupMember(t.app, {}, { host: hostB });
+    await activateMember(t.app, fresh.userId);
+    const welcome = await call(fresh.cookie, '/api/discountcode.php', hostB);
+    expect(welcome.statusCode, welcome.body).toBe(200);
+    expect(welcome.json()).toMatchObject({ code: timeBonus.code, value_percentage: 40 });
+    const method = (await call(fresh.cookie, '/api/bundles.php', hostB)).json().paymentmethods[0] as string;
+    const quote = (
+      await call(
+        fresh.cookie,
+        `/api/quote.php?bundle=${ownBundle}&paymentmethod=${method}&discountcode=${timeBonus.code}`,
+        hostB,
+      )
+    ).json();
+    expect(quote).toMatchObject({ list_price: 1234, amount: 740, discount: { value_percentage: 40 } });
+    const ordered = await t.app.inject({
+      method: 'POST',
+      url: '/api/order.php',
+      headers: { cookie: fresh.cookie, host: hostB },
+      payload: { bundle: ownBundle, paymentmethod: method, discountcode: timeBonus.code, amount: 740 },
+    });
+    expect(ordered.statusCode, ordered.body).toBe(201);
+    const [row] = await t.database.db.select().from(orders).where(eq(orders.id, ordered.json().order.id));
+    expect(row?.amountCents).toBe(740);
+
+    const other = await signupMember(t.app);
+    await activateMember(t.app, other.userId);
+    const onA = (await call(other.cookie, '/api/discountcode.php')).json();
+    expect(onA).toMatchObject({ code: timeBonus.code, value_percentage: timeBonus.percentage });
+
+    // Back to the default: the site follows the code's own percentage again.
+    await t.app.inject({
+      method: 'PUT',
+      url: '/api/admin/sites.php',
+      headers: { cookie: admin.cookie },
+      payload: { id: siteB, time_bonus_percentage: null },
+    });
+    const later = await signupMember(t.app, {}, { host: hostB });
+    await activateMember(t.app, later.userId);
+    const back = (await call(later.cookie, '/api/discountcode.php', hostB)).json();
+    expect(back.value_percentage).toBe(timeBonus.percentage);
+  });
+
+  it('an invoice of a paid order: the site’s company, its VAT numbers and the VAT inside the amount; only for its owner', async () => {
+    const method = (await call(memberB.cookie, '/api/bundles.php', hostB)).json().paymentmethods[0] as string;
+    const ordered = await t.app.inject({
+      method: 'POST',
+      url: '/api/order.php',
+      headers: { cookie: memberB.cookie, host: hostB },
+      payload: { bundle: ownBundle, paymentmethod: method },
+    });
+    expect(ordered.statusCode, ordered.body).toBe(201);
+    const { order, checkout_url } = ordered.json();
+    const paid = await t.app.inject({
+      method: 'POST',
+      url: '/api/test-payment.php',
+      headers: { cookie: memberB.cookie, host: hostB },
+      payload: { payment: (checkout_url as string).split('/').at(-1), status: 'paid' },
+    });
+    expect(paid.statusCode, paid.body).toBe(200);
+    const [row] = await t.database.db.select().from(orders).where(eq(orders.id, order.id));
+    const [company] = await t.database.db.select().from(companies).limit(1);
+    const invoice = (await call(memberB.cookie, `/api/transactions.php?id=${order.id}`, hostB)).json()
+      .transaction;
+    const rate = vatRates[row!.country] ?? 0;
+    const net = Math.round((1234 * 100) / (100 + rate));
+    expect(invoice).toMatchObject({
+      status: 'completed',
+      amount: 1234,
+      site: 'Second brand',
+      company_id: company!.id,
+      country: row!.country,
+      vat: { rate, net, amount: 1234 - net },
+      company: { name: company!.name, vat_numbers: company!.vatNumbers },
+    });
+    const other = await call(memberA.cookie, `/api/transactions.php?id=${order.id}`);
+    expect(other.statusCode).toBe(404);
   });
 });

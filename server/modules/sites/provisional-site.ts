@@ -24,6 +24,7 @@ export function provisionalSite(domain: string): SiteRow {
     messageCredits: 1,
     photoCredits: 2,
     giftCredits: 3,
+    timeBonusPercentage: null,
     signupCredits: 0,
     messageLength: 1000,
     freeConversations: 2,

@@ -1,0 +1,1 @@
+ALTER TABLE "sites" ADD COLUMN "time_bonus_percentage" integer;
