@@ -22,7 +22,6 @@ import { notificationsRoutes } from './modules/notifications/notifications.route
 import { pwaRoutes } from './modules/notifications/pwa.routes.ts';
 import { winbackRoutes } from './modules/nudges/winback.routes.ts';
 import { operatorLiveRoutes, operatorRoutes } from './modules/operator/operator.routes.ts';
-import { supervisionRoutes } from './modules/supervision/supervision.routes.ts';
 import { paymentsRoutes } from './modules/payments/payments.routes.ts';
 import { privateMediaRoutes } from './modules/photos/media.routes.ts';
 import { photosRoutes } from './modules/photos/photos.routes.ts';
@@ -35,6 +34,7 @@ import { seoRoutes } from './modules/sites/seo.routes.ts';
 import { sitesRoutes } from './modules/sites/sites.routes.ts';
 import { staffRoutes } from './modules/staff/staff.routes.ts';
 import { statsRoutes } from './modules/stats/stats.routes.ts';
+import { supervisionRoutes } from './modules/supervision/supervision.routes.ts';
 
 /** The members' API, the live sockets, the staff API, and a JSON 404 for every other API path. */
 export async function registerRoutes(app: FastifyInstance, config: Config): Promise<void> {

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Infrastructure } from './app-infrastructure.ts';
 import { reportPaymentFailures } from './app-payment-reports.ts';
+import { watchQueues } from './app-queue-metrics.ts';
 import type { AppDeps, BuildOptions } from './app-types.ts';
 import { registerBackgroundJobs } from './background-jobs.ts';
 import type { Config } from './config.ts';
@@ -19,7 +20,6 @@ import { localPresenceStore, Presence, redisPresenceStore } from './modules/noti
 import { NudgesService } from './modules/nudges/nudges.service.ts';
 import { WinbackService } from './modules/nudges/winback.service.ts';
 import { OperatorService } from './modules/operator/operator.service.ts';
-import { SupervisionService } from './modules/supervision/supervision.service.ts';
 import { DirectDebitService } from './modules/payments/direct-debit.service.ts';
 import { PaymentsService } from './modules/payments/payments.service.ts';
 import { PhotosService } from './modules/photos/photos.service.ts';
@@ -33,6 +33,7 @@ import { SiteDirectory } from './modules/sites/sites.service.ts';
 import { ensureStaffAtStart } from './modules/staff/staff.bootstrap.ts';
 import { StaffService } from './modules/staff/staff.service.ts';
 import { StatsService } from './modules/stats/stats.service.ts';
+import { SupervisionService } from './modules/supervision/supervision.service.ts';
 import { httpPostbackSender, PostbackQueue } from './modules/tracking/postbacks.ts';
 import { TrackingService } from './modules/tracking/tracking.service.ts';
 
@@ -111,6 +112,7 @@ export async function createServices(
   // An activation schedules the site's opener scripts in its own transaction.
   accounts.onActivated = (tx, member) => engagement.memberActivated(tx, member);
   const stats = new StatsService(db, clock);
+  const searchCounts = new SearchCounts(config.SEARCH_COUNT_CACHE_MS, clock);
   const postbackSender = options.postbackSender ?? httpPostbackSender(config.NODE_ENV !== 'production');
   const deps: AppDeps = {
     config,
@@ -138,13 +140,7 @@ export async function createServices(
     accounts,
     photos: new PhotosService(db, clock, storage, screening),
     screening,
-    search: new SearchService(
-      db,
-      clock,
-      storage,
-      new SearchCounts(config.SEARCH_COUNT_CACHE_MS, clock),
-      reads,
-    ),
+    search: new SearchService(db, clock, storage, searchCounts, reads),
     likes,
     operator: new OperatorService(db, clock, storage, bus, sites, chats, profiles, staff, stats),
     supervision: new SupervisionService(db, clock, sites, chats, staff),
@@ -179,15 +175,7 @@ export async function createServices(
   deps.accounts.cacheSessions(sessionCache, bus);
   const stopSessionCache = sessionCache.listen(bus);
   const stopChatListCache = chatLists.listen(bus);
-  metrics.queue('mail', () => mail.pending());
-  metrics.queue('payments', () => payments.pendingCount());
-  metrics.queue('postbacks', () => deps.postbacks.pending());
-  // Every job waiting in the runner's table, whatever its queue (a backlog shows here first).
-  metrics.queue('jobs', async () =>
-    (await jobs.counts()).reduce((sum, row) => sum + (row.status === 'queued' ? row.count : 0), 0),
-  );
-  metrics.jobsFrom(() => jobs.counts());
-  metrics.databasePoolOf(database.pool);
+  watchQueues(deps, database);
   registerBackgroundJobs(deps, app.log);
   deps.staffStart = await ensureStaffAtStart(config, staff);
   return {

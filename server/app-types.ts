@@ -26,7 +26,6 @@ import type { NotificationsService, PushSender } from './modules/notifications/n
 import type { NudgesService } from './modules/nudges/nudges.service.ts';
 import type { WinbackService } from './modules/nudges/winback.service.ts';
 import type { OperatorService } from './modules/operator/operator.service.ts';
-import type { SupervisionService } from './modules/supervision/supervision.service.ts';
 import type { DirectDebitService } from './modules/payments/direct-debit.service.ts';
 import type { PaymentsService } from './modules/payments/payments.service.ts';
 import type { PaymentProvider } from './modules/payments/providers.ts';
@@ -40,6 +39,7 @@ import type { SiteDirectory } from './modules/sites/sites.service.ts';
 import type { StaffStart } from './modules/staff/staff.bootstrap.ts';
 import type { StaffService } from './modules/staff/staff.service.ts';
 import type { StatsService } from './modules/stats/stats.service.ts';
+import type { SupervisionService } from './modules/supervision/supervision.service.ts';
 import type { PostbackQueue, PostbackSender } from './modules/tracking/postbacks.ts';
 import type { TrackingService } from './modules/tracking/tracking.service.ts';
 import type { WebMode } from './web/ssr.ts';

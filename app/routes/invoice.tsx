@@ -71,7 +71,11 @@ export default function Invoice({ loaderData }: Route.ComponentProps) {
             </div>
             {company && (
               <div className="small text-sm-end" data-testid="invoice-company">
-                <CompanyBlock companyId={transaction.company_id} company={company} site={transaction.site} />
+                <CompanyBlock
+                  companyId={transaction.company_id}
+                  company={{ ...company, tradenames: transaction.tradenames }}
+                  site={transaction.site}
+                />
                 {!blockShowsRegistration(transaction.company_id) &&
                   company.vat_numbers.map((vat) => <div key={vat}>{t('footer.vat', { vat })}</div>)}
               </div>

@@ -70,6 +70,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/board.php": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The supervisor board (lead, admin): waiting conversations per site and member language with the oldest wait and the breaches of the site's reply target, the staff with their claims and replies in the last hour, and the open reports about fictional profiles with the operator who wrote the reported message */
+        get: operations["getAdminBoard"];
+        /** Closes an open report about a fictional profile (lead, admin): dismiss (unfounded) or resolve (taken up with the operator); never a ban. 409 report_handled */
+        put: operations["putAdminBoard"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/bundle-prices.php": {
         parameters: {
             query?: never;
@@ -510,6 +528,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/outbound.php": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Before starting a conversation: the member and the fictional profiles of their site the caller may write as (operators given `outbound`, leads, admins) */
+        get: operations["getAdminOutbound"];
+        put?: never;
+        /** A first message from a fictional profile to a member through the one send path (operators given `outbound`, leads, admins); 403 contact_refused when the member blocked the profile or opted out of messages from profiles they never wrote to; 409 conversation_exists when the member wrote to the profile already (answer it from the queue) */
+        post: operations["postAdminOutbound"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/passkey-login.php": {
         parameters: {
             query?: never;
@@ -785,7 +821,7 @@ export interface paths {
         get: operations["getAdminSessions"];
         put?: never;
         post?: never;
-        /** Ends one of the own sessions */
+        /** Ends one of the own sessions (`{id}`), or every other one (`{others: true}`) */
         delete: operations["deleteAdminSessions"];
         options?: never;
         head?: never;
@@ -828,6 +864,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/staff-sessions.php": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A staff member’s open sessions (admin) */
+        get: operations["getAdminStaffSessions"];
+        put?: never;
+        post?: never;
+        /** Ends one session of a staff member (`id`) or all of them (admin); they end on every instance at once */
+        delete: operations["deleteAdminStaffSessions"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/staff.php": {
         parameters: {
             query?: never;
@@ -837,7 +891,7 @@ export interface paths {
         };
         /** All staff (admin) */
         get: operations["getAdminStaff"];
-        /** Changes a staff member’s role, the sites and member languages they answer (empty: all), how many conversations they may hold at once (null: the default) or whether the account is active (admin) */
+        /** Changes a staff member’s role, the sites and member languages they answer (empty: all), how many conversations they may hold at once (null: the default) or whether the account is active, and whether an operator may start conversations as a fictional profile (`outbound`) (admin) */
         put: operations["putAdminStaff"];
         /** Creates a staff account (admin). The new account sets its own password at its first sign-in (password_change_required) and enrols TOTP */
         post: operations["postAdminStaff"];
@@ -2862,6 +2916,244 @@ export interface operations {
                                 name: string;
                             } | null;
                         }[];
+                    };
+                };
+            };
+            /** @description Not accepted (e.g. login_failed) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: authentication_required without a session, csrf_failed for a foreign Origin, or a rule of the call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed with fields, or a rule of the call */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited (Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description setup_required before the first site exists, or a provider that does not answer (retry later) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getAdminBoard: {
+        parameters: {
+            query?: {
+                site?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        at: string;
+                        operators: {
+                            claims: number;
+                            last_active_at: string | null;
+                            online: boolean;
+                            replies_last_hour: number;
+                            staff: {
+                                id: number;
+                                name: string;
+                                /** @enum {string} */
+                                role: "operator" | "lead" | "moderator" | "admin";
+                            };
+                            started_last_hour: number;
+                        }[];
+                        queues: {
+                            language: string;
+                            oldest_waiting_since: string | null;
+                            reply_target_minutes: number;
+                            site: {
+                                id: number;
+                                name: string;
+                            };
+                            sla_breaches: number;
+                            waiting: number;
+                        }[];
+                        reports: {
+                            operator: {
+                                id: number;
+                                name: string;
+                            } | null;
+                            profile: {
+                                id: number;
+                                name: string;
+                                site: {
+                                    id: number;
+                                    name: string;
+                                };
+                            };
+                            report: {
+                                conversation: number | null;
+                                created_at: string;
+                                id: number;
+                                message: {
+                                    at: string;
+                                    automated: boolean;
+                                    id: number;
+                                    text: string | null;
+                                } | null;
+                                /** @enum {string} */
+                                reason: "spam" | "scam" | "offensive" | "underage" | "other";
+                                reporter: {
+                                    name: string;
+                                    profile_id: number | null;
+                                };
+                                text: string | null;
+                            };
+                        }[];
+                    };
+                };
+            };
+            /** @description Not accepted (e.g. login_failed) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: authentication_required without a session, csrf_failed for a foreign Origin, or a rule of the call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed with fields, or a rule of the call */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited (Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description setup_required before the first site exists, or a provider that does not answer (retry later) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    putAdminBoard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    action: "dismiss" | "resolve";
+                    report: number;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                        report: number;
                     };
                 };
             };
@@ -6359,7 +6651,7 @@ export interface operations {
                             seeking: string | null;
                         };
                         reports_about: {
-                            action: ("dismiss" | "warn" | "remove_photo" | "ban") | null;
+                            action: ("dismiss" | "warn" | "remove_photo" | "ban" | "resolve") | null;
                             created_at: string;
                             evidence: {
                                 at: string;
@@ -6396,7 +6688,7 @@ export interface operations {
                             text: string | null;
                         }[];
                         reports_by: {
-                            action: ("dismiss" | "warn" | "remove_photo" | "ban") | null;
+                            action: ("dismiss" | "warn" | "remove_photo" | "ban" | "resolve") | null;
                             created_at: string;
                             evidence: {
                                 at: string;
@@ -7528,7 +7820,7 @@ export interface operations {
                                 id: number;
                                 name: string;
                                 /** @enum {string} */
-                                role: "operator" | "moderator" | "admin";
+                                role: "operator" | "lead" | "moderator" | "admin";
                             };
                         }[];
                         replies_today: number;
@@ -8013,6 +8305,221 @@ export interface operations {
             };
         };
     };
+    getAdminOutbound: {
+        parameters: {
+            query: {
+                member: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        member: {
+                            id: number;
+                            name: string;
+                            site: {
+                                id: number;
+                                name: string;
+                            };
+                        };
+                        profiles: {
+                            id: number;
+                            name: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not accepted (e.g. login_failed) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: authentication_required without a session, csrf_failed for a foreign Origin, or a rule of the call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed with fields, or a rule of the call */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited (Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description setup_required before the first site exists, or a provider that does not answer (retry later) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postAdminOutbound: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    client_id?: string;
+                    member: number;
+                    profile: number;
+                    text: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        conversation: number;
+                        message: {
+                            client_id?: string | null;
+                            conversation: number;
+                            created_at: string;
+                            credits: number;
+                            gift: {
+                                id: number;
+                                image: string;
+                                names: {
+                                    [key: string]: string;
+                                };
+                                slug: string;
+                            } | null;
+                            id: number;
+                            /** @enum {string} */
+                            kind: "text" | "photo" | "gift";
+                            mine: boolean;
+                            photo: {
+                                filename: string;
+                                thumb_filename: string;
+                            } | null;
+                            text: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Not accepted (e.g. login_failed) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: authentication_required without a session, csrf_failed for a foreign Origin, or a rule of the call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed with fields, or a rule of the call */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited (Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description setup_required before the first site exists, or a provider that does not answer (retry later) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     postAdminPasskeyLogin: {
         parameters: {
             query?: {
@@ -8080,9 +8587,11 @@ export interface operations {
                             languages: string[];
                             max_claims: number | null;
                             name: string;
+                            outbound: boolean;
+                            passkey_enabled: boolean;
                             password_change_required: boolean;
                             /** @enum {string} */
-                            role: "operator" | "moderator" | "admin";
+                            role: "operator" | "lead" | "moderator" | "admin";
                             sites: number[];
                             totp_enabled: boolean;
                         };
@@ -8562,9 +9071,11 @@ export interface operations {
                             languages: string[];
                             max_claims: number | null;
                             name: string;
+                            outbound: boolean;
+                            passkey_enabled: boolean;
                             password_change_required: boolean;
                             /** @enum {string} */
-                            role: "operator" | "moderator" | "admin";
+                            role: "operator" | "lead" | "moderator" | "admin";
                             sites: number[];
                             totp_enabled: boolean;
                         };
@@ -10433,7 +10944,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         reports: {
-                            action: ("dismiss" | "warn" | "remove_photo" | "ban") | null;
+                            action: ("dismiss" | "warn" | "remove_photo" | "ban" | "resolve") | null;
                             created_at: string;
                             evidence: {
                                 at: string;
@@ -10564,7 +11075,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         report: {
-                            action: ("dismiss" | "warn" | "remove_photo" | "ban") | null;
+                            action: ("dismiss" | "warn" | "remove_photo" | "ban" | "resolve") | null;
                             created_at: string;
                             evidence: {
                                 at: string;
@@ -10692,9 +11203,11 @@ export interface operations {
                             languages: string[];
                             max_claims: number | null;
                             name: string;
+                            outbound: boolean;
+                            passkey_enabled: boolean;
                             password_change_required: boolean;
                             /** @enum {string} */
-                            role: "operator" | "moderator" | "admin";
+                            role: "operator" | "lead" | "moderator" | "admin";
                             sites: number[];
                             totp_enabled: boolean;
                         };
@@ -10798,9 +11311,11 @@ export interface operations {
                             languages: string[];
                             max_claims: number | null;
                             name: string;
+                            outbound: boolean;
+                            passkey_enabled: boolean;
                             password_change_required: boolean;
                             /** @enum {string} */
-                            role: "operator" | "moderator" | "admin";
+                            role: "operator" | "lead" | "moderator" | "admin";
                             sites: number[];
                             totp_enabled: boolean;
                         };
@@ -11067,6 +11582,9 @@ export interface operations {
             content: {
                 "application/json": {
                     id: number;
+                } | {
+                    /** @enum {boolean} */
+                    others: true;
                 };
             };
         };
@@ -11078,6 +11596,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        ended: number;
                         /** @enum {boolean} */
                         ok: true;
                     };
@@ -11218,6 +11737,7 @@ export interface operations {
                                 url: string;
                             }[];
                             refund_days: number;
+                            reply_target_minutes: number;
                             search_fields: string[];
                             signup_credits: number;
                             /** @enum {string} */
@@ -11387,6 +11907,7 @@ export interface operations {
                                 url: string;
                             }[];
                             refund_days: number;
+                            reply_target_minutes: number;
                             search_fields: string[];
                             signup_credits: number;
                             /** @enum {string} */
@@ -11550,6 +12071,7 @@ export interface operations {
                         url: string;
                     }[];
                     refund_days?: number;
+                    reply_target_minutes?: number;
                     search_fields?: ("gender" | "country" | "countryregion" | "age")[];
                     signup_credits?: number;
                     /** @enum {string} */
@@ -11627,6 +12149,7 @@ export interface operations {
                                 url: string;
                             }[];
                             refund_days: number;
+                            reply_target_minutes: number;
                             search_fields: string[];
                             signup_credits: number;
                             /** @enum {string} */
@@ -11789,6 +12312,7 @@ export interface operations {
                         url: string;
                     }[];
                     refund_days?: number;
+                    reply_target_minutes?: number;
                     search_fields?: ("gender" | "country" | "countryregion" | "age")[];
                     signup_credits?: number;
                     /** @enum {string} */
@@ -11866,6 +12390,7 @@ export interface operations {
                                 url: string;
                             }[];
                             refund_days: number;
+                            reply_target_minutes: number;
                             search_fields: string[];
                             signup_credits: number;
                             /** @enum {string} */
@@ -11977,6 +12502,200 @@ export interface operations {
             };
         };
     };
+    getAdminStaffSessions: {
+        parameters: {
+            query: {
+                staff: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        sessions: {
+                            created_at: string;
+                            current: boolean;
+                            device: {
+                                browser: string | null;
+                                os: string | null;
+                            };
+                            expires_at: string;
+                            id: number;
+                            ip: string | null;
+                            last_used_at: string;
+                            place: string | null;
+                            user_agent: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not accepted (e.g. login_failed) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: authentication_required without a session, csrf_failed for a foreign Origin, or a rule of the call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed with fields, or a rule of the call */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited (Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description setup_required before the first site exists, or a provider that does not answer (retry later) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteAdminStaffSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    id?: number;
+                    staff: number;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        ended: number;
+                        /** @enum {boolean} */
+                        ok: true;
+                    };
+                };
+            };
+            /** @description Not accepted (e.g. login_failed) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: authentication_required without a session, csrf_failed for a foreign Origin, or a rule of the call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed with fields, or a rule of the call */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited (Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description setup_required before the first site exists, or a provider that does not answer (retry later) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     getAdminStaff: {
         parameters: {
             query?: never;
@@ -12001,9 +12720,11 @@ export interface operations {
                             languages: string[];
                             max_claims: number | null;
                             name: string;
+                            outbound: boolean;
+                            passkey_enabled: boolean;
                             password_change_required: boolean;
                             /** @enum {string} */
-                            role: "operator" | "moderator" | "admin";
+                            role: "operator" | "lead" | "moderator" | "admin";
                             sites: number[];
                             totp_enabled: boolean;
                         }[];
@@ -12089,8 +12810,9 @@ export interface operations {
                     id: number;
                     languages?: ("en" | "nl" | "de" | "it" | "fr" | "es" | "pl" | "da" | "fi" | "no" | "sv")[];
                     max_claims?: number | null;
+                    outbound?: boolean;
                     /** @enum {string} */
-                    role?: "operator" | "moderator" | "admin";
+                    role?: "operator" | "lead" | "moderator" | "admin";
                     sites?: number[];
                 };
             };
@@ -12111,9 +12833,11 @@ export interface operations {
                             languages: string[];
                             max_claims: number | null;
                             name: string;
+                            outbound: boolean;
+                            passkey_enabled: boolean;
                             password_change_required: boolean;
                             /** @enum {string} */
-                            role: "operator" | "moderator" | "admin";
+                            role: "operator" | "lead" | "moderator" | "admin";
                             sites: number[];
                             totp_enabled: boolean;
                         };
@@ -12201,7 +12925,7 @@ export interface operations {
                     name: string;
                     password: string;
                     /** @enum {string} */
-                    role: "operator" | "moderator" | "admin";
+                    role: "operator" | "lead" | "moderator" | "admin";
                 };
             };
         };
@@ -12221,9 +12945,11 @@ export interface operations {
                             languages: string[];
                             max_claims: number | null;
                             name: string;
+                            outbound: boolean;
+                            passkey_enabled: boolean;
                             password_change_required: boolean;
                             /** @enum {string} */
-                            role: "operator" | "moderator" | "admin";
+                            role: "operator" | "lead" | "moderator" | "admin";
                             sites: number[];
                             totp_enabled: boolean;
                         };
@@ -13005,9 +13731,11 @@ export interface operations {
                             languages: string[];
                             max_claims: number | null;
                             name: string;
+                            outbound: boolean;
+                            passkey_enabled: boolean;
                             password_change_required: boolean;
                             /** @enum {string} */
-                            role: "operator" | "moderator" | "admin";
+                            role: "operator" | "lead" | "moderator" | "admin";
                             sites: number[];
                             totp_enabled: boolean;
                         };

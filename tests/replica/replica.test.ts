@@ -5,6 +5,7 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
 import { buildApp } from '../../server/app.ts';
 import { loadConfig } from '../../server/config.ts';
 import { connectPostgres, type Database, type DatabaseHandle } from '../../server/db/client.ts';
@@ -19,7 +20,9 @@ const primaryPort = Number(new URL(primaryUrl).port);
 const standbyPort = Number(new URL(standbyUrl).port);
 
 async function portOf(db: Database): Promise<number> {
-  const { rows } = await db.execute<{ port: number }>(sql`select inet_server_port() as port`);
+  const { rows } = z
+    .object({ rows: z.array(z.object({ port: z.coerce.number() })) })
+    .parse(await db.execute(sql`select inet_server_port() as port`));
   return Number(rows[0]?.port);
 }
 

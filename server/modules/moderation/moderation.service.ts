@@ -9,7 +9,7 @@ import type {
 } from '#contract/admin-members.ts';
 import { isLocale } from '#contract/locales.ts';
 import type { Standing } from '#contract/standing.ts';
-import type { Database, Executor } from '#server/db/client.ts';
+import type { Database, Executor, Transaction } from '#server/db/client.ts';
 import type { PhotoRow } from '#server/db/schema/photos.ts';
 import type { SiteRow } from '#server/db/schema/sites.ts';
 import type { StaffRow } from '#server/db/schema/staff.ts';
@@ -644,7 +644,7 @@ export class ModerationService {
    * about one member queue behind each other, so each counts the strikes before it (the one that
    * reaches the site's `suspendAt` suspends posting, the next bans). Tells whether it bans.
    */
-  private async strike(tx: Executor, acting: Acting, member: repo.MemberRecord, reportId: number) {
+  private async strike(tx: Transaction, acting: Acting, member: repo.MemberRecord, reportId: number) {
     const user = await lockUser(tx, member.user.id);
     if (!user) return false;
     const site = await this.siteOf(user.siteId);

@@ -2,12 +2,14 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mailJobs } from '#server/db/schema/mail.ts';
 import { users } from '#server/db/schema/members.ts';
-import { activeMember, grantCredits, type TestMember } from '../../../tests/setup/members.ts';
+import { activeMember, grantCredits } from '../../../tests/setup/members.ts';
 import { signedInStaff, type TestStaff } from '../../../tests/setup/staff.ts';
 import { createTestApp, type TestApp } from '../../../tests/setup/test-app.ts';
 
 // Strikes and appeals with the default rules (decision 054): the 3rd standing strike suspends posting
 // for 7 days, the 4th bans.
+type TestMember = Awaited<ReturnType<typeof activeMember>>;
+
 describe('strikes and appeals', () => {
   let t: TestApp;
   let moderator: TestStaff;

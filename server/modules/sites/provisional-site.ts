@@ -25,6 +25,7 @@ export function provisionalSite(domain: string): SiteRow {
     photoCredits: 2,
     giftCredits: 3,
     timeBonusPercentage: null,
+    strikeRules: {},
     signupCredits: 0,
     messageLength: 1000,
     freeConversations: 2,
