@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idParam } from './common.ts';
+import { idField, idParam } from './common.ts';
 
 /**
  * The back office's numbers (api-contract.md, Staff calls: GET /api/admin/stats.php) and their
@@ -213,7 +213,7 @@ export const trafficCostsResponseSchema = z.object({ costs: z.array(trafficCostS
 
 export const createTrafficCostSchema = z
   .object({
-    site: z.number().int().positive().nullable().default(null),
+    site: idField.nullable().default(null),
     network: z.string().trim().min(1, { error: 'required' }).max(100),
     from: costDay,
     to: costDay,
@@ -227,4 +227,4 @@ export const createTrafficCostSchema = z
   });
 export type CreateTrafficCost = z.infer<typeof createTrafficCostSchema>;
 export const trafficCostResponseSchema = z.object({ cost: trafficCostSchema });
-export const trafficCostRefSchema = z.object({ id: z.number().int().positive() });
+export const trafficCostRefSchema = z.object({ id: idField });

@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { idField } from './common.ts';
 
 /** A site's win-back rule (api-contract.md, "Staff calls — engagement"). */
 export const winbackRuleSchema = z.object({
-  site: z.number().int().positive(),
+  site: idField,
   active: z.boolean(),
   inactive_days: z.number().int().min(1).max(3650).describe('days without activity before the offer'),
   value_percentage: z.number().int().min(1).max(100).describe('the personal code’s discount'),

@@ -95,7 +95,7 @@ export default function Invoice({ loaderData }: Route.ComponentProps) {
                 <td>
                   {t('credits:invoice.line', {
                     site: transaction.site,
-                    credits: t('credits:bundle.credits', { count: transaction.credits }),
+                    bundle: t('credits:bundle.credits', { count: transaction.credits }),
                   })}
                   {transaction.list_price !== transaction.amount && (
                     <div className="small text-body-secondary">

@@ -119,7 +119,7 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
             t('admin:orders.partialRefund'),
             t('admin:orders.partialRefundValue', {
               amount: money(order.refund_cents),
-              credits: order.refund_credits ?? 0,
+              count: order.refund_credits ?? 0,
             }),
           ],
         ] satisfies [string, ReactNode][])
@@ -172,7 +172,7 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
                       type="number"
                       inputMode="numeric"
                       label={t('admin:orders.refundCredits')}
-                      hint={t('admin:orders.refundCreditsHint', { credits: order.credits })}
+                      hint={t('admin:orders.refundCreditsHint', { count: order.credits })}
                       errors={errors}
                       defaultValue={order.credits}
                       required

@@ -73,7 +73,9 @@ describe('supervisor board, lead and outbound', () => {
     // A lead answers members too, and sees the team's numbers; staff management stays the admin's.
     expect((await call(lead, 'GET', '/api/admin/inbox.php')).statusCode).toBe(200);
     const stats = await call(lead, 'GET', '/api/admin/operator-stats.php');
-    expect(stats.json().operators.map((row: { id: number }) => row.id)).toContain(operator.id);
+    expect(stats.json().operators.map((row: { staff: { id: number } }) => row.staff.id)).toContain(
+      operator.id,
+    );
     expect((await call(lead, 'GET', '/api/admin/staff.php')).statusCode).toBe(403);
     expect((await board(admin)).operators.map((row) => row.staff.id)).toContain(lead.id);
   });
