@@ -38,6 +38,9 @@ export default defineConfig({
   retries: 0,
   reporter: [['list']],
   timeout: 60_000,
+  // Two servers and Chromium share two cores: on a slow day hydration and live updates have taken
+  // longer than Playwright's default five seconds.
+  expect: { timeout: 10_000 },
   use: {
     baseURL: `http://localhost:${port}`,
     trace: 'off',
