@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { reportCaught } from '#app/lib/report-caught.ts';
 import { useCounts } from '#app/state/counts.tsx';
 import { useLiveConnection } from '#app/state/live-connection.tsx';
 import { useSession } from '#app/state/session.tsx';
@@ -22,7 +23,7 @@ const typingFrameGapMs = 2000;
  */
 export function useThread(chat: ChatResponse) {
   const { socket, connection } = useLiveConnection();
-  const { setOpenConversation } = useCounts();
+  const { setOpenConversation, reloadCounts } = useCounts();
   const { setUser } = useSession();
   const conversation = chat.conversation.id;
   const [costs, setCosts] = useState(chat.costs);
@@ -68,8 +69,11 @@ export function useThread(chat: ChatResponse) {
   }, [conversation]);
   useEffect(() => {
     setOpenConversation(conversation);
+    // Loading the conversation read it; the badges the page came with were counted alongside that
+    // load (the layout's loader runs in parallel), so they may still include it.
+    void reloadCounts().catch((error: unknown) => reportCaught('reloading the counts', error));
     return () => setOpenConversation(null);
-  }, [conversation, setOpenConversation]);
+  }, [conversation, setOpenConversation, reloadCounts]);
 
   const send = (draft: Draft) => {
     view.send(draft);
