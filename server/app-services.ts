@@ -51,19 +51,20 @@ export async function createServices(
   const { database, reads, bus, redis, clock, translator, secrets, storage, provider } = infra;
   const { db } = database;
   const caught = metrics.caught;
+  const { reportCaught } = caught;
   const logins = {
     maxFailures: config.LOGIN_MAX_FAILURES,
     windowMinutes: config.LOGIN_WINDOW_MINUTES,
     lockMinutes: config.LOGIN_LOCK_MINUTES,
   };
-  const jobs = new JobRunner(db, clock, { reportCaught: caught.reportCaught, metrics });
+  const jobs = new JobRunner(db, clock, { reportCaught, metrics });
   const mail = new MailQueue(db, infra.mailTransport, config.MAIL_FROM, clock, app.log, jobs, metrics);
   // Presence in Redis (or this process), copied to the database in batches (decision 007).
   const presence = new Presence(
     db,
     clock,
     redis ? redisPresenceStore(redis) : localPresenceStore(clock),
-    (error) => caught.reportCaught('presence.store-or-copy', error),
+    (error) => reportCaught('presence.store-or-copy', error),
   );
   presence.start();
   const notifications = new NotificationsService(
@@ -83,17 +84,17 @@ export async function createServices(
     app.log[failure.reason === 'gone' ? 'info' : 'warn'](failure, 'push delivery failed');
   };
   const smsSender = options.smsSender ?? createSmsSender(config);
-  const directDebit = new DirectDebitService(db, clock, smsSender, translator, caught.reportCaught, provider);
+  const directDebit = new DirectDebitService(db, clock, smsSender, translator, reportCaught, provider);
   const sites = new SiteDirectory(db, bus);
   // Finished conversation lists per member for a few seconds (chats/chat-list-cache.ts).
   const chatLists = new ChatListCache(config.CHAT_LIST_CACHE_MS);
   const profiles = new ProfilesService(db, clock, storage, (userId) => chats.listChanged(userId), reads);
-  const likes = new LikesService(db, clock, storage, bus, caught.reportCaught, notifications);
+  const likes = new LikesService(db, clock, storage, bus, reportCaught, notifications, reads);
   // A visit that cannot be recorded is reported; the profile page opens all the same.
   profiles.onVisit = async (viewer, visitor, visited) => {
     await caught.bestEffort('visit.record', () => likes.recordVisit(viewer, visitor, visited));
   };
-  const chats = new ChatsService(db, clock, storage, bus, caught.reportCaught, notifications, chatLists);
+  const chats = new ChatsService(db, clock, storage, bus, reportCaught, notifications, chatLists, reads);
   const staff = new StaffService(db, clock, logins);
   const security = new SecurityService(db, clock, secrets.banSecret);
   const payments = new PaymentsService(db, clock, bus, provider, directDebit);
@@ -105,10 +106,10 @@ export async function createServices(
     jobs,
     options.screener ?? new ThreadScreener(),
     metrics,
-    caught.reportCaught,
+    reportCaught,
   );
   const accounts = new AccountsService(db, clock, mail, translator, storage, logins, security);
-  const engagement = new EngagementService(db, clock, jobs, sites, chats, likes, caught.reportCaught);
+  const engagement = new EngagementService(db, clock, jobs, sites, chats, likes, reportCaught);
   // An activation schedules the site's opener scripts in its own transaction.
   accounts.onActivated = (tx, member) => engagement.memberActivated(tx, member);
   const stats = new StatsService(db, clock);
@@ -169,7 +170,7 @@ export async function createServices(
   await deps.photos
     .moveLegacyMedia()
     .then((moved) => moved > 0 && app.log.info({ photos: moved }, 'photos moved to private media'))
-    .catch((error: unknown) => caught.reportCaught('photos.move-to-private-media', error, 'error'));
+    .catch((error: unknown) => reportCaught('photos.move-to-private-media', error, 'error'));
   // Sessions resolved in the last seconds, dropped over the event bus when they change (decision 014).
   const sessionCache = new SessionCache(config.SESSION_CACHE_MS);
   deps.accounts.cacheSessions(sessionCache, bus);
@@ -190,7 +191,7 @@ export async function createServices(
       stopSessionCache();
       stopChatListCache();
       await presence.stop();
-      await redis?.quit().catch((error: unknown) => caught.reportCaught('redis.quit', error));
+      await redis?.quit().catch((error: unknown) => reportCaught('redis.quit', error));
       await database.close();
     },
   };

@@ -36,6 +36,22 @@ async function untilState(router: ReadRouter, state: string): Promise<void> {
   );
 }
 
+/** Until the standby has replayed everything the primary had written when this was called. */
+async function untilReplayed(): Promise<void> {
+  const lsn = z
+    .object({ rows: z.array(z.object({ lsn: z.string() })) })
+    .parse(await primary.db.execute(sql`select pg_current_wal_lsn()::text as lsn`)).rows[0]?.lsn;
+  await vi.waitFor(
+    async () => {
+      const { rows } = z
+        .object({ rows: z.array(z.object({ caught_up: z.boolean() })) })
+        .parse(await standby.db.execute(sql`select pg_last_wal_replay_lsn() >= ${lsn}::pg_lsn as caught_up`));
+      expect(rows[0]?.caught_up).toBe(true);
+    },
+    { timeout: 15_000, interval: 20 },
+  );
+}
+
 function pgCtl(args: string[]): void {
   const pgCtlPath = process.env.REPLICA_PG_CTL ?? 'pg_ctl';
   const runAs = process.env.REPLICA_RUN_AS;
@@ -86,6 +102,8 @@ describe('read replicas on a real streaming standby', () => {
     const viewer = await activeMember(app);
     // Signing up marks no one (no session yet when it answers): a visitor's read goes to the standby.
     expect(await portOf(reads.for(null))).toBe(standbyPort);
+    // Both members are on the standby before it stops replaying.
+    await untilReplayed();
 
     // Replay paused: the standby keeps what it had, the primary moves on.
     await standby.db.execute(sql`select pg_wal_replay_pause()`);
@@ -121,6 +139,53 @@ describe('read replicas on a real streaming standby', () => {
           headers: { cookie: viewer.cookie },
         });
         expect(other.json().profile.name).toBe('Renamed');
+      },
+      { timeout: 10_000, interval: 50 },
+    );
+  });
+
+  it('serves conversation and likes lists from the standby, and the writer’s own from the primary', async () => {
+    await untilState(app.deps.reads, 'ok');
+    const writer = await activeMember(app);
+    const receiver = await activeMember(app);
+    await untilReplayed();
+    await standby.db.execute(sql`select pg_wal_replay_pause()`);
+    try {
+      const sent = await app.inject({
+        method: 'POST',
+        url: '/api/chat.php',
+        headers: { cookie: writer.cookie },
+        payload: { profile: receiver.profileId, text: 'Hello from the primary' },
+      });
+      expect(sent.statusCode).toBe(201);
+      const liked = await app.inject({
+        method: 'POST',
+        url: '/api/like.php',
+        headers: { cookie: writer.cookie },
+        payload: { profile: receiver.profileId },
+      });
+      expect(liked.statusCode).toBe(200);
+      const listOf = async (cookie: string, url: string) =>
+        (await app.inject({ url, headers: { cookie } })).json();
+      // The writer reads their own lists from the primary: the conversation and the like are there.
+      const writersChats = await listOf(writer.cookie, '/api/chats.php');
+      expect(writersChats.chats.map((chat: { profile: { id: number } }) => chat.profile.id)).toContain(
+        receiver.profileId,
+      );
+      const writersLikes = await listOf(writer.cookie, '/api/likes.php');
+      expect(writersLikes.profiles.map((profile: { id: number }) => profile.id)).toContain(
+        receiver.profileId,
+      );
+      // The receiver wrote nothing: their lists come from the standby, which has not replayed them.
+      expect((await listOf(receiver.cookie, '/api/chats.php')).chats).toEqual([]);
+      expect((await listOf(receiver.cookie, '/api/likes.php')).liked_by).toEqual([]);
+    } finally {
+      await standby.db.execute(sql`select pg_wal_replay_resume()`);
+    }
+    await vi.waitFor(
+      async () => {
+        const chats = await app.inject({ url: '/api/chats.php', headers: { cookie: receiver.cookie } });
+        expect(chats.json().chats).toHaveLength(1);
       },
       { timeout: 10_000, interval: 50 },
     );

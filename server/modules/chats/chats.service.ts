@@ -2,6 +2,7 @@ import type { StaffMessage } from '#contract/admin.ts';
 import type { ChatListItem, ChatResponse, Costs, Message } from '#contract/chats.ts';
 import { chatHistoryLimit, chatListPageSize, chatPageSize } from '#contract/chats.ts';
 import type { Database, Executor, Transaction } from '#server/db/client.ts';
+import type { ReadRouter } from '#server/db/read-router.ts';
 import type { MessageRow } from '#server/db/schema/chats.ts';
 import type { ProfileRow, UserRow } from '#server/db/schema/members.ts';
 import type { SiteRow } from '#server/db/schema/sites.ts';
@@ -130,6 +131,8 @@ export class ChatsService {
     private readonly reportCaught: ReportCaught,
     private readonly notifications?: NotificationsService,
     private readonly lists: ChatListCache = new ChatListCache(0),
+    /** The conversation list is a read a replica may serve; writes stay on `db` (decision 056). */
+    private readonly reads?: ReadRouter,
   ) {}
 
   /** Messages by id, in no order (the operators' queue shows each conversation's last one). */
@@ -592,8 +595,11 @@ export class ChatsService {
     const me = await this.ownForRead(member);
     const limit = page.limit ?? chatListPageSize;
     // One statement for the whole page (its size never changes the number of queries); one row
-    // more than the page tells whether another page follows.
-    const found = await repo.chatListOf(this.db, me.id, {
+    // more than the page tells whether another page follows. A member who just wrote reads it
+    // from the primary; anyone else may get it from a replica a moment behind, and the live
+    // events bring what it missed.
+    const reader = this.reads ? this.reads.for(member.id) : this.db;
+    const found = await repo.chatListOf(reader, me.id, {
       before: parseCursor(page.cursor),
       limit: limit + 1,
     });

@@ -6,6 +6,7 @@ import {
 } from '#contract/likes.ts';
 import type { Profile } from '#contract/profiles.ts';
 import type { Database, Executor, Transaction } from '#server/db/client.ts';
+import type { ReadRouter } from '#server/db/read-router.ts';
 import type { ProfileRow, UserRow } from '#server/db/schema/members.ts';
 import type { PhotoRow } from '#server/db/schema/photos.ts';
 import type { SiteRow } from '#server/db/schema/sites.ts';
@@ -59,6 +60,8 @@ export class LikesService {
     /** Logs and counts a like's or match's notification that failed (deps.caught). */
     private readonly reportCaught: ReportCaught,
     private readonly notifications?: NotificationsService,
+    /** The likes lists are reads a replica may serve; writes stay on `db` (decision 056). */
+    private readonly reads?: ReadRouter,
   ) {}
 
   private async own(member: UserRow): Promise<ProfileRow> {
@@ -147,9 +150,11 @@ export class LikesService {
   async list(member: UserRow, site: SiteRow): Promise<LikesResponse> {
     const profile = await sessionProfileOf(this.db, member);
     if (!profile) throw new NotFoundError();
+    // A member who just liked reads from the primary (read-your-writes), so a new match is there.
+    const reader = this.reads ? this.reads.for(member.id) : this.db;
     const [given, received] = await Promise.all([
-      repo.givenLikes(this.db, profile.id),
-      repo.receivedLikes(this.db, profile.id),
+      repo.givenLikes(reader, profile.id),
+      repo.receivedLikes(reader, profile.id),
     ]);
     const givenIds = new Set(given.map((row) => row.profile.id));
     const ctx = { storage: this.storage, site, today: this.clock.now() };
