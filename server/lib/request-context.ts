@@ -18,10 +18,20 @@ export function servedBeforeTheFirstSite(url: string): boolean {
   const path = url.split('?')[0] ?? '';
   return (
     path === '/admin' ||
+    // The data of a client-side navigation to the back office's start (React Router's single fetch).
+    path === '/admin.data' ||
     path.startsWith('/admin/') ||
     path.startsWith('/api/admin/') ||
     path.startsWith('/assets/') ||
-    path.startsWith('/i18n/')
+    path.startsWith('/i18n/') ||
+    // React Router asks for the routes of a page it navigates to (lazy route discovery): without
+    // them the back office's first client-side navigation fails into the error page.
+    path === '/__manifest' ||
+    // What every page links: the icon, the web manifest and the service worker.
+    path === '/favicon.svg' ||
+    path === '/manifest.webmanifest' ||
+    path === '/sw.js' ||
+    path.startsWith('/icons/')
   );
 }
 export const trackingCookie = 'tracking';

@@ -8,6 +8,7 @@ import { buildApp } from '#server/app.ts';
 import { loadConfig } from '#server/config.ts';
 import { connectPostgres, type DatabaseHandle, wrapPglite } from '#server/db/client.ts';
 import { createPglite } from '#server/db/pglite.ts';
+import { servedBeforeTheFirstSite } from '#server/lib/request-context.ts';
 import { staffCookie, staffPassword, totpCode } from '../../../tests/setup/staff.ts';
 import { createTestApp, type TestApp } from '../../../tests/setup/test-app.ts';
 import { databaseUrlFor, testPooler } from '../../../tests/setup/test-database.ts';
@@ -175,6 +176,18 @@ describe('SEED_DEMO=0 on an empty database', () => {
       expect(ready.json()).toMatchObject({ ok: true, database: 'up', setup_required: true });
     }
     expect(lines.slice(before)).toEqual([]);
+  });
+
+  it('serves what the back office’s pages load before the first site: the web manifest and the route manifest', async () => {
+    const manifest = await app.inject({ url: '/manifest.webmanifest' });
+    expect(manifest.statusCode).toBe(200);
+    // Pages answer through React Router, which is not mounted here: the rule decides, the journey
+    // in tests/e2e/first-run.spec.ts shows the navigation it lets through.
+    expect(servedBeforeTheFirstSite('/__manifest?p=%2Fadmin%2Fenrol&version=abc')).toBe(true);
+    expect(servedBeforeTheFirstSite('/admin/enrol.data')).toBe(true);
+    expect(servedBeforeTheFirstSite('/admin.data?_routes=routes%2Fadmin%2Findex')).toBe(true);
+    expect(servedBeforeTheFirstSite('/members')).toBe(false);
+    expect(servedBeforeTheFirstSite('/api/user.php')).toBe(false);
   });
 
   it('runs the periodic jobs over no site before the first exists, instead of failing them', async () => {

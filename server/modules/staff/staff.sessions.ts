@@ -11,8 +11,12 @@ import {
 import { hasRight, mustEnrol, type StaffRight } from './staff.service.ts';
 
 export const staffCookieName = 'staff_sid';
-/** The staff cookie goes only to the back-office pages and their API, never to member pages. */
-export const staffCookiePaths = ['/admin', '/api/admin'] as const;
+/**
+ * The staff cookie goes only to the back-office pages and their API, never to member pages. A
+ * client-side navigation to `/admin` fetches `/admin.data` (React Router's single fetch), which the
+ * path `/admin` does not cover: without its own path that fetch went out signed out.
+ */
+export const staffCookiePaths = ['/admin', '/admin.data', '/api/admin'] as const;
 
 declare module 'fastify' {
   interface FastifyRequest {

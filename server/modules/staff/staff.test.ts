@@ -61,12 +61,13 @@ describe('staff accounts and sign-in', () => {
     expect((await t.app.inject({ url: '/api/admin/session.php', headers: { cookie } })).statusCode).toBe(200);
   });
 
-  it('sets a 12-hour HttpOnly cookie for /admin and /api/admin only', async () => {
+  it('sets a 12-hour HttpOnly cookie for /admin (and its navigation data) and /api/admin only', async () => {
     const login = await signIn({ email: envAdmin.ADMIN_EMAIL, password: envAdmin.ADMIN_PASSWORD });
     const cookies = [login.headers['set-cookie']].flat().map(String);
-    expect(cookies).toHaveLength(2);
+    expect(cookies).toHaveLength(3);
     expect(cookies.map((cookie) => /Path=([^;]+)/.exec(cookie)?.[1]).sort()).toEqual([
       '/admin',
+      '/admin.data',
       '/api/admin',
     ]);
     for (const cookie of cookies) {
