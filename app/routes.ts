@@ -82,6 +82,7 @@ export default [
     route('admin/inbox', 'routes/admin/inbox.tsx', { id: 'admin-inbox' }),
     route('admin/conversations/:id', 'routes/admin/conversation.tsx', { id: 'admin-conversation' }),
     route('admin/staff', 'routes/admin/staff.tsx', { id: 'admin-staff' }),
+    route('admin/staff/:id/sessions', 'routes/admin/staff-sessions.tsx', { id: 'admin-staff-sessions' }),
     route('admin/stats', 'routes/admin/stats.tsx', { id: 'admin-stats' }),
     route('admin/board', 'routes/admin/board.tsx', { id: 'admin-board' }),
     route('admin/outbound', 'routes/admin/outbound.tsx', { id: 'admin-outbound' }),

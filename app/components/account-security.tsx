@@ -156,9 +156,12 @@ export function DevicesSection({
   endIntent = 'session-end',
   ended,
   allowOthers = true,
+  lead,
 }: {
   sessions: DeviceSession[];
   endIntent?: string;
+  /** The line above the list; by default it speaks of the reader's own account. */
+  lead?: string;
   ended?: 'one' | 'others' | undefined;
   /** The members' list signs out every other device at once; the staff list ends one at a time. */
   allowOthers?: boolean;
@@ -169,7 +172,7 @@ export function DevicesSection({
   const when = (value: string) => dates.date(value, { dateStyle: 'medium', timeStyle: 'short' });
   return (
     <div data-testid="devices">
-      <p className="text-body-secondary">{t('security:devices.lead')}</p>
+      <p className="text-body-secondary">{lead ?? t('security:devices.lead')}</p>
       {ended && (
         <div className="alert alert-success" role="status">
           {t(ended === 'one' ? 'security:devices.ended' : 'security:devices.othersEnded')}

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import AxeBuilder from '@axe-core/playwright';
 import { generate } from 'otplib';
+import { seriousViolations } from './axe.ts';
 import {
   activeMember,
   adminChosen,
@@ -219,14 +220,10 @@ test('an admin assigns an operator to member languages and a claim limit on the 
 }) => {
   test.setTimeout(90_000);
   const admin = await demoAdmin(playwright, baseURL);
+  const email = e2eEmail();
+  const password = `Wb-${randomBytes(12).toString('base64url')}`;
   const created = await admin.post('/api/admin/staff.php', {
-    data: {
-      email: e2eEmail(),
-      name: 'Assigned Aurora',
-      role: 'operator',
-      password: `Wb-${randomBytes(12).toString('base64url')}`,
-      language: 'en',
-    },
+    data: { email, name: 'Assigned Aurora', role: 'operator', password, language: 'en' },
   });
   expect(created.status()).toBe(201);
   const operatorId = (await created.json()).staff.id as number;
@@ -255,6 +252,26 @@ test('an admin assigns an operator to member languages and a claim limit on the 
     languages: ['da', 'de'],
     max_claims: 3,
   });
+
+  // Where the operator is signed in, and signing them out everywhere from there.
+  const operator = await playwright.request.newContext({ baseURL });
+  const signedIn = await operator.post('/api/admin/session.php', { data: { email, password } });
+  expect(signedIn.status()).toBe(200);
+  await page
+    .getByRole('form', { name: 'Assignment of Assigned Aurora' })
+    .getByRole('link', { name: 'Sign-ins' })
+    .click();
+  await expect(page.getByRole('heading', { name: 'Sign-ins of Assigned Aurora' })).toBeVisible();
+  await expect(page.getByTestId('device-list').getByRole('listitem')).toHaveCount(1);
+  expect(await seriousViolations(page, 'staff sessions')).toEqual([]);
+  await page.screenshot({ path: 'docs/screens/admin-staff-sessions-1366.png' });
+  await page.getByRole('button', { name: 'Sign out everywhere' }).click();
+  await expect(page.getByRole('status')).toHaveText('1 sign-in ended.');
+  await expect(page.getByText('Assigned Aurora is not signed in anywhere.')).toBeVisible();
+  const after = await operator.get('/api/admin/session.php');
+  expect(after.status()).toBe(403);
+  expect((await after.json()).error).toBe('staff_required');
+  await operator.dispose();
   await admin.dispose();
   await context.close();
 });

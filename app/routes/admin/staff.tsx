@@ -1,4 +1,4 @@
-import { Form, useNavigation } from 'react-router';
+import { Form, Link, useNavigation } from 'react-router';
 import { FormAlert, FormField } from '#app/components/forms/form-field.tsx';
 import { formError, formText } from '#app/lib/actions.server.ts';
 import { useRootData } from '#app/lib/root-data.ts';
@@ -298,6 +298,9 @@ function AssignmentForm({ member, sites }: { member: Staff; sites: { id: number;
         >
           {t('admin:staff.endSessions')}
         </button>
+        <Link to={`/admin/staff/${member.id}/sessions`} className="btn btn-sm btn-outline-secondary">
+          {t('admin:staff.sessionsLink')}
+        </Link>
       </div>
     </Form>
   );
