@@ -16,6 +16,7 @@ import {
   TotalsTiles,
   WinbackTiles,
 } from './numbers-sections.tsx';
+import { PeriodAndSiteFields } from './period-fields.tsx';
 import { TableScroll } from './table-scroll.tsx';
 
 export function links() {
@@ -258,37 +259,13 @@ export default function Numbers({ loaderData, actionData }: Route.ComponentProps
     <div className="numbers-page" style={{ maxWidth: 1200 }}>
       <h1 className="h4">{t('admin:numbers.heading')}</h1>
       <Form method="get" className="row g-2 align-items-end mb-3" aria-label={t('admin:numbers.filters')}>
-        <div className="col-6 col-md-2">
-          <label htmlFor="numbers-from" className="form-label">
-            {t('admin:numbers.from')}
-          </label>
-          <input
-            id="numbers-from"
-            name="from"
-            type="date"
-            className="form-control"
-            defaultValue={filters.from}
-          />
-        </div>
-        <div className="col-6 col-md-2">
-          <label htmlFor="numbers-to" className="form-label">
-            {t('admin:numbers.to')}
-          </label>
-          <input id="numbers-to" name="to" type="date" className="form-control" defaultValue={filters.to} />
-        </div>
-        <div className="col-6 col-md-3">
-          <label htmlFor="numbers-site" className="form-label">
-            {t('admin:numbers.site')}
-          </label>
-          <select id="numbers-site" name="site" className="form-select" defaultValue={filters.site}>
-            <option value="">{t('admin:numbers.allSites')}</option>
-            {sites.map((site) => (
-              <option key={site.id} value={site.id}>
-                {site.name}
-              </option>
-            ))}
-          </select>
-        </div>
+        <PeriodAndSiteFields
+          idPrefix="numbers"
+          filters={filters}
+          sites={sites}
+          dateColumn="col-6 col-md-2"
+          siteColumn="col-6 col-md-3"
+        />
         <div className="col-6 col-md-3">
           <label htmlFor="numbers-breakdown" className="form-label">
             {t('admin:numbers.breakdown')}

@@ -3,6 +3,7 @@ import { staffApi } from '#app/lib/staff-api.server.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import type { Route } from './+types/stats';
 import { formatSeconds } from './admin-socket.ts';
+import { PeriodAndSiteFields } from './period-fields.tsx';
 import { TableScroll } from './table-scroll.tsx';
 
 const dayPattern = /^\d{4}-\d{2}-\d{2}$/;
@@ -45,37 +46,13 @@ export default function Stats({ loaderData }: Route.ComponentProps) {
       <h1 className="h4">{t('admin:stats.perOperator')}</h1>
       <p className="small text-body-secondary">{t('numbers:earnings.rule')}</p>
       <Form method="get" className="row g-2 align-items-end mb-3" aria-label={t('admin:numbers.filters')}>
-        <div className="col-6 col-md-3">
-          <label htmlFor="operators-from" className="form-label">
-            {t('admin:numbers.from')}
-          </label>
-          <input
-            id="operators-from"
-            name="from"
-            type="date"
-            className="form-control"
-            defaultValue={filters.from}
-          />
-        </div>
-        <div className="col-6 col-md-3">
-          <label htmlFor="operators-to" className="form-label">
-            {t('admin:numbers.to')}
-          </label>
-          <input id="operators-to" name="to" type="date" className="form-control" defaultValue={filters.to} />
-        </div>
-        <div className="col-12 col-md-3">
-          <label htmlFor="operators-site" className="form-label">
-            {t('admin:numbers.site')}
-          </label>
-          <select id="operators-site" name="site" className="form-select" defaultValue={filters.site}>
-            <option value="">{t('admin:numbers.allSites')}</option>
-            {sites.map((site) => (
-              <option key={site.id} value={site.id}>
-                {site.name}
-              </option>
-            ))}
-          </select>
-        </div>
+        <PeriodAndSiteFields
+          idPrefix="operators"
+          filters={filters}
+          sites={sites}
+          dateColumn="col-6 col-md-3"
+          siteColumn="col-12 col-md-3"
+        />
         <div className="col-12 col-md-3 d-flex gap-2">
           <button type="submit" className="btn btn-primary flex-grow-1">
             {t('admin:numbers.show')}
