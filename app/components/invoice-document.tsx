@@ -45,8 +45,9 @@ export function InvoiceDocument({
       </nav>
       <article className="card">
         <div className="card-body">
-          <div className="d-flex flex-wrap justify-content-between gap-3 mb-4">
-            <div>
+          {/* Number and date on the left, the seller on the right (stacked on a phone). */}
+          <div className="row g-3 mb-4">
+            <div className="col-sm">
               <h1 className="h3 mb-1">{t('credits:invoice.heading')}</h1>
               <dl className="row small mb-0">
                 <dt className="col-auto fw-normal text-body-secondary">{t('credits:invoice.number')}</dt>
@@ -61,7 +62,7 @@ export function InvoiceDocument({
               </dl>
             </div>
             {company && (
-              <div className="small text-sm-end" data-testid="invoice-company">
+              <div className="col-sm-auto small text-sm-end" data-testid="invoice-company">
                 <CompanyBlock
                   companyId={transaction.company_id}
                   company={{ ...company, tradenames: transaction.tradenames }}
