@@ -1,5 +1,14 @@
 import { readFileSync } from 'node:fs';
+import AxeBuilder from '@axe-core/playwright';
 import { demoAdmin, e2eEmail, expect, gotoHydrated, test } from './fixtures.ts';
+
+/** Axe's serious and critical findings on the settled page. */
+const seriousOrWorse = async (page: import('@playwright/test').Page) => {
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  return (await new AxeBuilder({ page }).analyze()).violations.filter(
+    (violation) => violation.impact === 'serious' || violation.impact === 'critical',
+  );
+};
 
 /** The Dutch words of the second demo site (Flirtpunt opens in Dutch), read from its catalog. */
 const nl: Record<string, string> = JSON.parse(
@@ -84,6 +93,7 @@ test('a bundle and a code of one site: its member buys at the code’s price, an
   const was = bundles.locator('.text-decoration-line-through');
   await expect(was).toContainText('19,99');
   await expect(member.getByTestId('time-bonus')).toHaveCount(0);
+  expect(await seriousOrWorse(member)).toEqual([]);
   await member.screenshot({ path: 'docs/screens/money-bundles-1366.png', fullPage: true });
   await member.setViewportSize({ width: 390, height: 844 });
   // The viewport only: a full-page shot would paint the fixed tab bar across the middle.
@@ -137,6 +147,7 @@ test('a bundle and a code of one site: its member buys at the code’s price, an
   await expect(admin.getByTestId('invoice-total')).toContainText('15.99');
   await expect(admin.getByTestId('invoice-vat')).toContainText('2.78');
   await expect(admin.getByTestId('invoice-company')).toContainText('Flirtpunt Online B.V.');
+  expect(await seriousOrWorse(admin)).toEqual([]);
   await admin.screenshot({ path: '/tmp/money-admin-invoice.png', fullPage: true });
   await admin.getByRole('link', { name: `Back to order #${orderId}` }).click();
   await expect(admin).toHaveURL(new RegExp(`/admin/orders/${orderId}$`));

@@ -113,6 +113,13 @@ describe('invoices', () => {
     }
   });
 
+  it('the database keeps the stored VAT whole: a split that does not add up is refused', async () => {
+    const set = (values: Partial<typeof orders.$inferInsert>) =>
+      t.database.db.update(orders).set(values).where(eq(orders.id, paidId));
+    await expect(set({ vatCents: null })).rejects.toThrow();
+    await expect(set({ netCents: 1, vatCents: 1, grossCents: 3 })).rejects.toThrow();
+  });
+
   it('a member sees only their own invoice; staff who see the orders open anyone’s, others get 403', async () => {
     const other = await signupMember(t.app);
     await activateMember(t.app, other.userId);
