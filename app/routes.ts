@@ -104,6 +104,7 @@ export default [
     route('admin/winback', 'routes/admin/winback.tsx', { id: 'admin-winback' }),
     route('admin/orders', 'routes/admin/orders.tsx', { id: 'admin-orders' }),
     route('admin/orders/:id', 'routes/admin/order.tsx', { id: 'admin-order' }),
+    route('admin/orders/:id/invoice', 'routes/admin/order-invoice.tsx', { id: 'admin-order-invoice' }),
     route('admin/openers', 'routes/admin/openers.tsx', { id: 'admin-openers' }),
     route('admin/mass-messages', 'routes/admin/mass-messages.tsx', { id: 'admin-mass-messages' }),
   ]),

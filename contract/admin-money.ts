@@ -1,7 +1,12 @@
 import { z } from 'zod';
 import { idField, idParam } from './common.ts';
 import { locales } from './locales.ts';
-import { bundleBadgeOptions, orderStatusSchema, paymentMethodOptions } from './payments.ts';
+import {
+  bundleBadgeOptions,
+  orderStatusSchema,
+  paymentMethodOptions,
+  transactionSchema,
+} from './payments.ts';
 
 /**
  * The back office's money and offers (admins): credit bundles and their prices per
@@ -223,6 +228,8 @@ export const orderEventSchema = z.object({
 export type OrderEvent = z.infer<typeof orderEventSchema>;
 
 export const adminOrderQuerySchema = z.object({ id: idParam });
+/** A member's invoice for staff: the same document the member's own call gives (transactionSchema). */
+export const adminInvoiceResponseSchema = z.object({ transaction: transactionSchema });
 export const adminOrderDetailResponseSchema = z.object({
   order: adminOrderSchema,
   credits_granted: z.number().int().describe('credits the ledger booked for this payment'),

@@ -31,6 +31,7 @@ export const staffEndpoints = {
   'GET /api/admin/orders.php': moneyAdminEndpoints.getOrders,
   'GET /api/admin/orders-export.php': moneyAdminEndpoints.getOrdersExport,
   'GET /api/admin/order.php': moneyAdminEndpoints.getOrder,
+  'GET /api/admin/invoice.php': moneyAdminEndpoints.getInvoice,
   'GET /api/admin/profiles.php': profilesAdminEndpoints.getProfiles,
   'GET /api/admin/profile-sites.php': profilesAdminEndpoints.getProfileSites,
   'POST /api/admin/profiles.php': profilesAdminEndpoints.postProfiles,

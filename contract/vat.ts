@@ -36,9 +36,16 @@ export const vatRates: Readonly<Record<string, number>> = {
   SK: 23,
 };
 
-/** The VAT inside an amount that includes it (integer cents, rounded half up); 0 % where no rate is known. */
-export function vatOf(amountCents: number, country: string): { rate: number; net: number; vat: number } {
-  const rate = vatRates[country] ?? 0;
+/**
+ * The VAT inside an amount that includes it (integer cents, rounded half up); 0 % where no rate is
+ * known. The server keeps what it computed when the order was paid (decision 059).
+ */
+export function vatOf(
+  amountCents: number,
+  country: string,
+  rates: Readonly<Record<string, number>> = vatRates,
+): { rate: number; net: number; vat: number } {
+  const rate = rates[country] ?? 0;
   const net = Math.round((amountCents * 100) / (100 + rate));
   return { rate, net, vat: amountCents - net };
 }

@@ -1,9 +1,9 @@
 import { ArrowRepeat, CheckCircleFill } from 'react-bootstrap-icons';
-import { Link } from 'react-router';
+import { Form, Link } from 'react-router';
 import { CreditsIcon } from '#app/components/credits-icon.tsx';
 import { PaymentLogo } from '#app/components/payment-logo.tsx';
 import { TimeBonusBanner } from '#app/components/time-bonus.tsx';
-import { returnPathOfRequest, withReturn } from '#app/lib/after-payment.ts';
+import { returnPathOfRequest } from '#app/lib/after-payment.ts';
 import { serverApi } from '#app/lib/api.ts';
 import { anchorBundleId, pricePerMessage } from '#app/lib/bundles.ts';
 import { priceToPay } from '#app/lib/discounts.ts';
@@ -20,9 +20,12 @@ export function meta({ matches }: Route.MetaArgs) {
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const api = serverApi(context.api);
-  const [bundles, welcome] = await Promise.all([
+  // A code the member typed here or followed a link with (?discountcode=): the prices show it.
+  const typed = (new URL(request.url).searchParams.get('discountcode') ?? '').trim().slice(0, 40);
+  const [bundles, welcome, entered] = await Promise.all([
     api('GET /api/bundles.php'),
     api('GET /api/discountcode.php', { query: { welcome: 'true' } }),
+    typed ? api('GET /api/discountcode.php', { query: { code: typed } }) : null,
   ]);
   // A failing welcome call is ignored (spec §8): the page works without the offer.
   // renderedAt: the countdown's first render counts from it on the server and when hydrating.
@@ -30,6 +33,9 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   return {
     bundles: bundles.data,
     welcome: welcome.ok ? welcome.data : null,
+    typed,
+    code: entered?.ok ? entered.data : null,
+    codeError: entered && !entered.ok ? entered.error.message : null,
     renderedAt: Date.now(),
     // Where the member came from (a chat that ran out of credits), carried on to the checkout.
     back: returnPathOfRequest(request),
@@ -41,11 +47,18 @@ export default function Credits({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const { locale, settings } = useRootData();
   const { user } = useSession();
-  const { bundles, welcome, renderedAt, back } = loaderData;
+  const { bundles, welcome, renderedAt, back, typed, code, codeError } = loaderData;
   const anchor = anchorBundleId(bundles.bundles);
+  // The code the checkout opens with: the one the member entered, else the welcome offer.
+  const offer = code ?? welcome;
   // The price the checkout opens with: the one rule of every price the member sees.
   const priceOf = (bundle: (typeof bundles.bundles)[number]) =>
-    priceToPay(welcome, { ...bundle, country: bundles.country }, bundles.paymentmethods[0]);
+    priceToPay(offer, { ...bundle, country: bundles.country }, bundles.paymentmethods[0]);
+  const checkoutOf = (bundle: number) => {
+    const query = new URLSearchParams(code ? { discountcode: code.code } : {});
+    if (back) query.set('return', back);
+    return `/credits/${bundle}${query.size > 0 ? `?${query}` : ''}`;
+  };
   return (
     <div className="container py-4" style={{ maxWidth: 1040 }}>
       <div className="d-flex flex-wrap align-items-center justify-content-between gap-3 mb-3">
@@ -73,7 +86,36 @@ export default function Credits({ loaderData }: Route.ComponentProps) {
           </div>
         )}
       </div>
-      {welcome && <TimeBonusBanner code={welcome} renderedAt={renderedAt} />}
+      {welcome && !code && <TimeBonusBanner code={welcome} renderedAt={renderedAt} />}
+      <Form method="get" className="mb-2" style={{ maxWidth: 360 }} data-testid="credits-code">
+        {back && <input type="hidden" name="return" value={back} />}
+        <label htmlFor="credits-discountcode" className="visually-hidden">
+          {t('credits:discount.label')}
+        </label>
+        <div className="input-group input-group-sm">
+          <input
+            id="credits-discountcode"
+            name="discountcode"
+            className={`form-control${codeError ? ' is-invalid' : ''}`}
+            placeholder={t('credits:discount.label')}
+            defaultValue={typed}
+            maxLength={40}
+            aria-describedby="credits-discountcode-help"
+          />
+          <button type="submit" className="btn btn-outline-secondary">
+            {t('credits:discount.apply')}
+          </button>
+        </div>
+        <div id="credits-discountcode-help" aria-live="polite">
+          {codeError ? (
+            <div className="invalid-feedback d-block">{codeError}</div>
+          ) : code ? (
+            <div className="form-text" data-testid="credits-code-applied">
+              {t('credits:discount.applied', { percentage: code.value_percentage })}
+            </div>
+          ) : null}
+        </div>
+      </Form>
       <ul className="row row-cols-2 row-cols-lg-4 g-3 list-unstyled pt-3" data-testid="bundles">
         {bundles.bundles.map((bundle) => {
           const popular = bundle.id === anchor;
@@ -119,7 +161,7 @@ export default function Credits({ loaderData }: Route.ComponentProps) {
                   })}
                 </p>
                 <Link
-                  to={withReturn(`/credits/${bundle.id}`, back)}
+                  to={checkoutOf(bundle.id)}
                   className={`btn mt-auto ${popular ? 'btn-cta' : 'btn-outline-primary'}`}
                   aria-label={t('labelValue', {
                     label: t('credits:bundle.choose'),

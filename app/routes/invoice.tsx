@@ -1,9 +1,7 @@
-import { data, Link } from 'react-router';
-import { blockShowsRegistration, CompanyBlock } from '#app/components/company-block.tsx';
+import { data } from 'react-router';
+import { InvoiceDocument, invoicedStatuses } from '#app/components/invoice-document.tsx';
 import { serverApi } from '#app/lib/api.ts';
-import { formatMoney, useDates } from '#app/lib/format.ts';
 import { pageMeta } from '#app/lib/meta.ts';
-import { useRootData } from '#app/lib/root-data.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import type { Route } from './+types/invoice';
 
@@ -11,130 +9,24 @@ export function meta({ matches }: Route.MetaArgs) {
   return pageMeta(matches, 'page.invoice');
 }
 
-/** Orders that were paid have an invoice (a refund shows on it); the others do not. */
-const invoiced = new Set(['completed', 'refunding', 'refunded']);
-
 export async function loader({ context, params }: Route.LoaderArgs) {
   const one = await serverApi(context.api)('GET /api/transactions.php', {
     query: { id: Number(params.id) || 0 },
   });
   // Another member's, an unknown or an unpaid order: no invoice.
-  if (!one.ok || !('transaction' in one.data) || !invoiced.has(one.data.transaction.status))
+  if (!one.ok || !('transaction' in one.data) || !invoicedStatuses.has(one.data.transaction.status))
     throw data(null, { status: 404 });
   return { transaction: one.data.transaction };
 }
 
-/**
- * An order's invoice, print-ready (the browser prints it or saves it as PDF): the site's company
- * block as the footer's rules give it (spec §6), its VAT numbers and the VAT inside the amount.
- */
+/** The member's invoice of an own paid order. */
 export default function Invoice({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const { locale } = useRootData();
-  const dates = useDates();
   const { transaction } = loaderData;
-  const money = (cents: number) => formatMoney(cents, transaction.currency, locale);
-  const company = transaction.company;
   return (
-    <div className="container py-4 invoice" style={{ maxWidth: 760 }} data-testid="invoice">
-      <style>{`@media print {
-  .invoice-actions { display: none !important; }
-  body { background: #fff !important; }
-  .invoice { max-width: none !important; padding: 0 !important; }
-  .invoice .card { border: 0 !important; }
-}
-@page { margin: 18mm; }`}</style>
-      <nav className="invoice-actions d-flex flex-wrap gap-2 mb-3">
-        <Link to={`/transactions/${transaction.id}`} className="btn btn-outline-secondary btn-sm">
-          {t('credits:invoice.back')}
-        </Link>
-        <button type="button" className="btn btn-primary btn-sm" onClick={() => window.print()}>
-          {t('credits:invoice.print')}
-        </button>
-      </nav>
-      <article className="card">
-        <div className="card-body">
-          <div className="d-flex flex-wrap justify-content-between gap-3 mb-4">
-            <div>
-              <h1 className="h3 mb-1">{t('credits:invoice.heading')}</h1>
-              <dl className="row small mb-0">
-                <dt className="col-auto fw-normal text-body-secondary">{t('credits:invoice.number')}</dt>
-                <dd className="col-auto mb-0" data-testid="invoice-number">
-                  {transaction.id}
-                </dd>
-                <div className="w-100" />
-                <dt className="col-auto fw-normal text-body-secondary">{t('credits:invoice.date')}</dt>
-                <dd className="col-auto mb-0">
-                  {dates.date(transaction.settled_at ?? transaction.created_at, { dateStyle: 'long' })}
-                </dd>
-              </dl>
-            </div>
-            {company && (
-              <div className="small text-sm-end" data-testid="invoice-company">
-                <CompanyBlock
-                  companyId={transaction.company_id}
-                  company={{ ...company, tradenames: transaction.tradenames }}
-                  site={transaction.site}
-                />
-                {!blockShowsRegistration(transaction.company_id) &&
-                  company.vat_numbers.map((vat) => <div key={vat}>{t('footer.vat', { vat })}</div>)}
-              </div>
-            )}
-          </div>
-          <table className="table mb-3">
-            <thead>
-              <tr>
-                <th scope="col">{t('credits:invoice.item')}</th>
-                <th scope="col" className="text-end">
-                  {t('credits:invoice.amount')}
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              <tr>
-                <td>
-                  {t('credits:invoice.line', {
-                    site: transaction.site,
-                    bundle: t('credits:bundle.credits', { count: transaction.credits }),
-                  })}
-                  {transaction.list_price !== transaction.amount && (
-                    <div className="small text-body-secondary">
-                      {t('credits:invoice.listPrice', { amount: money(transaction.list_price) })}
-                    </div>
-                  )}
-                </td>
-                <td className="text-end">{money(transaction.vat.net)}</td>
-              </tr>
-            </tbody>
-            <tfoot>
-              <tr>
-                <th scope="row" className="fw-normal">
-                  {t('credits:invoice.vat', {
-                    rate: new Intl.NumberFormat(locale, { maximumFractionDigits: 1 }).format(
-                      transaction.vat.rate,
-                    ),
-                  })}
-                </th>
-                <td className="text-end" data-testid="invoice-vat">
-                  {money(transaction.vat.amount)}
-                </td>
-              </tr>
-              <tr>
-                <th scope="row">{t('credits:invoice.total')}</th>
-                <td className="text-end fw-bold" data-testid="invoice-total">
-                  {money(transaction.amount)}
-                </td>
-              </tr>
-            </tfoot>
-          </table>
-          <p className="small mb-1">
-            {t('credits:invoice.paid', { method: t(`credits:method.${transaction.paymentmethod}`) })}
-          </p>
-          {transaction.status !== 'completed' && (
-            <p className="small mb-0">{t(`credits:orderStatus.${transaction.status}`)}</p>
-          )}
-        </div>
-      </article>
-    </div>
+    <InvoiceDocument
+      transaction={transaction}
+      back={{ to: `/transactions/${transaction.id}`, label: t('credits:invoice.back') }}
+    />
   );
 }

@@ -5,6 +5,7 @@ import {
   adminDiscountCodesResponseSchema,
   adminGiftResponseSchema,
   adminGiftsResponseSchema,
+  adminInvoiceResponseSchema,
   adminOrderDetailResponseSchema,
   adminOrderQuerySchema,
   adminOrdersExportQuerySchema,
@@ -214,6 +215,16 @@ export const moneyAdminEndpoints = {
       "An order with the provider's payment id, the credits booked for it and its webhook history (admin)",
     query: adminOrderQuerySchema,
     responses: { 200: adminOrderDetailResponseSchema, ...backofficeErrors },
+    errors: staffErrorCodes,
+  }),
+  getInvoice: defineEndpoint({
+    method: 'GET',
+    path: '/api/admin/invoice.php',
+    tags,
+    summary:
+      "A member's order as its invoice reads it, the same document as GET /api/transactions.php?id= gives its member (admin)",
+    query: adminOrderQuerySchema,
+    responses: { 200: adminInvoiceResponseSchema, ...backofficeErrors },
     errors: staffErrorCodes,
   }),
 };

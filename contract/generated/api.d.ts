@@ -268,6 +268,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/invoice.php": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A member's order as its invoice reads it, the same document as GET /api/transactions.php?id= gives its member (admin) */
+        get: operations["getAdminInvoice"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/mass-messages.php": {
         parameters: {
             query?: never;
@@ -5972,6 +5989,141 @@ export interface operations {
             };
             /** @description Conflict with the current state */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed with fields, or a rule of the call */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited (Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description setup_required before the first site exists, or a provider that does not answer (retry later) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getAdminInvoice: {
+        parameters: {
+            query: {
+                id: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        transaction: {
+                            amount: number;
+                            bundle: number;
+                            company: {
+                                address: string;
+                                city: string;
+                                country: string;
+                                kvk: string;
+                                name: string;
+                                vat_numbers: string[];
+                            } | null;
+                            company_id: number;
+                            country: string;
+                            created_at: string;
+                            credits: number;
+                            currency: string;
+                            id: number;
+                            list_price: number;
+                            paymentmethod: string;
+                            refund_days: number;
+                            settled_at: string | null;
+                            site: string;
+                            /** @enum {string} */
+                            status: "pending" | "completed" | "failed" | "cancelled" | "refunding" | "refunded";
+                            tradenames: string[];
+                            vat: {
+                                amount: number;
+                                net: number;
+                                rate: number;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Not accepted (e.g. login_failed) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: authentication_required without a session, csrf_failed for a foreign Origin, or a rule of the call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { Form, Link, useNavigation } from 'react-router';
+import { invoicedStatuses } from '#app/components/invoice-document.tsx';
 import { formError, formText } from '#app/lib/actions.server.ts';
 import type { FormErrors } from '#app/lib/form-errors.ts';
 import { formatDate, formatMoney } from '#app/lib/format.ts';
@@ -131,7 +132,19 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
         <nav className="mb-2">
           <Link to="/admin/orders">{t('admin:orders.back')}</Link>
         </nav>
-        <h1 className="h4">{t('admin:orders.detailHeading', { id: order.id })}</h1>
+        <div className="d-flex flex-wrap align-items-center gap-2 mb-2">
+          <h1 className="h4 mb-0 me-auto">{t('admin:orders.detailHeading', { id: order.id })}</h1>
+          {/* The member's own document, for a question about it: paid orders have one. */}
+          {invoicedStatuses.has(order.status) && (
+            <Link
+              to={`/admin/orders/${order.id}/invoice`}
+              className="btn btn-outline-secondary btn-sm"
+              data-testid="order-invoice"
+            >
+              {t('admin:orders.invoice')}
+            </Link>
+          )}
+        </div>
       </div>
       <div className="col-12 col-lg-5">
         <section className="card mb-3">

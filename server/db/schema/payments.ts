@@ -73,6 +73,16 @@ export const orders = pgTable(
     reversedCredits: integer().notNull().default(0),
     /** When the provider reported a chargeback: its credits are reversed once, from this mark on. */
     chargedBackAt: timestamp({ withTimezone: true }),
+    /**
+     * The VAT of the invoice, fixed when the order is paid (the buyer country's rate then, in
+     * hundredths of a percent: 2550 is 25.5 %) with the amounts it splits the charge into (integer
+     * cents): a later change of the rate table never changes an invoice. Null on orders paid
+     * before it was stored (their invoice computes it with today's table) and on unpaid ones.
+     */
+    vatRateBasisPoints: integer(),
+    netCents: integer(),
+    vatCents: integer(),
+    grossCents: integer(),
   },
   (table) => [
     uniqueIndex('orders_provider_payment_unique').on(table.provider, table.providerPaymentId),
@@ -92,6 +102,10 @@ export const orders = pgTable(
     check(
       'orders_refund_within_amount',
       sql`${table.refundCents} is null or (${table.refundCents} > 0 and ${table.refundCents} <= ${table.amountCents})`,
+    ),
+    check(
+      'orders_vat_whole',
+      sql`(${table.vatRateBasisPoints} is null and ${table.netCents} is null and ${table.vatCents} is null and ${table.grossCents} is null) or (${table.vatRateBasisPoints} >= 0 and ${table.netCents} is not null and ${table.vatCents} is not null and ${table.netCents} + ${table.vatCents} = ${table.grossCents})`,
     ),
     check(
       'orders_refund_credits_within_order',

@@ -123,4 +123,10 @@ export async function moneyAdminRoutes(app: ZodApp): Promise<void> {
     requireStaff(request, right);
     return service.order(request.query.id, deps.payments.provider.name);
   });
+
+  // The member's invoice as the member reads it, for staff who see the orders.
+  routeOf(app, calls.getInvoice, {}, async (request) => {
+    requireStaff(request, right);
+    return { transaction: await deps.payments.invoiceForStaff(request.query.id, deps.sites) };
+  });
 }

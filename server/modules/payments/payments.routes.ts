@@ -1,5 +1,4 @@
 import { paymentsEndpoints } from '#contract/endpoints/payments.ts';
-import { vatOf } from '#contract/vat.ts';
 import type { UserRow } from '#server/db/schema/members.ts';
 import type { SiteRow } from '#server/db/schema/sites.ts';
 import { routeOf } from '#server/lib/endpoint-route.ts';
@@ -8,7 +7,6 @@ import type { ZodApp } from '#server/lib/zod-app.ts';
 import { requireMember } from '#server/modules/accounts/sessions.ts';
 import { creditsHistory } from '#server/modules/credits/credits.service.ts';
 import { siteOrigin } from '#server/modules/sites/site-origin.ts';
-import { toCompanyInfo } from '#server/modules/sites/sites.service.ts';
 import type { createTestProvider } from './providers.ts';
 
 export async function paymentsRoutes(app: ZodApp): Promise<void> {
@@ -73,32 +71,7 @@ export async function paymentsRoutes(app: ZodApp): Promise<void> {
   routeOf(app, paymentsEndpoints.getTransactions, {}, async (request) => {
     const member = requireMember(request);
     if (request.query.id === undefined) return { transactions: await payments.orders(member) };
-    const order = await payments.order(member, request.query.id);
-    const country = await payments.orderCountry(member, order.id);
-    const vat = vatOf(order.amount, country);
-    const company = await app.deps.sites.company(request.site);
-    const info = company ? toCompanyInfo(company) : null;
-    return {
-      transaction: {
-        ...order,
-        company: info
-          ? {
-              name: info.name,
-              address: info.address,
-              city: info.city,
-              country: info.country,
-              kvk: info.kvk,
-              vat_numbers: info.vat_numbers,
-            }
-          : null,
-        company_id: request.site.companyId,
-        site: request.site.name,
-        country,
-        vat: { rate: vat.rate, net: vat.net, amount: vat.vat },
-        tradenames: info?.tradenames ?? [],
-        refund_days: request.site.refundDays,
-      },
-    };
+    return { transaction: await payments.invoice(member, request.query.id, app.deps.sites) };
   });
 
   routeOf(app, paymentsEndpoints.getCredits, {}, async (request) => {

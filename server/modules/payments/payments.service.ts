@@ -1,4 +1,5 @@
 import { randomInt } from 'node:crypto';
+import type { Transaction } from '#contract/endpoints/payments.ts';
 import type { BundlesResponse, DiscountCode, Order, Quote } from '#contract/payments.ts';
 import { timeBonus } from '#contract/payments.ts';
 import type { Database, Executor } from '#server/db/client.ts';
@@ -18,9 +19,10 @@ import {
 import { announceSessionsChanged } from '#server/modules/accounts/session-cache.ts';
 import { changeCredits } from '#server/modules/credits/credits.service.ts';
 import { findProfileByUserId } from '#server/modules/profiles/profiles.service.ts';
-import { selectedCountry } from '#server/modules/sites/sites.service.ts';
+import { type SiteDirectory, selectedCountry } from '#server/modules/sites/sites.service.ts';
 import { recordFirstPurchase } from '#server/modules/tracking/attribution.ts';
 import type { DirectDebitService } from './direct-debit.service.ts';
+import { invoiceOf, vatAtPayment } from './invoice.ts';
 import { isPaymentMethod, methodsFor, type PaymentMethod } from './payment-methods.ts';
 import * as repo from './payments.repository.ts';
 import { mandateMethods, type PaymentProvider, ProviderUnavailableError } from './providers.ts';
@@ -487,11 +489,18 @@ export class PaymentsService {
     return toOrder(row);
   }
 
-  /** The country an order of this member was priced in (its VAT on the invoice). */
-  async orderCountry(member: UserRow, orderId: number): Promise<string> {
+  /** An order as its invoice reads it: the member's own only (anyone else's is 404). */
+  async invoice(member: UserRow, orderId: number, sites: SiteDirectory): Promise<Transaction> {
     const row = await repo.findOrder(this.db, orderId);
     if (!row || row.userId !== member.id) throw new NotFoundError();
-    return row.country;
+    return invoiceOf(sites, row);
+  }
+
+  /** Any member's order as its invoice reads it, for staff (the caller checks the right). */
+  async invoiceForStaff(orderId: number, sites: SiteDirectory): Promise<Transaction> {
+    const row = await repo.findOrder(this.db, orderId);
+    if (!row) throw new NotFoundError();
+    return invoiceOf(sites, row);
   }
 
   /** The order a provider payment pays (test checkout: to check the payer). */
@@ -655,7 +664,12 @@ export class PaymentsService {
           reference,
           at: now,
         });
-        await repo.updateOrder(tx, order.id, { status: 'completed', settledAt: now });
+        // The invoice's VAT is fixed now: a later change of the rate table never changes it.
+        await repo.updateOrder(tx, order.id, {
+          status: 'completed',
+          settledAt: now,
+          ...vatAtPayment(order.amountCents, order.country),
+        });
         await markPaidUser(tx, order.userId);
         // The first paid order of a tracked click: its postback-ready record, committed with it (decision 018).
         await recordFirstPurchase(tx, order, now);
