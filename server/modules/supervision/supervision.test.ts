@@ -282,6 +282,35 @@ describe('supervisor board, lead and outbound', () => {
         expect(rows).toEqual([]);
       }
     });
+
+    it('shows nothing of a profile that a member blocks while an outbound message to them is being sent', async () => {
+      for (let round = 0; round < 6; round++) {
+        const profile = await freshFictionalProfile(t.app);
+        const member = await activeMember(t.app);
+        const [sent, blocked] = await Promise.all([
+          outbound(admin, profile.id, member.profileId, `Round ${round}`),
+          t.app.inject({
+            method: 'POST',
+            url: '/api/block.php',
+            headers: { cookie: member.cookie },
+            payload: { profile: profile.id },
+          }),
+        ]);
+        expect(blocked.statusCode, blocked.body).toBe(200);
+        // Before the block (sent) or after it (refused), never a failure.
+        expect([201, 403], sent.body).toContain(sent.statusCode);
+        if (sent.statusCode === 403) expect(sent.json().error).toBe('contact_refused');
+        // Whichever came first, the member sees nothing of the blocked profile.
+        const chats = await t.app.inject({ url: '/api/chats.php', headers: { cookie: member.cookie } });
+        expect(chats.json().chats.map((chat: { profile: { id: number } }) => chat.profile.id)).not.toContain(
+          profile.id,
+        );
+        // And nobody writes to them again as that profile.
+        expect((await outbound(admin, profile.id, member.profileId)).json()).toMatchObject({
+          error: 'contact_refused',
+        });
+      }
+    });
   });
 
   describe('second factor and sessions', () => {
