@@ -4,4 +4,8 @@ export default {
   appDirectory: 'app',
   buildDirectory: 'build',
   ssr: true,
+  future: {
+    v8_splitRouteModules: true,
+    v8_viteEnvironmentApi: true,
+  },
 } satisfies Config;
