@@ -26,6 +26,23 @@ describe('the match moment', () => {
     expect(document.querySelector('.modal-dialog')?.classList.contains('match-dialog')).toBe(true);
   });
 
+  it('keeps Tab and Shift+Tab going round its own controls', async () => {
+    renderShell(<MatchModal profile={mila} onClose={() => {}} />, { user: testUser() });
+    const modal = await screen.findByTestId('match-modal');
+    const send = within(modal).getByTestId('match-send-message');
+    const close = within(modal).getByRole('button', { name: 'Close' });
+    const tab = (shiftKey = false) =>
+      fireEvent.keyDown(document.activeElement ?? document.body, { key: 'Tab', shiftKey });
+    document.body.focus();
+    tab();
+    expect(document.activeElement).toBe(send);
+    close.focus();
+    tab();
+    expect(document.activeElement).toBe(send);
+    tab(true);
+    expect(document.activeElement).toBe(close);
+  });
+
   it('closes on Escape', async () => {
     const onClose = vi.fn();
     renderShell(<MatchModal profile={mila} onClose={onClose} />, { user: testUser() });

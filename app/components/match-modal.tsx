@@ -1,3 +1,4 @@
+import { type RefObject, useEffect, useRef } from 'react';
 import { Modal } from 'react-bootstrap';
 import { XLg } from 'react-bootstrap-icons';
 import { Link, useLocation } from 'react-router';
@@ -22,11 +23,42 @@ function MatchFace({ name, image }: { name: string; image: Profile['main_image']
 }
 
 /**
+ * Tab and Shift+Tab go round the dialog's own controls while it is open: the modal alone only pulls
+ * the focus back to its frame once it has left, so a Tab after the last button went to the page.
+ */
+function useTabCycle(box: RefObject<HTMLElement | null>, active: boolean) {
+  useEffect(() => {
+    if (!active) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Tab' || !box.current) return;
+      const controls = [...box.current.querySelectorAll<HTMLElement>('a[href], button:not([disabled])')];
+      const first = controls[0];
+      const last = controls.at(-1);
+      if (!first || !last) return;
+      const focused = document.activeElement;
+      const inside = focused instanceof Node && box.current.contains(focused);
+      const target = event.shiftKey
+        ? !inside || focused === first
+          ? last
+          : null
+        : !inside || focused === last
+          ? first
+          : null;
+      if (!target) return;
+      event.preventDefault();
+      target.focus();
+    };
+    document.addEventListener('keydown', onKey, true);
+    return () => document.removeEventListener('keydown', onKey, true);
+  }, [box, active]);
+}
+
+/**
  * The match moment: "It's a match!" with both photos, "Send a message" (opens the chat), "Keep
  * swiping" and a close button. On a phone (up to 600 px) it takes the whole screen, as the dating
  * apps show it; on a desktop it is a card over the page. The close button comes last in the tab
- * order (it sits in the corner): the first key press lands on "Send a message". The dialog keeps
- * the focus inside and closes on Escape. Never shown while the member is already on that profile.
+ * order (it sits in the corner): the first Tab lands on "Send a message". Tab goes round the
+ * dialog's controls, Escape closes it. Never shown while the member is already on that profile.
  */
 export function MatchModal({ profile, onClose }: { profile: Profile | null; onClose: () => void }) {
   const { t } = useTranslation();
@@ -35,6 +67,8 @@ export function MatchModal({ profile, onClose }: { profile: Profile | null; onCl
   const show = profile !== null && !onProfileOf(pathname, profile.id);
   const onSwipe = pathname === '/swipe-game';
   const mounted = useShownOnce(show);
+  const body = useRef<HTMLDivElement>(null);
+  useTabCycle(body, show);
   if (!mounted) return null;
   return (
     <Modal
@@ -48,7 +82,7 @@ export function MatchModal({ profile, onClose }: { profile: Profile | null; onCl
       data-testid="match-modal"
     >
       {profile && (
-        <Modal.Body className="match-body p-4 text-center position-relative">
+        <Modal.Body ref={body} className="match-body p-4 text-center position-relative">
           <h2 id="match-title" className="match-title mt-2">
             {t('discover:match.title')}
           </h2>

@@ -1,5 +1,5 @@
 import { type RefObject, useEffect, useRef, useState } from 'react';
-import { CheckCircleFill } from 'react-bootstrap-icons';
+import { CheckCircleFill, PlusLg } from 'react-bootstrap-icons';
 import { Form, useNavigation } from 'react-router';
 import { FormAlert, FormField } from '#app/components/forms/form-field.tsx';
 import { api } from '#app/lib/api.ts';
@@ -81,9 +81,7 @@ function AboutPrompts({ field }: { field: RefObject<HTMLTextAreaElement | null> 
   };
   return (
     <fieldset className="mt-2" data-testid="about-prompts">
-      <legend className="small text-body-secondary mb-2 fs-6 fw-normal">
-        {t('profile:aboutPrompts.hint')}
-      </legend>
+      <legend className="small text-body-secondary mb-2 fw-normal">{t('profile:aboutPrompts.hint')}</legend>
       <div className="d-flex flex-wrap gap-2">
         {aboutPrompts.map((key) => {
           const prompt = t(`profile:aboutPrompts.${key}`);
@@ -91,9 +89,10 @@ function AboutPrompts({ field }: { field: RefObject<HTMLTextAreaElement | null> 
             <button
               key={key}
               type="button"
-              className="btn btn-sm btn-outline-secondary rounded-pill about-prompt"
+              className="btn btn-sm btn-light border rounded-pill about-prompt"
               onClick={() => insert(prompt)}
             >
+              <PlusLg aria-hidden="true" className="me-1" size={12} />
               {prompt}…
             </button>
           );
