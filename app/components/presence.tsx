@@ -54,6 +54,9 @@ export function Presence({
     : state.ago
       ? t('discover:presence.active', { ago: state.ago })
       : null;
+  // Nothing to say (a fictional profile not online, without a region): no empty line. Decided
+  // without the clock, so the server's and the browser's render agree.
+  if (of.fictional && !of.online && !region) return null;
   return (
     <span className={`presence ${className}`} data-testid="presence" suppressHydrationWarning>
       {state.online && <span className="presence-dot" aria-hidden="true" />}
