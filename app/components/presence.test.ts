@@ -18,7 +18,11 @@ function translatorFor(locale: Locale) {
 }
 
 const now = Date.parse('2026-11-27T12:00:00Z');
-const ago = (ms: number, online = false) => ({ last_active: new Date(now - ms).toISOString(), online });
+const ago = (ms: number, online = false, fictional = false) => ({
+  last_active: new Date(now - ms).toISOString(),
+  online,
+  fictional,
+});
 const minute = 60_000;
 const hour = 60 * minute;
 const day = 24 * hour;
@@ -28,15 +32,21 @@ describe('presence', () => {
 
   it('is online when the server says so, and says nothing of a bad date', () => {
     expect(presenceOf(ago(4 * minute, true), en, now)).toEqual({ online: true, ago: null });
-    expect(presenceOf({ last_active: 'not a date', online: true }, en, now)).toEqual({
+    expect(presenceOf({ last_active: 'not a date', online: true, fictional: false }, en, now)).toEqual({
       online: false,
       ago: null,
     });
   });
 
-  it('tells how recent a fictional profile off shift was active, never "online"', () => {
+  it('tells how recent a member was active when the server does not say "online"', () => {
     expect(presenceOf(ago(2 * minute), en, now)).toEqual({ online: false, ago: '2 minutes ago' });
     expect(presenceOf(ago(10_000), en, now).ago).toBe('1 minute ago');
+  });
+
+  it('shows a fictional profile online while its team answers, and no "active … ago" otherwise', () => {
+    expect(presenceOf(ago(2 * minute, true, true), en, now)).toEqual({ online: true, ago: null });
+    expect(presenceOf(ago(2 * minute, false, true), en, now)).toEqual({ online: false, ago: null });
+    expect(presenceOf(ago(11 * day, false, true), en, now)).toEqual({ online: false, ago: null });
   });
 
   it('says minutes, hours, yesterday and days in the plural forms of the language', () => {

@@ -1,5 +1,5 @@
-import { useEffect, useState } from 'react';
-import { CheckCircleFill } from 'react-bootstrap-icons';
+import { type RefObject, useEffect, useRef, useState } from 'react';
+import { CheckCircleFill, PlusLg } from 'react-bootstrap-icons';
 import { Form, useNavigation } from 'react-router';
 import { FormAlert, FormField } from '#app/components/forms/form-field.tsx';
 import { api } from '#app/lib/api.ts';
@@ -53,6 +53,55 @@ function OptionSelect({
   );
 }
 
+/** The writing prompts under an empty "About me", as Hinge and Bumble offer them. */
+export const aboutPrompts = ['sunday', 'lookingFor', 'winMeOver', 'friendsSay'] as const;
+
+/** The start of `prompt` joined to what the field holds: on a line of its own after any text. */
+export function withPrompt(text: string, prompt: string): string {
+  const kept = text.trimEnd();
+  return `${kept}${kept ? '\n' : ''}${prompt} `;
+}
+
+/**
+ * Chips under the empty "About me": a tap writes the prompt's start into the field (after what is
+ * there, on a new line) and puts the cursor behind it, so the member only has to finish the line.
+ */
+function AboutPrompts({ field }: { field: RefObject<HTMLTextAreaElement | null> }) {
+  const { t } = useTranslation();
+  const insert = (prompt: string) => {
+    const textarea = field.current;
+    if (!textarea) return;
+    const text = withPrompt(textarea.value, prompt).slice(
+      0,
+      textarea.maxLength > 0 ? textarea.maxLength : undefined,
+    );
+    textarea.value = text;
+    textarea.focus();
+    textarea.setSelectionRange(text.length, text.length);
+  };
+  return (
+    <fieldset className="mt-2" data-testid="about-prompts">
+      <legend className="small text-body-secondary mb-2 fw-normal">{t('profile:aboutPrompts.hint')}</legend>
+      <div className="d-flex flex-wrap gap-2">
+        {aboutPrompts.map((key) => {
+          const prompt = t(`profile:aboutPrompts.${key}`);
+          return (
+            <button
+              key={key}
+              type="button"
+              className="btn btn-sm btn-light border rounded-pill about-prompt"
+              onClick={() => insert(prompt)}
+            >
+              <PlusLg aria-hidden="true" className="me-1" size={12} />
+              {prompt}…
+            </button>
+          );
+        })}
+      </div>
+    </fieldset>
+  );
+}
+
 /** The profile form: about and interests first, then the details, country and region (with "use my location"). */
 export function ProfileEditor({
   profile,
@@ -72,6 +121,7 @@ export function ProfileEditor({
   const [region, setRegion] = useState(profile.countryregion ?? '');
   const [regions, setRegions] = useState(initialRegions);
   const [location, setLocation] = useState<LocationState>('idle');
+  const about = useRef<HTMLTextAreaElement>(null);
 
   const loadRegions = async (code: string) => {
     const answer = await api('GET /api/regions.php', { query: { country: code } });
@@ -118,6 +168,7 @@ export function ProfileEditor({
               {t('profile:field.about')}
             </label>
             <textarea
+              ref={about}
               id="profile-about"
               name="about"
               className="form-control"
@@ -125,6 +176,7 @@ export function ProfileEditor({
               maxLength={2000}
               defaultValue={profile.about ?? ''}
             />
+            {!profile.about?.trim() && <AboutPrompts field={about} />}
           </div>
           <fieldset className="mb-3">
             <legend className="form-label fs-6">{t('profile:field.interests')}</legend>

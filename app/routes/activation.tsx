@@ -20,6 +20,30 @@ export async function action({ context }: Route.ActionArgs) {
   return { resent: true };
 }
 
+/**
+ * What a just-activated member does next. A profile without a photo is hardly seen or liked, so
+ * then the photo comes first (as the big apps lead a new profile), with search as the second way on.
+ */
+function DoneActions({ noPhoto }: { noPhoto: boolean }) {
+  const { t } = useTranslation();
+  if (!noPhoto)
+    return (
+      <Link to="/members" className="btn btn-primary">
+        {t('auth:activate.doneAction')}
+      </Link>
+    );
+  return (
+    <div className="d-grid gap-2 d-sm-flex" data-testid="activation-next">
+      <Link to="/profile#photos" className="btn btn-primary btn-lg">
+        {t('auth:activate.addPhoto')}
+      </Link>
+      <Link to="/members" className="btn btn-outline-primary btn-lg">
+        {t('auth:activate.doneAction')}
+      </Link>
+    </div>
+  );
+}
+
 /** /activate/done and /activate/error, where the activation link of the mail lands. */
 export default function Activation({ actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
@@ -34,9 +58,7 @@ export default function Activation({ actionData }: Route.ComponentProps) {
       <div className="container py-4" style={{ maxWidth: 560 }}>
         <h1 className="h3">{t('discover:activation.alreadyTitle')}</h1>
         <p data-testid="already-confirmed">{t('discover:activation.already')}</p>
-        <Link to="/members" className="btn btn-primary">
-          {t('auth:activate.doneAction')}
-        </Link>
+        <DoneActions noPhoto={!user.profile.main_image} />
       </div>
     );
   }
@@ -45,9 +67,7 @@ export default function Activation({ actionData }: Route.ComponentProps) {
       <h1 className="h3">{t(done ? 'page.activateDone' : 'page.activateError')}</h1>
       <p>{t(done ? 'auth:activate.done' : 'auth:activate.error')}</p>
       {done ? (
-        <Link to="/members" className="btn btn-primary">
-          {t('auth:activate.doneAction')}
-        </Link>
+        <DoneActions noPhoto={user !== null && !user.profile.main_image} />
       ) : user?.status === 'not_confirmed' ? (
         <>
           <FormAlert errors={errors} />

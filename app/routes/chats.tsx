@@ -1,8 +1,10 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, redirect } from 'react-router';
 import { ChatList } from '#app/components/chat/chat-list.tsx';
+import { NewMatchesRow } from '#app/components/chat/new-matches-row.tsx';
 import { api, serverApi } from '#app/lib/api.ts';
 import { pageMeta } from '#app/lib/meta.ts';
+import { newMatchesOf } from '#app/lib/new-matches.ts';
 import { reportCaught } from '#app/lib/report-caught.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import { withMessage } from '#app/state/chat/chat-list-updates.ts';
@@ -24,11 +26,11 @@ export async function loader({ context }: Route.LoaderArgs) {
   const api = serverApi(context.api);
   const [answer, likes] = await Promise.all([api('GET /api/chats.php'), api('GET /api/likes.php')]);
   if (!answer.ok) throw redirect('/login?redirect=%2Fchats');
-  // New matches: mutual likes without a conversation yet (told by the server, whichever page of the
-  // list a conversation is on), shown as a row above the list.
-  const fresh = new Set(likes.ok ? likes.data.new_matches : []);
-  const matches = likes.ok ? likes.data.matches.filter((profile) => fresh.has(profile.id)) : [];
-  return { chats: answer.data.chats, next: answer.data.next, matches };
+  return {
+    chats: answer.data.chats,
+    next: answer.data.next,
+    matches: newMatchesOf(likes.ok ? likes.data : null),
+  };
 }
 
 /** The conversation list (spec §2): new matches first, unread counts in the green unread colour, newest activity first. */
@@ -147,37 +149,7 @@ export default function Chats({ loaderData }: Route.ComponentProps) {
   return (
     <div className="container py-4" style={{ maxWidth: 720 }}>
       <h1 className="h3 mb-3">{t('page.chats')}</h1>
-      {loaderData.matches.length > 0 && (
-        <section className="mb-4" aria-labelledby="new-matches">
-          <h2 id="new-matches" className="h6 text-body-secondary">
-            {t('chat:matches.title')}
-          </h2>
-          <ul className="list-unstyled d-flex gap-3 overflow-auto pb-1 mb-0" data-testid="new-matches">
-            {loaderData.matches.map((profile) => (
-              <li key={profile.id} className="text-center flex-shrink-0" style={{ width: 72 }}>
-                <Link to={`/members/${profile.id}/chat`} className="text-body text-decoration-none d-block">
-                  {profile.main_image ? (
-                    <img
-                      src={profile.main_image.thumb_filename}
-                      alt=""
-                      width={64}
-                      height={64}
-                      className="rounded-circle object-fit-cover border border-2 border-primary"
-                    />
-                  ) : (
-                    <span
-                      className="rounded-circle bg-light d-inline-block"
-                      style={{ width: 64, height: 64 }}
-                      aria-hidden="true"
-                    />
-                  )}
-                  <span className="d-block small text-truncate">{profile.name}</span>
-                </Link>
-              </li>
-            ))}
-          </ul>
-        </section>
-      )}
+      <NewMatchesRow matches={loaderData.matches} className="mb-4" />
       {removed && (
         <div
           className="alert alert-secondary d-flex align-items-center justify-content-between py-2"

@@ -88,7 +88,17 @@ for (const size of sizes) {
       );
       expect(search.profiles.some((p: { seeking: string }) => p.seeking === 'female')).toBe(false);
       await expect(page.getByRole('button', { name: 'Women', exact: true })).toBeVisible();
-      await expect(page.getByTestId('presence').first()).toBeVisible();
+      // A fictional profile that is not online shows no "Active … ago" on its card (decision 058).
+      const quiet = search.profiles.find(
+        (p: { fictional: boolean; online: boolean }) => p.fictional && !p.online,
+      );
+      expect(quiet).toBeDefined();
+      const card = page
+        .getByTestId('profile-card')
+        .filter({ has: page.locator(`a[href="/members/${quiet.id}"]`) });
+      await expect(card).toBeVisible();
+      await expect(card.getByTestId('presence')).toHaveCount(0);
+      await expect(card).not.toContainText('Active');
       await page.screenshot({ path: `test-results/discover-search-${size.name}.png` });
 
       // The filter sheet: an age range the wrong way round is refused with a message.

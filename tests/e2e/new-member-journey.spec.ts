@@ -59,6 +59,11 @@ test('a new member on a phone: sign-up, activation, an opener like, message and 
     await page.goto(link.pathname + link.search);
     await expect(page).toHaveURL(/\/activate\/done$/, { timeout: 20_000 });
     await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true', { timeout: 20_000 });
+    // No photo yet: adding one is the first thing offered, search the second.
+    await expect(page.getByTestId('activation-next').getByRole('link')).toHaveText([
+      'Add your first photo',
+      'Start searching',
+    ]);
     await page.screenshot(shot('03-activated'));
 
     // The opener's first contact: a message in the chats and a like in Likes.
@@ -105,6 +110,12 @@ test('a new member on a phone: sign-up, activation, an opener like, message and 
     await composer.fill(`Hi ${sender.name}, a good one, thanks! And yours?`);
     await page.getByRole('button', { name: 'Send', exact: true }).tap();
     await expect(page.getByTestId('chat-scroller').getByText('a good one, thanks!')).toBeVisible();
+    // The opener's message is a minute old; its fictional sender shows no "Active … ago" beside it.
+    const header = page
+      .locator('header')
+      .filter({ has: page.getByRole('heading', { name: new RegExp(sender.name) }) });
+    await expect(header.getByTestId('presence')).toBeVisible();
+    await expect(header).not.toContainText('Active');
     await page.screenshot(shot('06-answer'));
 
     // Who viewed me: the visit is there, veiled for a free member, with the way to Premium.

@@ -51,9 +51,22 @@ for (const device of devices) {
 
       const { page } = await activeMember(browser, baseURL, 'Liv', device.options);
       await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true');
+      // No photo yet: the photo is the first thing to do, search the second.
+      const next = page.getByTestId('activation-next').getByRole('link');
+      await expect(next).toHaveText(['Add your first photo', 'Start searching']);
+      await expect(next.first()).toHaveAttribute('href', '/profile#photos');
       await shot(page, '02-activated');
       await gotoHydrated(page, '/profile');
+      await expect(page.getByTestId('about-prompts')).toBeVisible();
       await shot(page, '03-profile-setup');
+      // A prompt starts the empty "About me" and puts the cursor behind it.
+      const about = page.getByLabel('About me');
+      const prompt = page.getByRole('button', { name: 'A perfect Sunday is…' });
+      if (device.name === '390') await prompt.tap();
+      else await prompt.click();
+      await expect(about).toHaveValue('A perfect Sunday is ');
+      await expect(about).toBeFocused();
+      await shot(page, '03-about-prompt');
       await gotoHydrated(page, '/members');
       await shot(page, '04-members');
       const first = page.locator('.profile-grid a').first();
@@ -74,10 +87,46 @@ for (const device of devices) {
       await page.getByRole('button', { name: 'Like back' }).first().click();
       const modal = page.getByTestId('match-modal');
       await expect(modal).toBeVisible();
+      const dialog = modal.locator('.modal-content');
+      // Measured once the dialog has slid into place.
+      const box = async () => {
+        const found = (await dialog.boundingBox())!;
+        return [found.x, found.y, found.width, found.height].map(Math.round);
+      };
+      if (device.name === '390') {
+        // The whole screen, as the dating apps show the match, with big faces.
+        await expect.poll(box).toEqual([0, 0, 390, 844]);
+        for (const face of await modal.locator('.match-photos > *').all())
+          expect((await face.boundingBox())!.width).toBeGreaterThanOrEqual(150);
+      } else {
+        await expect.poll(async () => (await box())[1]).toBeGreaterThan(0);
+        expect((await box())[2]).toBeLessThan(600);
+      }
+      // The member has no photo: their initial on the brand's colour, not an empty disc.
+      await expect(modal.getByTestId('match-initial')).toHaveText('L');
       await shot(page, '07-match');
-      await modal.getByTestId('match-send-message').click();
-      await expect(page).toHaveURL(/\/chat/, { timeout: 15_000 });
-      await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true');
+      // The keyboard stays in the dialog, "Send a message" first; Escape closes it.
+      const send = modal.getByTestId('match-send-message');
+      await page.keyboard.press('Tab');
+      await expect(send).toBeFocused();
+      for (let press = 0; press < 4; press++) {
+        await page.keyboard.press('Tab');
+        await expect(page.locator('.modal :focus')).toHaveCount(1);
+      }
+      const chatPath = (await send.getAttribute('href'))!;
+      await page.keyboard.press('Escape');
+      await expect(modal).toHaveCount(0);
+      await gotoHydrated(page, chatPath);
+      await expect(page).toHaveURL(/\/chats\/\d+$/, { timeout: 15_000 });
+      const header = page.locator('header').filter({ has: page.getByRole('heading', { level: 1 }) });
+      // A fictional profile that is not online shows no "Active … ago" beside the thread.
+      await expect(header.getByTestId('presence')).toBeVisible();
+      await expect(header).not.toContainText('Active');
+      if (device.name === '1366') {
+        // The column beside the chat lists the new match at once, before the first message.
+        const open = page.getByTestId('chat-list').locator('a[aria-current="page"]');
+        await expect(open).toContainText('No messages yet');
+      }
       await shot(page, '08-chat');
 
       await gotoHydrated(page, '/premium');

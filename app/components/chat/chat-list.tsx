@@ -9,7 +9,8 @@ function preview(
   message: Message | null,
   t: (key: string, params?: Record<string, unknown>) => string,
 ): string {
-  if (!message) return '';
+  // A conversation opened from a new match, listed before its first message.
+  if (!message) return t('chat:list.noMessages');
   const body =
     message.kind === 'text'
       ? (message.text ?? '')

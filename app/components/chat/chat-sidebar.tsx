@@ -2,13 +2,24 @@ import { ArrowLeft } from 'react-bootstrap-icons';
 import { Link } from 'react-router';
 import { useTranslation } from '#app/lib/use-translation.ts';
 import type { ChatListItem } from '#contract/chats.ts';
+import type { Profile } from '#contract/profiles.ts';
 import { ChatList } from './chat-list.tsx';
+import { NewMatchesRow } from './new-matches-row.tsx';
 
 /**
- * The conversation list beside the thread, from 992 px. The chat layout is bare (no top bar), so
- * its head holds the way back to the search, where the members' area starts.
+ * The conversation list beside the thread, from 992 px, with the new matches above it as on the
+ * Chats page. The chat layout is bare (no top bar), so its head holds the way back to the search,
+ * where the members' area starts.
  */
-export function ChatSidebar({ chats, activeId }: { chats: ChatListItem[]; activeId: number | undefined }) {
+export function ChatSidebar({
+  chats,
+  matches,
+  activeId,
+}: {
+  chats: ChatListItem[];
+  matches: Profile[];
+  activeId: number | undefined;
+}) {
   const { t } = useTranslation();
   return (
     <nav
@@ -27,6 +38,7 @@ export function ChatSidebar({ chats, activeId }: { chats: ChatListItem[]; active
           {t('page.chats')}
         </Link>
       </h2>
+      <NewMatchesRow matches={matches} className="px-3 pt-3" />
       <ChatList chats={chats} {...(activeId !== undefined ? { activeId } : {})} />
     </nav>
   );

@@ -1,16 +1,16 @@
 import { useEffect, useState } from 'react';
 import { useLiveConnection } from '#app/state/live-connection.tsx';
 import type { ChatListItem, ChatResponse } from '#contract/chats.ts';
-import { withMessage } from './chat-list-updates.ts';
+import { withMessage, withOpenConversation } from './chat-list-updates.ts';
 
 /**
  * The conversation list beside an open thread, following the messages as they arrive (no
- * re-fetch); the open conversation joins the top once its first message comes.
+ * re-fetch). The open conversation is listed from the start, even without a message yet.
  */
 export function useLiveChatList(loaded: ChatListItem[], activeChat: ChatResponse | null): ChatListItem[] {
   const { socket } = useLiveConnection();
-  const [chats, setChats] = useState<ChatListItem[]>(loaded);
-  useEffect(() => setChats(loaded), [loaded]);
+  const [chats, setChats] = useState<ChatListItem[]>(() => withOpenConversation(loaded, activeChat));
+  useEffect(() => setChats(withOpenConversation(loaded, activeChat)), [loaded, activeChat]);
   const activeId = activeChat?.conversation.id;
   useEffect(
     () =>
