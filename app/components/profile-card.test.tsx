@@ -48,4 +48,16 @@ describe('a grid of members', () => {
     expect(link.getAttribute('aria-label')).toBeNull();
     expect(link.getAttribute('href')).toBe('/members/7');
   });
+  it('shows a member without a photo by their initial on a colour of their own, not a blank tile', async () => {
+    const withoutPhoto = (id: number, name: string): Profile => ({
+      ...profileFixture(id, { name, fictional: false }),
+      main_image: null,
+    });
+    renderShell(<ProfileGrid profiles={[withoutPhoto(9, 'élodie'), withoutPhoto(10, 'Bert')]} />);
+    await screen.findByText('Bert, 30');
+    const tiles = screen.getAllByTestId('profile-card-initial');
+    expect(tiles.map((tile) => tile.textContent)).toEqual(['É', 'B']);
+    // Neighbours differ in colour.
+    expect(tiles[0]?.className).not.toBe(tiles[1]?.className);
+  });
 });

@@ -43,7 +43,7 @@ export function ProfileCard({
             decoding="async"
           />
         ) : (
-          <div className="profile-card-empty" aria-hidden="true" />
+          <EmptyPhoto profile={profile} />
         )}
         {badge && <div className="profile-card-badge">{badge}</div>}
         <div className="profile-card-caption">
@@ -65,6 +65,25 @@ export function ProfileCard({
       </div>
       {actions && <div className="profile-card-actions">{actions}</div>}
     </article>
+  );
+}
+
+/** The soft colours of photo-less cards (`.profile-card-empty-N` in _discover.scss). */
+const emptyPhotoShades = 8;
+
+/**
+ * A member without a photo: their initial on a soft colour of their own (from the id, so it never
+ * changes), not a blank tile, and neighbours in a grid rarely share one.
+ */
+function EmptyPhoto({ profile }: { profile: Profile }) {
+  return (
+    <div
+      className={`profile-card-empty profile-card-empty-${profile.id % emptyPhotoShades}`}
+      aria-hidden="true"
+      data-testid="profile-card-initial"
+    >
+      <span className="profile-card-initial">{[...profile.name.trim()][0]?.toLocaleUpperCase() ?? ''}</span>
+    </div>
   );
 }
 
