@@ -107,6 +107,7 @@ export async function createServices(
     metrics,
     caught.reportCaught,
   );
+  chats.screening = screening;
   const accounts = new AccountsService(db, clock, mail, translator, storage, logins, security);
   const engagement = new EngagementService(db, clock, jobs, sites, chats, likes, caught.reportCaught);
   // An activation schedules the site's opener scripts in its own transaction.
