@@ -11882,6 +11882,8 @@ export interface operations {
                             }[];
                             refund_days: number;
                             reply_target_minutes: number;
+                            screening_explicit: number;
+                            screening_face_required: boolean;
                             search_fields: string[];
                             signup_credits: number;
                             /** @enum {string} */
@@ -11891,6 +11893,8 @@ export interface operations {
                                 from: string;
                                 to: string;
                             }[] | null;
+                            strike_suspend_at: number;
+                            strike_suspension_days: number;
                             support_email: string;
                             support_phone: string;
                             texts: {
@@ -12052,6 +12056,8 @@ export interface operations {
                             }[];
                             refund_days: number;
                             reply_target_minutes: number;
+                            screening_explicit: number;
+                            screening_face_required: boolean;
                             search_fields: string[];
                             signup_credits: number;
                             /** @enum {string} */
@@ -12061,6 +12067,8 @@ export interface operations {
                                 from: string;
                                 to: string;
                             }[] | null;
+                            strike_suspend_at: number;
+                            strike_suspension_days: number;
                             support_email: string;
                             support_phone: string;
                             texts: {
@@ -12216,6 +12224,8 @@ export interface operations {
                     }[];
                     refund_days?: number;
                     reply_target_minutes?: number;
+                    screening_explicit?: number;
+                    screening_face_required?: boolean;
                     search_fields?: ("gender" | "country" | "countryregion" | "age")[];
                     signup_credits?: number;
                     /** @enum {string} */
@@ -12225,6 +12235,8 @@ export interface operations {
                         from: string;
                         to: string;
                     }[] | null;
+                    strike_suspend_at?: number;
+                    strike_suspension_days?: number;
                     /** Format: email */
                     support_email?: string;
                     support_phone?: string;
@@ -12294,6 +12306,8 @@ export interface operations {
                             }[];
                             refund_days: number;
                             reply_target_minutes: number;
+                            screening_explicit: number;
+                            screening_face_required: boolean;
                             search_fields: string[];
                             signup_credits: number;
                             /** @enum {string} */
@@ -12303,6 +12317,8 @@ export interface operations {
                                 from: string;
                                 to: string;
                             }[] | null;
+                            strike_suspend_at: number;
+                            strike_suspension_days: number;
                             support_email: string;
                             support_phone: string;
                             texts: {
@@ -12457,6 +12473,8 @@ export interface operations {
                     }[];
                     refund_days?: number;
                     reply_target_minutes?: number;
+                    screening_explicit?: number;
+                    screening_face_required?: boolean;
                     search_fields?: ("gender" | "country" | "countryregion" | "age")[];
                     signup_credits?: number;
                     /** @enum {string} */
@@ -12466,6 +12484,8 @@ export interface operations {
                         from: string;
                         to: string;
                     }[] | null;
+                    strike_suspend_at?: number;
+                    strike_suspension_days?: number;
                     /** Format: email */
                     support_email: string;
                     support_phone?: string;
@@ -12535,6 +12555,8 @@ export interface operations {
                             }[];
                             refund_days: number;
                             reply_target_minutes: number;
+                            screening_explicit: number;
+                            screening_face_required: boolean;
                             search_fields: string[];
                             signup_credits: number;
                             /** @enum {string} */
@@ -12544,6 +12566,8 @@ export interface operations {
                                 from: string;
                                 to: string;
                             }[] | null;
+                            strike_suspend_at: number;
+                            strike_suspension_days: number;
                             support_email: string;
                             support_phone: string;
                             texts: {
