@@ -236,7 +236,27 @@ export const photoQueueItemSchema = z.object({
   }),
 });
 export type PhotoQueueItem = z.infer<typeof photoQueueItemSchema>;
-export const photoQueueResponseSchema = z.object({ photos: z.array(photoQueueItemSchema) });
+/** A photo sent in a chat that the screening held: no one but its sender has seen it (decision 060). */
+export const chatPhotoQueueItemSchema = z.object({
+  id: z.number().int(),
+  url: z.string(),
+  thumb_url: z.string(),
+  hold_reason: z.enum(photoHoldReasonOptions),
+  screening: photoScreeningSchema,
+  credits: z.number().int().describe('what the sender paid; given back on a rejection'),
+  created_at: z.string(),
+  sender: z.object({ profile_id: z.number().int(), name: z.string(), site: z.string() }),
+  recipient: z.object({ profile_id: z.number().int(), name: z.string() }),
+});
+export type ChatPhotoQueueItem = z.infer<typeof chatPhotoQueueItemSchema>;
+export const photoQueueResponseSchema = z.object({
+  photos: z.array(photoQueueItemSchema),
+  chat_photos: z.array(chatPhotoQueueItemSchema).describe('held chat photos, apparent minors first'),
+});
+export const chatPhotoDecisionSchema = z.object({
+  id: idField,
+  decision: z.enum(['approve', 'reject'], { error: 'invalid' }),
+});
 export const photoDecisionSchema = z
   .object({
     photo: idField,

@@ -227,6 +227,26 @@ export const siteFieldsSchema = z.object({
     .min(1, { error: 'out_of_range' })
     .max(7 * 24 * 60, { error: 'out_of_range' })
     .describe("how fast the team usually answers off shift, shown under a fictional profile's name then"),
+  screening_explicit: z
+    .number({ error: 'screening_explicit_range' })
+    .min(0.05, { error: 'screening_explicit_range' })
+    .max(1, { error: 'screening_explicit_range' })
+    .describe('photo screening: the Porn or Hentai score (0.05–1) from which a photo waits for a moderator'),
+  screening_face_required: z
+    .boolean({ error: 'invalid' })
+    .describe('photo screening: a main profile photo without a face waits for a moderator'),
+  strike_suspend_at: z
+    .number({ error: 'strike_suspend_at_range' })
+    .int({ error: 'strike_suspend_at_range' })
+    .min(1, { error: 'strike_suspend_at_range' })
+    .max(20, { error: 'strike_suspend_at_range' })
+    .describe('strikes: the standing strike that suspends posting messages; the next one bans'),
+  strike_suspension_days: z
+    .number({ error: 'strike_suspension_days_range' })
+    .int({ error: 'strike_suspension_days_range' })
+    .min(1, { error: 'strike_suspension_days_range' })
+    .max(365, { error: 'strike_suspension_days_range' })
+    .describe('strikes: how many days a suspension lasts'),
   postbacks: z
     .array(postbackSchema)
     .max(20, { error: 'too_long' })
@@ -305,6 +325,10 @@ export const adminSiteSchema = z.object({
   ),
   staffing_hours: z.array(z.object({ day: z.number().int(), from: z.string(), to: z.string() })).nullable(),
   typical_reply_minutes: z.number().int(),
+  screening_explicit: z.number().describe('as set, or the default'),
+  screening_face_required: z.boolean(),
+  strike_suspend_at: z.number().int(),
+  strike_suspension_days: z.number().int(),
   updated_at: z.string(),
 });
 export type AdminSite = z.infer<typeof adminSiteSchema>;

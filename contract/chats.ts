@@ -81,6 +81,16 @@ export const costsSchema = z.object({
 });
 export type Costs = z.infer<typeof costsSchema>;
 
+/** A photo of the viewer's that the screening held: only its sender sees it, as "in review" (decision 060). */
+export const photoInReviewSchema = z.object({
+  id: z.number().int(),
+  conversation: z.number().int(),
+  thumb_filename: z.string(),
+  credits: z.number().int().describe('what the sender paid; given back if a moderator rejects it'),
+  created_at: z.string(),
+});
+export type PhotoInReview = z.infer<typeof photoInReviewSchema>;
+
 export const chatResponseSchema = z.object({
   conversation: conversationSchema,
   profile: profileSchema,
@@ -92,6 +102,10 @@ export const chatResponseSchema = z.object({
       "a fictional profile whose team is off shift: how fast it usually answers then (the site's setting); else null",
     ),
   messages: z.array(messageSchema).describe('oldest first; at most one page'),
+  photos_in_review: z
+    .array(photoInReviewSchema)
+    .optional()
+    .describe("the viewer's photos the screening held for a moderator, oldest first"),
   has_older: z.boolean(),
   costs: costsSchema,
   can_reply: z.boolean().describe('false while the other member has not confirmed the e-mail address'),
@@ -139,6 +153,12 @@ export const sendMessageResponseSchema = z.object({
     .enum(['contact_details'])
     .optional()
     .describe('the text seems to share a phone number or e-mail address'),
+});
+
+/** POST /api/chat-photo.php when the screening held the photo: no message yet, the price paid. */
+export const sendPhotoHeldResponseSchema = z.object({
+  in_review: photoInReviewSchema,
+  credits: z.number().int(),
 });
 
 export const openConversationSchema = z.object({ profile: idField });

@@ -19,6 +19,14 @@ export const liveEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('match'), profile: profileSchema }),
   z.object({ type: z.literal('credits'), credits: z.number().int() }),
   z.object({ type: z.literal('typing'), conversation: idField }),
+  z
+    .object({
+      type: z.literal('photo_review'),
+      conversation: idField,
+      id: idField,
+      status: z.enum(['delivered', 'rejected']),
+    })
+    .describe("to the sender: a moderator decided on a held photo (delivered comes with its 'message')"),
 ]);
 export type LiveEvent = z.infer<typeof liveEventSchema>;
 /** @deprecated the same type as LiveEvent */

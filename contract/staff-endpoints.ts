@@ -60,6 +60,7 @@ export const staffEndpoints = {
   'PUT /api/admin/reports.php': moderationEndpoints.putReports,
   'GET /api/admin/photo-queue.php': moderationEndpoints.getPhotoQueue,
   'PUT /api/admin/photo-queue.php': moderationEndpoints.putPhotoQueue,
+  'PUT /api/admin/chat-photo-queue.php': moderationEndpoints.putChatPhotoQueue,
   'GET /api/admin/appeals.php': moderationEndpoints.getAppeals,
   'PUT /api/admin/appeals.php': moderationEndpoints.putAppeals,
   'GET /api/admin/openers.php': engagementEndpoints.getOpeners,

@@ -108,6 +108,7 @@ export async function createServices(
     metrics,
     reportCaught,
   );
+  chats.screening = screening;
   const accounts = new AccountsService(db, clock, mail, translator, storage, logins, security);
   const engagement = new EngagementService(db, clock, jobs, sites, chats, likes, reportCaught);
   // An activation schedules the site's opener scripts in its own transaction.

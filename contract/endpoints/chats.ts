@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import {
   chatPhotoQuerySchema,
   chatQuerySchema,
@@ -11,6 +12,7 @@ import {
   openConversationSchema,
   sendMessageResponseSchema,
   sendMessageSchema,
+  sendPhotoHeldResponseSchema,
 } from '../chats.ts';
 import { errorBodySchema, okSchema } from '../common.ts';
 import { defineEndpoint } from '../endpoint.ts';
@@ -59,11 +61,16 @@ export const chatsEndpoints = {
     path: '/api/chat-photo.php',
     tags: ['chats'],
     summary:
-      'Sends a photo from the device (multipart field "file"), re-encoded without EXIF and kept out of the profile; costs the photo price. 402 insufficient_credits, 422 unsupported_image',
+      'Sends a photo from the device (multipart field "file"), re-encoded without EXIF and kept out of the profile; costs the photo price. in_review instead of message when the screening holds it for a moderator (no message until approved; the price is given back if rejected). 402 insufficient_credits, 422 unsupported_image',
     errors: ['insufficient_credits', 'posting_suspended', 'unsupported_image'],
     consumes: ['multipart/form-data'],
     query: chatPhotoQuerySchema,
-    responses: { 201: sendMessageResponseSchema, 413: errorBodySchema, 415: errorBodySchema, ...errors },
+    responses: {
+      201: z.union([sendMessageResponseSchema, sendPhotoHeldResponseSchema]),
+      413: errorBodySchema,
+      415: errorBodySchema,
+      ...errors,
+    },
   }),
   deleteChat: defineEndpoint({
     method: 'DELETE',

@@ -3,6 +3,7 @@ import {
   appealDecisionResponseSchema,
   appealsQuerySchema,
   appealsResponseSchema,
+  chatPhotoDecisionSchema,
   creditCorrectionSchema,
   creditsResponseSchema,
   decideAppealSchema,
@@ -151,6 +152,16 @@ export const moderationEndpoints = {
     body: photoDecisionSchema,
     responses: { 200: okSchema, ...errors },
     errors: staffErrorCodes,
+  }),
+  putChatPhotoQueue: defineEndpoint({
+    method: 'PUT',
+    path: '/api/admin/chat-photo-queue.php',
+    tags,
+    summary:
+      'Delivers a held chat photo (approve) or removes it and gives its price back (reject), once; 409 photo_decided (moderator)',
+    body: chatPhotoDecisionSchema,
+    responses: { 200: okSchema, ...errors },
+    errors: [...staffErrorCodes, 'photo_decided'],
   }),
   getAppeals: defineEndpoint({
     method: 'GET',

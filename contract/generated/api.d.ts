@@ -125,6 +125,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/chat-photo-queue.php": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Delivers a held chat photo (approve) or removes it and gives its price back (reject), once; 409 photo_decided (moderator) */
+        put: operations["putAdminChatPhotoQueue"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/claim.php": {
         parameters: {
             query?: never;
@@ -1173,7 +1190,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Sends a photo from the device (multipart field "file"), re-encoded without EXIF and kept out of the profile; costs the photo price. 402 insufficient_credits, 422 unsupported_image */
+        /** Sends a photo from the device (multipart field "file"), re-encoded without EXIF and kept out of the profile; costs the photo price. in_review instead of message when the screening holds it for a moderator (no message until approved; the price is given back if rejected). 402 insufficient_credits, 422 unsupported_image */
         post: operations["postChatPhoto"];
         delete?: never;
         options?: never;
@@ -2518,6 +2535,13 @@ export interface components {
             conversation: number;
             /** @constant */
             type: "typing";
+        } | {
+            conversation: number;
+            id: number;
+            /** @enum {string} */
+            status: "delivered" | "rejected";
+            /** @constant */
+            type: "photo_review";
         };
     };
     responses: never;
@@ -3835,6 +3859,100 @@ export interface operations {
             };
             /** @description Unsupported media type */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description validation_failed with fields, or a rule of the call */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate_limited (Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description setup_required before the first site exists, or a provider that does not answer (retry later) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    putAdminChatPhotoQueue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    decision: "approve" | "reject";
+                    id: number;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        ok: true;
+                    };
+                };
+            };
+            /** @description Not accepted (e.g. login_failed) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: authentication_required without a session, csrf_failed for a foreign Origin, or a rule of the call */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9531,6 +9649,32 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        chat_photos: {
+                            created_at: string;
+                            credits: number;
+                            /** @enum {string} */
+                            hold_reason: "explicit" | "no_face" | "apparent_minor" | "check_failed";
+                            id: number;
+                            recipient: {
+                                name: string;
+                                profile_id: number;
+                            };
+                            screening: {
+                                error?: string;
+                                faces: number;
+                                min_age_estimate: number | null;
+                                nudity: {
+                                    [key: string]: number;
+                                };
+                            };
+                            sender: {
+                                name: string;
+                                profile_id: number;
+                                site: string;
+                            };
+                            thumb_url: string;
+                            url: string;
+                        }[];
                         photos: {
                             member: {
                                 name: string;
@@ -11890,6 +12034,8 @@ export interface operations {
                             }[];
                             refund_days: number;
                             reply_target_minutes: number;
+                            screening_explicit: number;
+                            screening_face_required: boolean;
                             search_fields: string[];
                             signup_credits: number;
                             /** @enum {string} */
@@ -11899,6 +12045,8 @@ export interface operations {
                                 from: string;
                                 to: string;
                             }[] | null;
+                            strike_suspend_at: number;
+                            strike_suspension_days: number;
                             support_email: string;
                             support_phone: string;
                             texts: {
@@ -12060,6 +12208,8 @@ export interface operations {
                             }[];
                             refund_days: number;
                             reply_target_minutes: number;
+                            screening_explicit: number;
+                            screening_face_required: boolean;
                             search_fields: string[];
                             signup_credits: number;
                             /** @enum {string} */
@@ -12069,6 +12219,8 @@ export interface operations {
                                 from: string;
                                 to: string;
                             }[] | null;
+                            strike_suspend_at: number;
+                            strike_suspension_days: number;
                             support_email: string;
                             support_phone: string;
                             texts: {
@@ -12224,6 +12376,8 @@ export interface operations {
                     }[];
                     refund_days?: number;
                     reply_target_minutes?: number;
+                    screening_explicit?: number;
+                    screening_face_required?: boolean;
                     search_fields?: ("gender" | "country" | "countryregion" | "age")[];
                     signup_credits?: number;
                     /** @enum {string} */
@@ -12233,6 +12387,8 @@ export interface operations {
                         from: string;
                         to: string;
                     }[] | null;
+                    strike_suspend_at?: number;
+                    strike_suspension_days?: number;
                     /** Format: email */
                     support_email?: string;
                     support_phone?: string;
@@ -12302,6 +12458,8 @@ export interface operations {
                             }[];
                             refund_days: number;
                             reply_target_minutes: number;
+                            screening_explicit: number;
+                            screening_face_required: boolean;
                             search_fields: string[];
                             signup_credits: number;
                             /** @enum {string} */
@@ -12311,6 +12469,8 @@ export interface operations {
                                 from: string;
                                 to: string;
                             }[] | null;
+                            strike_suspend_at: number;
+                            strike_suspension_days: number;
                             support_email: string;
                             support_phone: string;
                             texts: {
@@ -12465,6 +12625,8 @@ export interface operations {
                     }[];
                     refund_days?: number;
                     reply_target_minutes?: number;
+                    screening_explicit?: number;
+                    screening_face_required?: boolean;
                     search_fields?: ("gender" | "country" | "countryregion" | "age")[];
                     signup_credits?: number;
                     /** @enum {string} */
@@ -12474,6 +12636,8 @@ export interface operations {
                         from: string;
                         to: string;
                     }[] | null;
+                    strike_suspend_at?: number;
+                    strike_suspension_days?: number;
                     /** Format: email */
                     support_email: string;
                     support_phone?: string;
@@ -12543,6 +12707,8 @@ export interface operations {
                             }[];
                             refund_days: number;
                             reply_target_minutes: number;
+                            screening_explicit: number;
+                            screening_face_required: boolean;
                             search_fields: string[];
                             signup_credits: number;
                             /** @enum {string} */
@@ -12552,6 +12718,8 @@ export interface operations {
                                 from: string;
                                 to: string;
                             }[] | null;
+                            strike_suspend_at: number;
+                            strike_suspension_days: number;
                             support_email: string;
                             support_phone: string;
                             texts: {
@@ -15183,6 +15351,15 @@ export interface operations {
                         };
                         /** @enum {string} */
                         warning?: "contact_details";
+                    } | {
+                        credits: number;
+                        in_review: {
+                            conversation: number;
+                            created_at: string;
+                            credits: number;
+                            id: number;
+                            thumb_filename: string;
+                        };
                     };
                 };
             };
@@ -15343,6 +15520,13 @@ export interface operations {
                             text: string | null;
                         }[];
                         off_shift_reply_minutes: number | null;
+                        photos_in_review?: {
+                            conversation: number;
+                            created_at: string;
+                            credits: number;
+                            id: number;
+                            thumb_filename: string;
+                        }[];
                         profile: {
                             about: string | null;
                             age: number;

@@ -105,7 +105,8 @@ export function registerRequestContext(app: FastifyInstance): void {
     return payload;
   });
 
-  // PostgreSQL text cannot hold NUL: an API call with one anywhere in its query, path or JSON body is a 422.
+  // PostgreSQL text cannot hold NUL, nor jsonb a lone surrogate (a browser never sends one): an API
+  // call with either anywhere in its query, path or JSON body is a 422.
   app.addHook('preValidation', async (request) => {
     if (!request.url.startsWith('/api/')) return;
     const field = nulField(request.query, '') ?? nulField(request.params, '') ?? nulField(request.body, '');
@@ -151,13 +152,16 @@ export function isValidHost(host: string | undefined): boolean {
 }
 const validHosts = new Set<string>();
 
-/** The dotted path of the first key or string holding a NUL character, or undefined. */
+const loneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const unstorable = (text: string) => text.includes('\u0000') || loneSurrogate.test(text);
+
+/** The dotted path of the first key or string holding a NUL character or a lone surrogate, or undefined. */
 function nulField(value: unknown, path: string, depth = 0): string | undefined {
-  if (typeof value === 'string') return value.includes('\u0000') ? path : undefined;
+  if (typeof value === 'string') return unstorable(value) ? path : undefined;
   if (typeof value !== 'object' || value === null || depth > 32) return undefined;
   for (const [key, item] of Object.entries(value)) {
     const itemPath = path ? `${path}.${key}` : key;
-    if (key.includes('\u0000')) return itemPath.replaceAll('\u0000', '');
+    if (unstorable(key)) return itemPath.replaceAll('\u0000', '').replace(loneSurrogate, '');
     const found = nulField(item, itemPath, depth + 1);
     if (found !== undefined) return found;
   }

@@ -8,6 +8,7 @@ import { loggableError } from '../../server/lib/loggable-error.ts';
 import { isValidHost } from '../../server/lib/request-context.ts';
 import { registerPages } from '../../server/web/ssr.ts';
 import { activeMember, nextIp } from '../setup/members.ts';
+import { signedInStaff } from '../setup/staff.ts';
 import { createTestApp, type TestApp } from '../setup/test-app.ts';
 import { contractViolation } from './contract-shape.ts';
 
@@ -81,6 +82,32 @@ describe('bad input answers 4xx, never 500', () => {
       expect(response.json()).toMatchObject({ error: 'validation_failed', fields: { [field]: 'invalid' } });
       expect(contractViolation(response)).toBeUndefined();
     }
+  });
+
+  it('refuses a lone surrogate with 422 too, where a jsonb column would have failed with 500', async () => {
+    // Found by the staff fuzzer: a company's trade names are jsonb, which refuses the escape "\udfff".
+    const admin = await signedInStaff(t.app, 'admin');
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/companies.php',
+      remoteAddress: nextIp(),
+      headers: { cookie: admin.cookie },
+      payload: {
+        name: 'Velvet BV',
+        address: 'Kade 1',
+        kvk: '12345678',
+        city: 'Utrecht',
+        country: 'NL',
+        tradenames: ['ok', '\udfff\ud800'],
+      },
+    });
+    expect(response.statusCode, response.body).toBe(422);
+    expect(response.json()).toMatchObject({
+      error: 'validation_failed',
+      fields: { 'tradenames.1': 'invalid' },
+    });
+    const chat = await call('POST', '/api/chat.php', { profile: other, text: 'hi \ud800' });
+    expect(chat.json()).toMatchObject({ error: 'validation_failed', fields: { text: 'invalid' } });
   });
 
   it('refuses ids beyond the database integer range with 422, on every id-taking endpoint', async () => {

@@ -170,6 +170,9 @@ describe('fuzzing every staff operation with the session of each role', () => {
   let operations: Operation[];
   const cookies = new Map<StaffRole, string>();
   const ids = new Map<StaffRole, number>();
+  /** Per role: requests, statuses and the operations fuzzed, for FUZZ_REPORT. */
+  const tallies = new Map<StaffRole | 'none', { requests: number; statuses: Record<string, number> }>();
+  const fuzzed = new Set<string>();
 
   beforeAll(async () => {
     t = await createTestApp();
@@ -180,7 +183,20 @@ describe('fuzzing every staff operation with the session of each role', () => {
       ids.set(role, staff.id);
     }
   });
-  afterAll(() => t?.close());
+  afterAll(async () => {
+    if (reportFile && tallies.size > 0) {
+      const total = [...tallies.values()].reduce((sum, entry) => sum + entry.requests, 0);
+      writeFileSync(
+        reportFile.replace(/(\.json)?$/, '.staff.json'),
+        JSON.stringify(
+          { seed, runs, total, operations: fuzzed.size, byRole: Object.fromEntries(tallies) },
+          null,
+          2,
+        ),
+      );
+    }
+    await t?.close();
+  });
 
   /** One call as a staff member of the role; a lost session is renewed for the next call. */
   const send = async (role: StaffRole | null, request: Omit<FuzzRequest, 'withSession'>) => {
@@ -289,6 +305,12 @@ describe('fuzzing every staff operation with the session of each role', () => {
           });
           for (const request of samples) {
             const response = await send(request.withSession ? role : null, request);
+            const tally = tallies.get(request.withSession ? role : 'none') ?? { requests: 0, statuses: {} };
+            tally.requests++;
+            tally.statuses[String(response.statusCode)] =
+              (tally.statuses[String(response.statusCode)] ?? 0) + 1;
+            tallies.set(request.withSession ? role : 'none', tally);
+            fuzzed.add(`${operation.method} ${operation.path}`);
             const problem = contractViolation(response);
             if (problem) {
               failures.push(

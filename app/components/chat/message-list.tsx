@@ -26,7 +26,7 @@ export function MessageList({
   useEffect(() => {
     const element = list.current;
     if (element) element.scrollTop = element.scrollHeight;
-  }, [view.items.length]);
+  }, [view.items.length, view.inReview.length]);
   const rows = rowsOf(view.items, (value) => dates.day(value));
   return (
     <div ref={list} className="flex-grow-1 overflow-auto px-3 pt-2 pb-3" data-testid="chat-scroller">
@@ -37,7 +37,7 @@ export function MessageList({
           </button>
         </div>
       )}
-      {view.items.length === 0 && (
+      {view.items.length === 0 && view.inReview.length === 0 && (
         <p className="text-center text-body-secondary mt-4">{t('chat:empty', { name: partner })}</p>
       )}
       <ol className="list-unstyled mb-0" aria-live="polite">
@@ -53,6 +53,25 @@ export function MessageList({
           ),
         )}
       </ol>
+      {view.inReview.length > 0 && (
+        <ul className="list-unstyled mb-0" data-testid="photos-in-review">
+          {view.inReview.map((photo) => (
+            <li key={photo.id} className="d-flex justify-content-end mb-2" data-testid="photo-in-review">
+              <figure className="mb-0 text-end">
+                <img
+                  src={photo.thumb_filename}
+                  alt={t('chat:inReview.alt')}
+                  className="rounded opacity-50"
+                  width={120}
+                  height={120}
+                  style={{ objectFit: 'cover' }}
+                />
+                <figcaption className="small text-body-secondary">{t('chat:inReview.caption')}</figcaption>
+              </figure>
+            </li>
+          ))}
+        </ul>
+      )}
       {typing && (
         <p className="small text-body-secondary fst-italic mb-0">{t('chat:typing', { name: partner })}</p>
       )}

@@ -65,7 +65,9 @@ type InputProps = {
   defaultValue?: string | number | null | undefined;
   type?: string;
   required?: boolean;
-  inputMode?: 'numeric' | 'email' | 'text' | 'tel' | 'url';
+  inputMode?: 'numeric' | 'decimal' | 'email' | 'text' | 'tel' | 'url';
+  /** A number's step ("0.01" for a score); whole numbers by default. */
+  step?: string;
 };
 
 export function AdminInput({
@@ -77,6 +79,7 @@ export function AdminInput({
   type = 'text',
   required,
   inputMode,
+  step,
 }: InputProps) {
   return (
     <AdminField name={name} label={label} errors={errors} hint={hint}>
@@ -87,6 +90,7 @@ export function AdminInput({
           type={type}
           required={required}
           inputMode={inputMode}
+          step={step}
           defaultValue={defaultValue ?? ''}
           className={`${type === 'color' ? 'form-control form-control-color' : 'form-control'}${invalid ? ' is-invalid' : ''}`}
           aria-invalid={invalid || undefined}

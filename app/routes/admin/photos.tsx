@@ -3,18 +3,24 @@ import { FormAlert } from '#app/components/forms/form-field.tsx';
 import { formError, formText } from '#app/lib/actions.server.ts';
 import { staffApi } from '#app/lib/staff-api.server.ts';
 import { useTranslation } from '#app/lib/use-translation.ts';
-import type { MemberPhoto } from '#contract/admin-members.ts';
+import type { ChatPhotoQueueItem, MemberPhoto } from '#contract/admin-members.ts';
 import type { Route } from './+types/photos';
 import { ReportCount } from './members.tsx';
 
 export async function loader({ context }: Route.LoaderArgs) {
   const result = await staffApi(context.api)('GET /api/admin/photo-queue.php');
   if (!result.ok) throw new Response(null, { status: result.status });
-  return { photos: result.data.photos };
+  return { photos: result.data.photos, chatPhotos: result.data.chat_photos };
 }
 
 export async function action({ context, request }: Route.ActionArgs) {
   const form = await request.formData();
+  if (formText(form, 'kind') === 'chat') {
+    const decided = await staffApi(context.api)('PUT /api/admin/chat-photo-queue.php', {
+      body: { id: Number(formText(form, 'photo')), decision: formText(form, 'decision') },
+    });
+    return decided.ok ? { decided: true } : formError(decided);
+  }
   const reason = formText(form, 'reason').trim();
   const result = await staffApi(context.api)('PUT /api/admin/photo-queue.php', {
     body: {
@@ -30,7 +36,7 @@ export async function action({ context, request }: Route.ActionArgs) {
  * What screening said about a photo: held (and why) or its state, the faces and youngest apparent age,
  * and the nudity classifier's label scores, highest first.
  */
-function ScreeningSummary({ photo }: { photo: MemberPhoto }) {
+function ScreeningSummary({ photo }: { photo: Pick<MemberPhoto, 'status' | 'hold_reason' | 'screening'> }) {
   const { t } = useTranslation();
   const scores = Object.entries(photo.screening?.nudity ?? {}).sort(([, a], [, b]) => b - a);
   return (
@@ -73,6 +79,59 @@ function ScreeningSummary({ photo }: { photo: MemberPhoto }) {
 }
 
 /**
+ * Photos sent in chats that the screening held: the recipient has seen nothing yet. Delivering sends
+ * the message; removing deletes it and gives the sender the price back.
+ */
+function ChatPhotos({ photos }: { photos: ChatPhotoQueueItem[] }) {
+  const { t } = useTranslation();
+  const navigation = useNavigation();
+  return (
+    <section className="mb-4" data-testid="chat-photos">
+      <h2 className="h5">{t('admin:photos.chat.heading')}</h2>
+      <div className="row g-3">
+        {photos.map((photo) => (
+          <div key={photo.id} className="col-12 col-sm-6 col-lg-4 col-xxl-3">
+            <div className="card h-100 border-warning">
+              <img
+                src={photo.url}
+                alt={`#${photo.id}`}
+                className="card-img-top object-fit-cover"
+                height={220}
+              />
+              <div className="card-body">
+                <span className="badge text-bg-info mb-1">{t('admin:photos.chat.badge')}</span>
+                <p className="small mb-2">
+                  {t('admin:photos.chat.between', {
+                    sender: photo.sender.name,
+                    recipient: photo.recipient.name,
+                  })}{' '}
+                  · {photo.sender.site}
+                </p>
+                <ScreeningSummary photo={{ ...photo, status: 'held' }} />
+                {(['approve', 'reject'] as const).map((decision) => (
+                  <Form key={decision} method="post" className="d-inline me-2">
+                    <input type="hidden" name="kind" value="chat" />
+                    <input type="hidden" name="photo" value={photo.id} />
+                    <input type="hidden" name="decision" value={decision} />
+                    <button
+                      type="submit"
+                      className={`btn btn-sm ${decision === 'approve' ? 'btn-success' : 'btn-outline-danger'}`}
+                      disabled={navigation.state === 'submitting'}
+                    >
+                      {t(decision === 'approve' ? 'admin:photos.chat.deliver' : 'admin:photos.chat.remove')}
+                    </button>
+                  </Form>
+                ))}
+              </div>
+            </div>
+          </div>
+        ))}
+      </div>
+    </section>
+  );
+}
+
+/**
  * Members' new photos: held for an apparent minor first, then other held ones, then the rest, oldest
  * first; approve, or reject with a reason (the member is told by mail).
  */
@@ -89,6 +148,7 @@ export default function PhotoQueue({ loaderData, actionData }: Route.ComponentPr
           {t('admin:photos.reasonNeeded')}
         </div>
       )}
+      {loaderData.chatPhotos.length > 0 && <ChatPhotos photos={loaderData.chatPhotos} />}
       {loaderData.photos.length === 0 && <p>{t('admin:photos.none')}</p>}
       <div className="row g-3">
         {loaderData.photos.map(({ photo, member }) => (

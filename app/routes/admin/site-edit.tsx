@@ -83,6 +83,13 @@ function postbacks(value: string | undefined) {
     });
 }
 
+/** A decimal from a form field (a comma counts as the point); the text itself when it is none (the API names it). */
+function decimal(form: FormData, name: string): number | string | undefined {
+  const value = text(form, name)?.trim();
+  if (value === undefined || value === '') return undefined;
+  return /^\d+([.,]\d+)?$/.test(value) ? Number(value.replace(',', '.')) : value;
+}
+
 export async function action({ context, params, request }: Route.ActionArgs) {
   const form = await request.formData();
   const checked = (name: string) => form.get(name) === 'on';
@@ -136,6 +143,10 @@ export async function action({ context, params, request }: Route.ActionArgs) {
     postbacks: postbacks(text(form, 'postbacks')),
     staffing_hours: staffingHoursOf(form),
     typical_reply_minutes: whole(form, 'typical_reply_minutes'),
+    screening_explicit: decimal(form, 'screening_explicit'),
+    screening_face_required: form.has('screening_explicit') ? checked('screening_face_required') : undefined,
+    strike_suspend_at: whole(form, 'strike_suspend_at'),
+    strike_suspension_days: whole(form, 'strike_suspension_days'),
     texts: Object.fromEntries(
       locales.map((code) => [
         code,
@@ -431,6 +442,29 @@ export default function SiteEdit({ loaderData, actionData }: Route.ComponentProp
               defaultChecked={site?.us_footer ?? false}
             />
           </div>
+        </Section>
+        <Section title={t('admin:site.sectionSafety')}>
+          {field('screening_explicit', t('admin:site.screeningExplicit'), {
+            type: 'number',
+            inputMode: 'decimal',
+            step: '0.01',
+            hint: t('admin:site.screeningExplicitHint'),
+            defaultValue: site?.screening_explicit ?? 0.4,
+          })}
+          <div className="mb-3">
+            <AdminCheckbox
+              name="screening_face_required"
+              label={t('admin:site.screeningFaceRequired')}
+              defaultChecked={site?.screening_face_required ?? true}
+            />
+          </div>
+          {field('strike_suspend_at', t('admin:site.strikeSuspendAt'), {
+            type: 'number',
+            inputMode: 'numeric',
+            hint: t('admin:site.strikeSuspendAtHint'),
+            defaultValue: site?.strike_suspend_at ?? 3,
+          })}
+          {number('strike_suspension_days', t('admin:site.strikeSuspensionDays'), 7)}
         </Section>
         <StaffingHours site={site} errors={errors} locale={locale} />
         <Section title={t('admin:site.sectionProfiles')}>

@@ -120,6 +120,23 @@ describe('the conversation reducer', () => {
     expect(read.readUpTo).toBe(2);
     expect(reduce(read, { type: 'read', upTo: 1 })).toBe(read);
   });
+
+  it('held turns a pending photo into one in review; reviewed takes it away', () => {
+    const file = new Blob(['x'], { type: 'image/jpeg' });
+    const pending = reduce(start(), {
+      type: 'send',
+      clientId: 'p1',
+      draft: { kind: 'upload', file, preview: 'blob:p1' },
+      at,
+    });
+    const photo = { id: 5, conversation: 7, thumb_filename: '/t.jpg', credits: 2, created_at: at };
+    const held = reduce(pending, { type: 'held', clientId: 'p1', photo });
+    expect(states(held)).toEqual(['sent', 'sent']);
+    expect(held.inReview).toEqual([photo]);
+    expect(reduce(held, { type: 'held', clientId: 'p1', photo }).inReview).toHaveLength(1);
+    expect(reduce(held, { type: 'reviewed', id: 5 }).inReview).toEqual([]);
+    expect(reduce(held, { type: 'reviewed', id: 6 })).toBe(held);
+  });
 });
 
 function harness(status: ConvoState['status'] = 'ready') {

@@ -1,4 +1,4 @@
-import type { Message } from '#contract/chats.ts';
+import type { Message, PhotoInReview } from '#contract/chats.ts';
 import type { ConnectionStatus } from '#contract/live.ts';
 
 /**
@@ -47,6 +47,8 @@ export type ConvoData = {
   hasOlder: boolean;
   /** The newest message id the other member has read (read receipts). */
   readUpTo: number;
+  /** Own photos the screening held for a moderator: shown to this member only, as "in review". */
+  inReview: PhotoInReview[];
 };
 
 /** The connection states; the actions each allows are in ConvoView below. */
@@ -61,13 +63,16 @@ export type ConvoEvent =
   | { type: 'discard'; clientId: string }
   | { type: 'received'; messages: Message[] }
   | { type: 'older'; messages: Message[]; hasOlder: boolean }
-  | { type: 'read'; upTo: number };
+  | { type: 'read'; upTo: number }
+  | { type: 'held'; clientId: string; photo: PhotoInReview }
+  | { type: 'reviewed'; id: number };
 
 export function initialConvo(data: {
   conversation: number;
   messages: Message[];
   hasOlder: boolean;
   readUpTo: number;
+  inReview?: PhotoInReview[] | undefined;
 }): ConvoState {
   return {
     status: 'connecting',
@@ -75,6 +80,7 @@ export function initialConvo(data: {
     items: sortItems(data.messages.map(sentItem)),
     hasOlder: data.hasOlder,
     readUpTo: data.readUpTo,
+    inReview: data.inReview ?? [],
   };
 }
 
@@ -124,6 +130,18 @@ export function reduce(state: ConvoState, event: ConvoEvent): ConvoState {
             };
       return { ...state, items: [...state.items, item] };
     }
+    case 'held':
+      return {
+        ...state,
+        items: state.items.filter((item) => item.state === 'sent' || item.clientId !== event.clientId),
+        inReview: state.inReview.some((photo) => photo.id === event.photo.id)
+          ? state.inReview
+          : [...state.inReview, event.photo],
+      };
+    case 'reviewed':
+      return state.inReview.some((photo) => photo.id === event.id)
+        ? { ...state, inReview: state.inReview.filter((photo) => photo.id !== event.id) }
+        : state;
     case 'sent':
       return {
         ...state,
@@ -198,6 +216,8 @@ export function firstSentId(state: ConvoData): number | null {
 /** What sending answered: the message, the new balance, or why not. */
 export type SendOutcome =
   | { ok: true; message: Message; credits: number; warning: 'contact_details' | null }
+  /** A device photo the screening held: it waits for a moderator (paid, refunded if rejected). */
+  | { ok: 'held'; photo: PhotoInReview; credits: number }
   | { ok: false; reason: FailReason; detail: string | null };
 
 export type ConvoDeps = {
@@ -210,6 +230,7 @@ export type ConvoDeps = {
   newClientId(): string;
   now(): Date;
   onSent?(outcome: Extract<SendOutcome, { ok: true }>): void;
+  onHeld?(outcome: Extract<SendOutcome, { ok: 'held' }>): void;
   onFailed?(reason: FailReason, draft: Draft): void;
 };
 
@@ -278,7 +299,10 @@ export class ConvoController {
       this.inFlight.add(item.clientId);
       void this.deps.send(item.draft, item.clientId).then((outcome) => {
         this.inFlight.delete(item.clientId);
-        if (outcome.ok) {
+        if (outcome.ok === 'held') {
+          this.dispatch({ type: 'held', clientId: item.clientId, photo: outcome.photo });
+          this.deps.onHeld?.(outcome);
+        } else if (outcome.ok) {
           this.dispatch({ type: 'sent', clientId: item.clientId, message: outcome.message });
           this.deps.onSent?.(outcome);
         } else {

@@ -2,7 +2,12 @@ import { useEffect, useState, useSyncExternalStore } from 'react';
 import { api } from '#app/lib/api.ts';
 import { reportCaught } from '#app/lib/report-caught.ts';
 import type { LiveSocket } from '#app/state/live-socket.ts';
-import { type ChatResponse, type Message, sendMessageResponseSchema } from '#contract/chats.ts';
+import {
+  type ChatResponse,
+  type Message,
+  sendMessageResponseSchema,
+  sendPhotoHeldResponseSchema,
+} from '#contract/chats.ts';
 import { errorBodySchema } from '#contract/common.ts';
 import type { ConnectionStatus } from '#contract/live.ts';
 import {
@@ -65,6 +70,9 @@ async function sendUpload(profile: number, file: Blob, clientId: string): Promis
   if (response.ok && sent.success) {
     return { ok: true, message: sent.data.message, credits: sent.data.credits, warning: null };
   }
+  const held = sendPhotoHeldResponseSchema.safeParse(json);
+  if (response.ok && held.success)
+    return { ok: 'held', photo: held.data.in_review, credits: held.data.credits };
   const error = errorBodySchema.safeParse(json);
   return error.success
     ? failureOf(response.status, error.data.error, error.data.message)
@@ -118,6 +126,7 @@ export function useConvo(
   live: { socket: LiveSocket | null; connection: ConnectionStatus },
   callbacks: {
     onSent(outcome: Extract<SendOutcome, { ok: true }>): void;
+    onHeld(outcome: Extract<SendOutcome, { ok: 'held' }>): void;
     onFailed(reason: FailReason, draft: Draft): void;
     onTyping(): void;
   },
@@ -132,6 +141,7 @@ export function useConvo(
           messages: chat.messages,
           hasOlder: chat.has_older,
           readUpTo: chat.read_up_to ?? 0,
+          inReview: chat.photos_in_review,
         }),
         {
           send: (draft, clientId) => sendDraft(profile, draft, clientId),
@@ -146,6 +156,7 @@ export function useConvo(
           newClientId,
           now: () => new Date(),
           onSent: (outcome) => callbacksRef.current.onSent(outcome),
+          onHeld: (outcome) => callbacksRef.current.onHeld(outcome),
           onFailed: (reason, draft) => callbacksRef.current.onFailed(reason, draft),
         },
       ),
@@ -165,6 +176,9 @@ export function useConvo(
         if (!message.mine) void api('GET /api/chat.php', { query: { conversation, after: message.id } });
       } else if (event.type === 'read' && event.conversation === conversation) {
         controller.dispatch({ type: 'read', upTo: event.up_to ?? Number.MAX_SAFE_INTEGER });
+      } else if (event.type === 'photo_review' && event.conversation === conversation) {
+        // Decided by a moderator: delivered ones arrive as a 'message' of their own.
+        controller.dispatch({ type: 'reviewed', id: event.id });
       } else if (event.type === 'typing' && event.conversation === conversation) {
         callbacksRef.current.onTyping();
       }

@@ -50,6 +50,10 @@ export function useThread(chat: ChatResponse) {
         setOutOf(null);
         dropDraft(conversation);
       },
+      onHeld: (outcome) => {
+        setUser((current) => (current ? { ...current, credits: outcome.credits } : current));
+        setOutOf(null);
+      },
       onFailed: (reason, draft) => {
         if (reason === 'insufficient_credits' || reason === 'premium_required') setOutOf(reason);
         // The draft survives a trip to the checkout and back.

@@ -4,6 +4,7 @@ import {
   check,
   index,
   integer,
+  jsonb,
   pgTable,
   primaryKey,
   serial,
@@ -12,7 +13,8 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { gifts } from './catalog.ts';
-import { profiles } from './members.ts';
+import { profiles, users } from './members.ts';
+import { type PhotoHoldReason, type PhotoScreening, photoHoldReasons } from './photos.ts';
 
 /** One conversation between two profiles (the lower id first, so a pair has one conversation). */
 export const conversations = pgTable(
@@ -101,5 +103,50 @@ export const messages = pgTable(
   ],
 );
 
+export const chatPhotoReviewStatuses = ['held', 'delivered', 'rejected'] as const;
+export type ChatPhotoReviewStatus = (typeof chatPhotoReviewStatuses)[number];
+
+/**
+ * A photo from the device that the screening held (decision 060): no message yet, so the recipient
+ * sees nothing until a moderator approves it (a message is written then) or rejects it. The price is
+ * taken at the send (reference `chat-photo:<id>`) and given back on a rejection.
+ */
+export const chatPhotoReviews = pgTable(
+  'chat_photo_reviews',
+  {
+    id: serial().primaryKey(),
+    conversationId: integer()
+      .notNull()
+      .references(() => conversations.id, { onDelete: 'cascade' }),
+    senderUserId: integer()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    senderProfileId: integer()
+      .notNull()
+      .references(() => profiles.id, { onDelete: 'cascade' }),
+    recipientProfileId: integer()
+      .notNull()
+      .references(() => profiles.id, { onDelete: 'cascade' }),
+    photoKey: text().notNull(),
+    photoThumbKey: text().notNull(),
+    /** What the sender paid at the send. */
+    credits: integer().notNull(),
+    clientId: text(),
+    status: text({ enum: chatPhotoReviewStatuses }).notNull().default('held'),
+    holdReason: text({ enum: photoHoldReasons }).$type<PhotoHoldReason>().notNull(),
+    screening: jsonb().$type<PhotoScreening>().notNull(),
+    /** The message written when it was approved. */
+    messageId: integer().references(() => messages.id, { onDelete: 'set null' }),
+    createdAt: timestamp({ withTimezone: true }).notNull(),
+    decidedAt: timestamp({ withTimezone: true }),
+  },
+  (table) => [
+    index('chat_photo_reviews_status_idx').on(table.status, table.createdAt),
+    index('chat_photo_reviews_conversation_idx').on(table.conversationId, table.senderProfileId),
+    uniqueIndex('chat_photo_reviews_sender_client_id_idx').on(table.senderProfileId, table.clientId),
+  ],
+);
+
+export type ChatPhotoReviewRow = typeof chatPhotoReviews.$inferSelect;
 export type ConversationRow = typeof conversations.$inferSelect;
 export type MessageRow = typeof messages.$inferSelect;

@@ -42,9 +42,10 @@ export type AttributionEventKind = (typeof attributionEventKinds)[number];
 export type PostbackConfig = { network: string; url: string; events: AttributionEventKind[] };
 /**
  * Photo screening thresholds of a site: `explicit` is the Porn or Hentai score (0–1) from which a photo
- * waits for a moderator; `minorMargin` the years above 18 under which an apparent age holds it.
+ * waits for a moderator; `minorMargin` the years above 18 under which an apparent age holds it;
+ * `faceRequired` whether a main photo without a face waits too (the default).
  */
-export type PhotoScreeningSettings = { explicit?: number; minorMargin?: number };
+export type PhotoScreeningSettings = { explicit?: number; minorMargin?: number; faceRequired?: boolean };
 /**
  * How strikes weigh on a site (moderation/strike-rules.ts): the `suspendAt`-th standing strike
  * suspends posting messages for `suspensionDays`, the one after it bans.

@@ -6,8 +6,10 @@ import type { StaffRow } from '#server/db/schema/staff.ts';
 import type { Clock } from '#server/lib/clock.ts';
 import { NotFoundError, ValidationFailedError } from '#server/lib/errors.ts';
 import { type MediaStorage, newMediaKey } from '#server/lib/storage.ts';
+import { strikeRulesOf } from '#server/modules/moderation/strike-rules.ts';
 import { processPhoto, UnsupportedImageError } from '#server/modules/photos/photo-processing.ts';
 import { UnsupportedImageAppError } from '#server/modules/photos/photos.service.ts';
+import { screeningSettings } from '#server/modules/photos/screening-rules.ts';
 import { siteOrigin } from '#server/modules/sites/site-origin.ts';
 import type { SiteDirectory } from '#server/modules/sites/sites.service.ts';
 import type { StaffService } from '#server/modules/staff/staff.service.ts';
@@ -26,6 +28,8 @@ export function isUniqueViolation(error: unknown): boolean {
 }
 
 export function toAdminSite(row: SiteRow): AdminSite {
+  const screening = screeningSettings(row.photoScreening);
+  const strikes = strikeRulesOf(row.strikeRules);
   return {
     id: row.id,
     domain: row.domain,
@@ -79,6 +83,10 @@ export function toAdminSite(row: SiteRow): AdminSite {
     postbacks: row.postbacks,
     staffing_hours: row.staffingHours,
     typical_reply_minutes: row.typicalReplyMinutes,
+    screening_explicit: screening.explicit,
+    screening_face_required: screening.faceRequired,
+    strike_suspend_at: strikes.suspendAt,
+    strike_suspension_days: strikes.suspensionDays,
     updated_at: row.updatedAt.toISOString(),
   };
 }
@@ -142,6 +150,32 @@ function toColumns(input: Partial<SiteFields>): repo.SiteChanges {
       if (Object.keys(kept).length > 0) texts[locale] = kept;
     }
     columns.texts = texts;
+  }
+  return columns;
+}
+
+/**
+ * The screening thresholds and strike rules of the editor, merged into what the site has (settings
+ * not in the editor, such as the minor margin, stay as they are).
+ */
+function safetyColumns(
+  input: Partial<SiteFields>,
+  current: Pick<SiteRow, 'photoScreening' | 'strikeRules'>,
+): Pick<repo.SiteChanges, 'photoScreening' | 'strikeRules'> {
+  const columns: Pick<repo.SiteChanges, 'photoScreening' | 'strikeRules'> = {};
+  if (input.screening_explicit !== undefined || input.screening_face_required !== undefined) {
+    columns.photoScreening = {
+      ...current.photoScreening,
+      ...(input.screening_explicit !== undefined ? { explicit: input.screening_explicit } : {}),
+      ...(input.screening_face_required !== undefined ? { faceRequired: input.screening_face_required } : {}),
+    };
+  }
+  if (input.strike_suspend_at !== undefined || input.strike_suspension_days !== undefined) {
+    columns.strikeRules = {
+      ...current.strikeRules,
+      ...(input.strike_suspend_at !== undefined ? { suspendAt: input.strike_suspend_at } : {}),
+      ...(input.strike_suspension_days !== undefined ? { suspensionDays: input.strike_suspension_days } : {}),
+    };
   }
   return columns;
 }
@@ -244,6 +278,7 @@ export class SitesAdminService {
     const columns = toColumns(input);
     const site = {
       ...columns,
+      ...safetyColumns(input, { photoScreening: {}, strikeRules: {} }),
       domain: input.domain,
       name: input.name,
       indexTitle: input.index_title || input.name,
@@ -291,6 +326,7 @@ export class SitesAdminService {
       updated = await this.db.transaction(async (tx) => {
         const current = await repo.lockSite(tx, id);
         if (!current) throw new NotFoundError();
+        Object.assign(columns, safetyColumns(fields, current));
         checkSite({ ...current, ...columns });
         if (columns.companyId !== undefined) await this.requireCompany(tx, columns.companyId);
         if (columns.domain !== undefined && columns.domain !== current.domain) {

@@ -6,6 +6,7 @@ import { type Executor, preparedPerConnection } from '#server/db/client.ts';
 import { mainPhotoLateral } from '#server/db/fragments.ts';
 import { gifts } from '#server/db/schema/catalog.ts';
 import {
+  chatPhotoReviews,
   conversationParticipants,
   conversations,
   type MessageRow,
@@ -598,6 +599,8 @@ function prepareConversationView(db: Executor, countFree: boolean) {
       freeUsed: countFree
         ? sql<number>`(select count(*) from ${messages} m where m.sender_profile_id = ${meId} and m.kind = 'text' and m.credits = 0)::int`
         : sql<number>`0`,
+      /** This side's photos the screening held (decision 060), in the same statement. */
+      inReview: sql<unknown>`(select coalesce(json_agg(json_build_object('id', r.id, 'thumbKey', r.photo_thumb_key, 'credits', r.credits, 'createdAt', r.created_at) order by r.id), '[]'::json) from ${chatPhotoReviews} r where r.conversation_id = ${conversations.id} and r.sender_profile_id = ${meId} and r.status = 'held')`,
     })
     .from(conversations)
     .innerJoin(
@@ -644,8 +647,19 @@ export async function conversationView(
     conversationId,
     historyOffset: options.historyLimit - 1,
   });
-  return row;
+  if (!row) return undefined;
+  const raw: unknown = typeof row.inReview === 'string' ? JSON.parse(row.inReview) : row.inReview;
+  return { ...row, inReview: heldBriefs.parse(raw) };
 }
+
+const heldBriefs = z.array(
+  z.object({
+    id: z.number().int(),
+    thumbKey: z.string(),
+    credits: z.number().int(),
+    createdAt: z.coerce.date(),
+  }),
+);
 
 /**
  * A page of messages with their gifts, oldest first, after what this side cleared and within the

@@ -66,6 +66,7 @@ export async function chatsRoutes(app: ZodApp): Promise<void> {
       const data = await readUpload(request);
       const result = await chats.sendUpload(member, request.site, request.query, data);
       await keepSessionWithCredits(app, request, result.credits);
+      // Held by the screening (decision 060): `in_review` instead of `message`, not sent yet.
       reply.status(201);
       return result;
     },

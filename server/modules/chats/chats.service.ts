@@ -1,11 +1,12 @@
 import type { StaffMessage } from '#contract/admin.ts';
-import type { ChatListItem, ChatResponse, Costs, Message } from '#contract/chats.ts';
+import type { ChatListItem, ChatResponse, Costs, Message, PhotoInReview } from '#contract/chats.ts';
 import { chatHistoryLimit, chatListPageSize, chatPageSize } from '#contract/chats.ts';
 import type { Database, Executor, Transaction } from '#server/db/client.ts';
 import type { ReadRouter } from '#server/db/read-router.ts';
-import type { MessageRow } from '#server/db/schema/chats.ts';
+import type { ChatPhotoReviewRow, MessageRow } from '#server/db/schema/chats.ts';
 import type { ProfileRow, UserRow } from '#server/db/schema/members.ts';
-import type { SiteRow } from '#server/db/schema/sites.ts';
+import type { PhotoHoldReason, PhotoScreening } from '#server/db/schema/photos.ts';
+import type { PhotoScreeningSettings, SiteRow } from '#server/db/schema/sites.ts';
 import type { ReportCaught } from '#server/lib/best-effort.ts';
 import type { Clock } from '#server/lib/clock.ts';
 import { AppError, NotFoundError, ValidationFailedError } from '#server/lib/errors.ts';
@@ -33,6 +34,7 @@ import {
 import { selectedCountry } from '#server/modules/sites/sites.service.ts';
 import { isStaffed } from '#server/modules/sites/staffing.ts';
 import { ChatListCache } from './chat-list-cache.ts';
+import * as held from './chat-photo-reviews.repository.ts';
 import type { GiftRow } from './chats.repository.ts';
 import * as repo from './chats.repository.ts';
 
@@ -79,6 +81,29 @@ export type SendInput = {
   gift?: number | undefined;
   /** The client's idempotency key: a repeat returns the first message and charges nothing again. */
   client_id?: string | undefined;
+};
+
+/** What screens a chat photo before it is sent (photos/screening.service.ts `check`). */
+export type ChatPhotoScreening = {
+  check(
+    image: Buffer,
+    settings: PhotoScreeningSettings,
+  ): Promise<{ reason: PhotoHoldReason | null; screening: PhotoScreening }>;
+};
+
+/** A moderator decided on a held chat photo twice at once, or after another: the first decision stands. */
+export class PhotoDecidedError extends AppError {
+  override name = 'PhotoDecidedError';
+  constructor() {
+    super(409, 'photo_decided');
+  }
+}
+
+type Upload = {
+  mainKey: string;
+  thumbKey: string;
+  /** Set when the screening held the photo: it waits for a moderator instead of being sent. */
+  review?: { reason: PhotoHoldReason; screening: PhotoScreening } | undefined;
 };
 
 /** A photo taken or picked on the device for one chat message (never added to the profile). */
@@ -134,6 +159,9 @@ export class ChatsService {
     /** The conversation list is a read a replica may serve; writes stay on `db` (decision 056). */
     private readonly reads?: ReadRouter,
   ) {}
+
+  /** Screens device photos before they are sent; without it (some tests) every photo is sent. */
+  screening: ChatPhotoScreening | undefined;
 
   /** Messages by id, in no order (the operators' queue shows each conversation's last one). */
   messagesByIds(ids: number[]): Promise<MessageRow[]> {
@@ -338,7 +366,7 @@ export class ChatsService {
     site: SiteRow,
     input: SendUploadInput,
     data: Buffer,
-  ): Promise<{ message: Message; credits: number }> {
+  ): Promise<{ message: Message; credits: number } | { in_review: PhotoInReview; credits: number }> {
     let processed: ProcessedPhoto;
     try {
       processed = await processPhoto(data);
@@ -353,9 +381,13 @@ export class ChatsService {
       this.storage.put(keys.mainKey, processed.main),
       this.storage.put(keys.thumbKey, processed.thumb),
     ]);
+    // Screened before anything is sent (decision 060): a photo the models flag waits for a moderator.
+    const verdict = this.screening ? await this.screening.check(processed.main, site.photoScreening) : null;
+    const review = verdict?.reason ? { reason: verdict.reason, screening: verdict.screening } : undefined;
     try {
-      const sent = await this.sendMessage({ kind: 'member', member }, site, input, keys);
+      const sent = await this.sendCore({ kind: 'member', member }, site, input, { ...keys, review });
       if (sent.repeated) await removeStored();
+      if ('in_review' in sent) return { in_review: sent.in_review, credits: sent.credits };
       return { message: sent.message, credits: sent.credits };
     } catch (error) {
       await removeStored();
@@ -389,8 +421,22 @@ export class ChatsService {
     from: MessageSender,
     site: SiteRow,
     input: SendInput,
-    upload?: { mainKey: string; thumbKey: string },
   ): Promise<{ message: Message; credits: number; warning?: 'contact_details'; repeated: boolean }> {
+    const sent = await this.sendCore(from, site, input);
+    if ('in_review' in sent) throw new Error('a send without an upload was held');
+    return sent;
+  }
+
+  /** The send path itself; an upload the screening flagged is held instead of sent (decision 060). */
+  private async sendCore(
+    from: MessageSender,
+    site: SiteRow,
+    input: SendInput,
+    upload?: Upload,
+  ): Promise<
+    | { message: Message; credits: number; warning?: 'contact_details'; repeated: boolean }
+    | { in_review: PhotoInReview; credits: number; repeated: boolean }
+  > {
     // A member's send changes no profile: the one read with the session serves (no query).
     const me = from.kind === 'member' ? await this.ownForRead(from.member) : from.profile;
     if (input.profile === me.id) throw new ValidationFailedError({ profile: 'invalid' });
@@ -399,7 +445,7 @@ export class ChatsService {
     // A member's statements: the sender's row lock with the other member, one read of what the send
     // decides on (under that lock), one write of the message, and the ledger's when it costs credits;
     // a first message also makes the conversation.
-    const { row, credits, repeated, other, gift } = await this.db.transaction(async (tx) => {
+    const done = await this.db.transaction(async (tx) => {
       const locked =
         from.kind === 'member'
           ? await repo.lockSender(tx, from.member.id, me.id, input.profile)
@@ -438,7 +484,7 @@ export class ChatsService {
           ? await repo.messageByClientId(tx, me.id, input.client_id)
           : undefined;
         if (!earlier) throw new NotFoundError();
-        return { row: earlier, credits: sender?.credits ?? 0, repeated: true, other, gift };
+        return { row: earlier, held: null, credits: sender?.credits ?? 0, repeated: true, other, gift };
       }
       const { conversation, freeUsed } = state;
       const cost = sender
@@ -448,6 +494,41 @@ export class ChatsService {
       if (sender && cost > sender.credits)
         throw new InsufficientCreditsError({ required: cost, credits: sender.credits });
       const now = this.clock.now();
+      if (upload?.review && sender) {
+        // Paid now, under the same lock as any send, so the balance cannot be spent twice meanwhile;
+        // given back if a moderator rejects it. A repeat (same client_id) finds the first and pays nothing.
+        const kept = await held.holdPhoto(tx, {
+          conversationId: conversation.id,
+          senderUserId: sender.id,
+          senderProfileId: me.id,
+          recipientProfileId: other.profile.id,
+          photoKey: upload.mainKey,
+          photoThumbKey: upload.thumbKey,
+          credits: cost,
+          clientId: input.client_id ?? null,
+          holdReason: upload.review.reason,
+          screening: upload.review.screening,
+          createdAt: now,
+        });
+        const balance =
+          !kept.repeated && cost > 0
+            ? await changeCredits(tx, {
+                userId: sender.id,
+                delta: -cost,
+                reason: 'photo',
+                reference: `chat-photo:${kept.held.id}`,
+                at: now,
+              })
+            : null;
+        return {
+          row: null,
+          held: kept.held,
+          credits: balance ?? sender.credits,
+          repeated: kept.repeated,
+          other,
+          gift,
+        };
+      }
       const inserted = await repo.writeMessage(tx, {
         conversationId: conversation.id,
         senderProfileId: me.id,
@@ -473,8 +554,22 @@ export class ChatsService {
           : null;
       if (from.kind === 'staff' && !from.automated) await repo.markProfileActive(tx, me.id, now);
       if (from.kind === 'staff') await from.afterWrite?.(tx, inserted);
-      return { row: inserted, credits: balance ?? sender?.credits ?? 0, repeated: false, other, gift };
+      return {
+        row: inserted,
+        held: null,
+        credits: balance ?? sender?.credits ?? 0,
+        repeated: false,
+        other,
+        gift,
+      };
     });
+    if (done.held) {
+      const { credits, repeated } = done;
+      if (from.kind === 'member' && !repeated && done.held.credits > 0)
+        await publishToMember(this.bus, from.member.id, { type: 'credits', credits });
+      return { in_review: this.inReview(done.held, site), credits, repeated };
+    }
+    const { row, credits, repeated, other, gift } = done;
     if (repeated) {
       const [again] = await this.present([row], me.id, site);
       if (!again) throw new NotFoundError();
@@ -679,11 +774,118 @@ export class ChatsService {
       off_shift_reply_minutes:
         view.profile.fictional && !isStaffed(site, now) ? site.typicalReplyMinutes : null,
       messages: presented,
+      photos_in_review: view.inReview.map((row) => ({
+        id: row.id,
+        conversation: view.conversation.id,
+        thumb_filename: this.url(row.thumbKey, site),
+        credits: row.credits,
+        created_at: row.createdAt.toISOString(),
+      })),
       has_older: page.hasOlder,
       costs: this.costsAfter(member, site, geoipCountry, member.paidUser ? site.freeMessages : view.freeUsed),
       can_reply: view.owner.status !== 'not_confirmed' && !view.aBlockedB,
       read_up_to: view.otherReadId,
     };
+  }
+
+  /** A held photo as its sender sees it ("in review"). */
+  private inReview(row: ChatPhotoReviewRow, site: SiteRow): PhotoInReview {
+    return {
+      id: row.id,
+      conversation: row.conversationId,
+      thumb_filename: this.url(row.photoThumbKey, site),
+      credits: row.credits,
+      created_at: row.createdAt.toISOString(),
+    };
+  }
+
+  /** Held chat photos for the moderators' queue, with the keys to show them (their site's media). */
+  heldPhotoQueue(limit: number) {
+    return held.heldPhotoQueue(this.db, limit);
+  }
+
+  /**
+   * A moderator's decision on a held chat photo (decision 060), in one transaction under the held
+   * row's lock: parallel decisions queue and the later ones get 409 photo_decided. Approving writes
+   * the message (it was paid at the send) and announces it as any send; rejecting gives the price
+   * back and removes the files. `within` runs in the same transaction (the staff audit entry).
+   */
+  async decideHeldPhoto(
+    id: number,
+    decision: 'approve' | 'reject',
+    site: (siteId: number) => Promise<SiteRow>,
+    within: (tx: Transaction, photo: ChatPhotoReviewRow) => Promise<void>,
+  ): Promise<void> {
+    const done = await this.db.transaction(async (tx) => {
+      const photo = await held.lockHeldPhoto(tx, id);
+      if (!photo) throw new NotFoundError();
+      if (photo.status !== 'held') throw new PhotoDecidedError();
+      const sender = await lockUser(tx, photo.senderUserId);
+      if (!sender) throw new NotFoundError();
+      const now = this.clock.now();
+      await within(tx, photo);
+      if (decision === 'reject') {
+        await held.finishHeldPhoto(tx, id, { status: 'rejected', decidedAt: now });
+        const credits =
+          photo.credits > 0
+            ? await changeCredits(tx, {
+                userId: sender.id,
+                delta: photo.credits,
+                reason: 'refund',
+                reference: `chat-photo:${id}`,
+                at: now,
+              })
+            : null;
+        return { photo, sender, row: null, credits: credits ?? sender.credits };
+      }
+      const row = await repo.writeMessage(tx, {
+        conversationId: photo.conversationId,
+        senderProfileId: photo.senderProfileId,
+        kind: 'photo',
+        text: null,
+        photoKey: photo.photoKey,
+        photoThumbKey: photo.photoThumbKey,
+        giftId: null,
+        credits: photo.credits,
+        createdAt: now,
+        // Not the send's client_id: the sender may have used it again since, and the message is new.
+        clientId: null,
+        automated: false,
+      });
+      await held.finishHeldPhoto(tx, id, { status: 'delivered', decidedAt: now, messageId: row.id });
+      return { photo, sender, row, credits: sender.credits };
+    });
+    const { photo, sender, row, credits } = done;
+    const event = {
+      type: 'photo_review',
+      conversation: photo.conversationId,
+      id: photo.id,
+      status: row ? 'delivered' : 'rejected',
+    } as const;
+    if (!row) {
+      await Promise.all([
+        this.storage.remove(photo.photoKey),
+        this.storage.remove(photo.photoThumbKey),
+        publishToMember(this.bus, sender.id, event),
+        ...(photo.credits > 0 ? [publishToMember(this.bus, sender.id, { type: 'credits', credits })] : []),
+      ]);
+      return;
+    }
+    const [me, other] = await Promise.all([
+      findProfileByUserId(this.db, sender.id),
+      repo.counterpartOf(this.db, photo.senderProfileId, photo.recipientProfileId),
+    ]);
+    await publishToMember(this.bus, sender.id, event);
+    if (!me || !other) return;
+    // As a send announces it; its credits event tells the balance as it stands (paid at the send).
+    await this.announce(row, {
+      from: { kind: 'member', member: sender },
+      me,
+      other,
+      site: await site(sender.siteId),
+      credits,
+      gift: undefined,
+    });
   }
 
   /** Deletes a conversation for this member: its messages so far are gone for them; a new message brings it back. */

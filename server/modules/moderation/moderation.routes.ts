@@ -22,6 +22,7 @@ export async function moderationRoutes(app: ZodApp): Promise<void> {
     mail: deps.mail,
     translator: deps.translator,
     bus: deps.bus,
+    chats: deps.chats,
     config: deps.config,
     reportCaught: deps.caught.reportCaught,
   });
@@ -106,13 +107,24 @@ export async function moderationRoutes(app: ZodApp): Promise<void> {
 
   routeOf(app, calls.getPhotoQueue, {}, async (request) => {
     requireStaff(request, 'moderate');
-    return { photos: await service.photoQueue() };
+    const [photos, chatPhotos] = await Promise.all([service.photoQueue(), service.chatPhotoQueue()]);
+    return { photos, chat_photos: chatPhotos };
   });
 
   routeOf(app, calls.putPhotoQueue, {}, async (request) => {
     const actor = requireStaff(request, 'moderate');
     const { photo, decision, reason } = request.body;
     await service.decidePhoto({ actor, ip: request.ip, reason: reason ?? '' }, photo, decision);
+    return { ok: true as const };
+  });
+
+  routeOf(app, calls.putChatPhotoQueue, {}, async (request) => {
+    const actor = requireStaff(request, 'moderate');
+    await service.decideChatPhoto(
+      { actor, ip: request.ip, reason: '' },
+      request.body.id,
+      request.body.decision,
+    );
     return { ok: true as const };
   });
 

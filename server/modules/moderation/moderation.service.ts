@@ -1,5 +1,6 @@
 import type {
   AppealQueueItem,
+  ChatPhotoQueueItem,
   MemberDetail,
   MemberPhoto,
   MemberSummary,
@@ -27,6 +28,7 @@ import {
   lockUser,
 } from '#server/modules/accounts/accounts.service.ts';
 import { announceSessionsChanged } from '#server/modules/accounts/session-cache.ts';
+import type { ChatsService } from '#server/modules/chats/chats.service.ts';
 import { changeCredits, InsufficientCreditsError } from '#server/modules/credits/credits.service.ts';
 import { visitsForExport } from '#server/modules/likes/likes.service.ts';
 import type { MailQueue } from '#server/modules/mail/mail.service.ts';
@@ -107,6 +109,7 @@ export type ModerationDeps = {
   mail: MailQueue;
   translator: Translator;
   bus: EventBus;
+  chats: ChatsService;
   config: { PUBLIC_URL?: string | undefined; PORT: number };
   reportCaught: ReportCaught;
 };
@@ -776,6 +779,41 @@ export class ModerationService {
   }
 
   // ---- photo queue
+
+  /** Chat photos the screening held (decision 060), shown with their scores beside the profile photos. */
+  async chatPhotoQueue(): Promise<ChatPhotoQueueItem[]> {
+    const rows = await this.deps.chats.heldPhotoQueue(100);
+    const out: ChatPhotoQueueItem[] = [];
+    for (const row of rows) {
+      const site = await this.siteOf(row.siteId);
+      out.push({
+        id: row.held.id,
+        url: this.deps.storage.url(row.held.photoKey, site.cdnPrefix),
+        thumb_url: this.deps.storage.url(row.held.photoThumbKey, site.cdnPrefix),
+        hold_reason: row.held.holdReason,
+        screening: row.held.screening,
+        credits: row.held.credits,
+        created_at: row.held.createdAt.toISOString(),
+        sender: { profile_id: row.sender.id, name: row.sender.name, site: row.siteName },
+        recipient: { profile_id: row.recipient.id, name: row.recipient.name },
+      });
+    }
+    return out;
+  }
+
+  /** Delivers a held chat photo or removes it (its price given back), audited in the same transaction. */
+  async decideChatPhoto(acting: Acting, id: number, decision: 'approve' | 'reject'): Promise<void> {
+    await this.deps.chats.decideHeldPhoto(
+      id,
+      decision,
+      (siteId) => this.siteOf(siteId),
+      (tx, photo) =>
+        this.audit(tx, acting, `chat_photo.${decision}`, `chat_photo:${id}`, {
+          profile: photo.senderProfileId,
+          to: photo.recipientProfileId,
+        }),
+    );
+  }
 
   async photoQueue(): Promise<PhotoQueueItem[]> {
     const rows = await repo.pendingPhotos(this.db, 100);

@@ -18,12 +18,14 @@ export type ScreeningScores = {
 export const defaultScreeningSettings = {
   explicit: 0.4,
   minorMargin: 4,
+  faceRequired: true,
 } as const satisfies Required<PhotoScreeningSettings>;
 
 export function screeningSettings(site: PhotoScreeningSettings): Required<PhotoScreeningSettings> {
   return {
     explicit: site.explicit ?? defaultScreeningSettings.explicit,
     minorMargin: site.minorMargin ?? defaultScreeningSettings.minorMargin,
+    faceRequired: site.faceRequired ?? defaultScreeningSettings.faceRequired,
   };
 }
 
@@ -40,7 +42,8 @@ export function screeningRecord(scores: ScreeningScores): PhotoScreening {
 
 /**
  * Why a photo waits for a moderator, or null when others may see it. An apparent minor comes first
- * (that queue is worked first), then explicit content, then a main photo without a face.
+ * (that queue is worked first), then explicit content, then a main photo without a face where the
+ * site asks for one. A chat photo is no main photo: a face is never required there.
  */
 export function holdReason(
   scores: ScreeningScores,
@@ -50,6 +53,6 @@ export function holdReason(
   if (scores.faces.some((face) => face.age < 18 + settings.minorMargin)) return 'apparent_minor';
   const explicit = Math.max(scores.nudity.Porn ?? 0, scores.nudity.Hentai ?? 0);
   if (explicit >= settings.explicit) return 'explicit';
-  if (photo.main && scores.faces.length === 0) return 'no_face';
+  if (settings.faceRequired && photo.main && scores.faces.length === 0) return 'no_face';
   return null;
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Database, Executor } from '#server/db/client.ts';
-import type { PhotoRow } from '#server/db/schema/photos.ts';
+import type { PhotoHoldReason, PhotoRow, PhotoScreening } from '#server/db/schema/photos.ts';
+import type { PhotoScreeningSettings } from '#server/db/schema/sites.ts';
 import type { ReportCaught } from '#server/lib/best-effort.ts';
 import type { Clock } from '#server/lib/clock.ts';
 import type { MediaStorage } from '#server/lib/storage.ts';
@@ -85,6 +86,31 @@ export class ScreeningService {
       screenedAt: this.clock.now(),
     };
     await repo.recordScreening(this.db, photoId, result);
+  }
+
+  /**
+   * Screens a chat photo before it is sent (decision 060): why it must wait for a moderator, or null
+   * to send it now. A check that cannot run holds it (check_failed), as for a profile photo.
+   */
+  async check(
+    image: Buffer,
+    settings: PhotoScreeningSettings,
+  ): Promise<{ reason: PhotoHoldReason | null; screening: PhotoScreening }> {
+    try {
+      const scores = await this.screener.screen(image);
+      const reason = holdReason(scores, screeningSettings(settings), { main: false });
+      this.metrics.photoScreenings.inc({ outcome: reason ?? 'approved' });
+      return { reason, screening: screeningRecord(scores) };
+    } catch (error) {
+      this.reportCaught('photos.screening', error, 'error');
+      this.metrics.photoScreeningFailures.inc();
+      this.metrics.photoScreenings.inc({ outcome: 'check_failed' });
+      const message = (error instanceof Error ? error.message : String(error)).slice(0, 300);
+      return {
+        reason: 'check_failed',
+        screening: { nudity: {}, faces: 0, min_age_estimate: null, error: message },
+      };
+    }
   }
 
   close(): Promise<void> {
