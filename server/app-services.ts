@@ -99,15 +99,8 @@ export async function createServices(
   const security = new SecurityService(db, clock, secrets.banSecret);
   const payments = new PaymentsService(db, clock, bus, provider, directDebit);
   reportPaymentFailures(payments, metrics, app.log);
-  const screening = new ScreeningService(
-    db,
-    clock,
-    storage,
-    jobs,
-    options.screener ?? new ThreadScreener(),
-    metrics,
-    reportCaught,
-  );
+  const screener = options.screener ?? new ThreadScreener();
+  const screening = new ScreeningService(db, clock, storage, jobs, screener, metrics, reportCaught);
   chats.screening = screening;
   const accounts = new AccountsService(db, clock, mail, translator, storage, logins, security);
   const engagement = new EngagementService(db, clock, jobs, sites, chats, likes, reportCaught);
