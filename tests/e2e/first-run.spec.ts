@@ -57,12 +57,14 @@ test.beforeAll(async () => {
   });
   const live = (async () => {
     for (;;) {
+      // Refused while the server is not listening yet: asked again until it answers.
       const response = await fetch(`${origin}/api/health/live`).catch(() => null);
       if (response?.ok) return;
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
   })();
   await Promise.race([live, exited]);
+  // Once live, a later exit is the afterAll's own stop, not a failure of the start.
   exited.catch(() => undefined);
 });
 
