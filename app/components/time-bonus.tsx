@@ -58,15 +58,31 @@ export function TimeBonusBanner({ code, renderedAt }: { code: DiscountCode; rend
 }
 
 /**
+ * Whether the page on screen prices its bundles with a code the member typed (or followed a
+ * `?discountcode=` link with) on /credits: the welcome offer's countdown would then speak of prices
+ * the page does not show.
+ */
+function useTypedCodeSetsPrices(welcome: DiscountCode | null): boolean {
+  const credits = useMatches().find((match) => match.id === 'credits');
+  const data = credits?.loaderData;
+  if (typeof data !== 'object' || data === null || !('code' in data)) return false;
+  const typed = data.code;
+  if (typeof typed !== 'object' || typed === null || !('code' in typed)) return false;
+  return typed.code !== welcome?.code;
+}
+
+/**
  * The welcome offer where the member is (spec §4): in the top bar, "−25%" and the time left,
- * linking to the bundles. Gone at zero, once paid, after logging out.
+ * linking to the bundles. Gone at zero, once paid, after logging out, and on /credits while a code
+ * the member typed sets the prices there.
  */
 export function WelcomeOfferPill() {
   const { t } = useTranslation();
   const { locale, renderedAt } = useRootData();
   const welcome = useWelcomeOffer();
   const seconds = useSecondsLeft(welcome?.expires ?? null, renderedAt);
-  if (!welcome || seconds <= 0) return null;
+  const typedCodeSetsPrices = useTypedCodeSetsPrices(welcome);
+  if (!welcome || seconds <= 0 || typedCodeSetsPrices) return null;
   const time = formatCountdown(seconds);
   return (
     <Link

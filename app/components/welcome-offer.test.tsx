@@ -1,5 +1,6 @@
 // @vitest-environment happy-dom
 import { act, cleanup, screen } from '@testing-library/react';
+import { Outlet } from 'react-router';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CreditsQuickPick } from '#app/components/chat/credits-quick-pick.tsx';
 import { loadContract } from '#app/lib/api.ts';
@@ -126,5 +127,29 @@ describe('the welcome offer where the member spends', () => {
     renderShell(<TopBar />, { user: newMember() });
     await screen.findByRole('link', { name: 'Get Premium' });
     expect(screen.queryByTestId('welcome-offer')).toBeNull();
+  });
+
+  it('steps aside on /credits while a code the member typed sets the prices there, and stays without one', async () => {
+    const typedCode = { ...testWelcome(3_600_000), code: 'SPRING20', value_percentage: 20 };
+    const onCredits = (code: ReturnType<typeof testWelcome> | null) =>
+      renderShell(
+        <>
+          <TopBar />
+          <Outlet />
+        </>,
+        {
+          user: newMember(),
+          welcome: testWelcome(3_600_000),
+          routeId: 'credits',
+          page: { Component: () => <p>bundles</p>, loader: () => ({ code }) },
+        },
+      );
+    const typed = onCredits(typedCode);
+    await screen.findByText('bundles');
+    expect(screen.queryByTestId('welcome-offer')).toBeNull();
+    typed.unmount();
+    onCredits(null);
+    await screen.findByText('bundles');
+    expect(screen.getByTestId('welcome-offer')).toBeTruthy();
   });
 });
