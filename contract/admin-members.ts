@@ -257,6 +257,14 @@ export const chatPhotoDecisionSchema = z.object({
   id: idField,
   decision: z.enum(['approve', 'reject'], { error: 'invalid' }),
 });
+/**
+ * What became of a held chat photo: `withdrawn` when it was approved but the two members blocked
+ * each other since (or the recipient left): not delivered, its price given back.
+ */
+export const chatPhotoDecisionResponseSchema = z.object({
+  ok: z.literal(true),
+  status: z.enum(['delivered', 'rejected', 'withdrawn']),
+});
 export const photoDecisionSchema = z
   .object({
     photo: idField,

@@ -24,7 +24,7 @@ export const liveEventSchema = z.discriminatedUnion('type', [
       type: z.literal('photo_review'),
       conversation: idField,
       id: idField,
-      status: z.enum(['delivered', 'rejected']),
+      status: z.enum(['delivered', 'rejected', 'withdrawn']),
     })
     .describe("to the sender: a moderator decided on a held photo (delivered comes with its 'message')"),
 ]);

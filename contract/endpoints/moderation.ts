@@ -3,6 +3,7 @@ import {
   appealDecisionResponseSchema,
   appealsQuerySchema,
   appealsResponseSchema,
+  chatPhotoDecisionResponseSchema,
   chatPhotoDecisionSchema,
   creditCorrectionSchema,
   creditsResponseSchema,
@@ -158,9 +159,9 @@ export const moderationEndpoints = {
     path: '/api/admin/chat-photo-queue.php',
     tags,
     summary:
-      'Delivers a held chat photo (approve) or removes it and gives its price back (reject), once; 409 photo_decided (moderator)',
+      'Delivers a held chat photo (approve) or removes it and gives its price back (reject), once; an approved photo between members who blocked each other since is withdrawn (not delivered, refunded); 409 photo_decided (moderator)',
     body: chatPhotoDecisionSchema,
-    responses: { 200: okSchema, ...errors },
+    responses: { 200: chatPhotoDecisionResponseSchema, ...errors },
     errors: [...staffErrorCodes, 'photo_decided'],
   }),
   getAppeals: defineEndpoint({

@@ -133,7 +133,7 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Delivers a held chat photo (approve) or removes it and gives its price back (reject), once; 409 photo_decided (moderator) */
+        /** Delivers a held chat photo (approve) or removes it and gives its price back (reject), once; an approved photo between members who blocked each other since is withdrawn (not delivered, refunded); 409 photo_decided (moderator) */
         put: operations["putAdminChatPhotoQueue"];
         post?: never;
         delete?: never;
@@ -2539,7 +2539,7 @@ export interface components {
             conversation: number;
             id: number;
             /** @enum {string} */
-            status: "delivered" | "rejected";
+            status: "delivered" | "rejected" | "withdrawn";
             /** @constant */
             type: "photo_review";
         };
@@ -3921,6 +3921,8 @@ export interface operations {
                     "application/json": {
                         /** @enum {boolean} */
                         ok: true;
+                        /** @enum {string} */
+                        status: "delivered" | "rejected" | "withdrawn";
                     };
                 };
             };

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Form, Link, useNavigation } from 'react-router';
 import { FormAlert } from '#app/components/forms/form-field.tsx';
 import { formError, formText } from '#app/lib/actions.server.ts';
@@ -19,7 +20,7 @@ export async function action({ context, request }: Route.ActionArgs) {
     const decided = await staffApi(context.api)('PUT /api/admin/chat-photo-queue.php', {
       body: { id: Number(formText(form, 'photo')), decision: formText(form, 'decision') },
     });
-    return decided.ok ? { decided: true } : formError(decided);
+    return decided.ok ? { decided: true, status: decided.data.status } : formError(decided);
   }
   const reason = formText(form, 'reason').trim();
   const result = await staffApi(context.api)('PUT /api/admin/photo-queue.php', {
@@ -79,12 +80,48 @@ function ScreeningSummary({ photo }: { photo: Pick<MemberPhoto, 'status' | 'hold
 }
 
 /**
+ * One decision on one photo: the fields every decision sends (which queue, which photo, what), then
+ * the form's own controls.
+ */
+function DecisionForm({
+  photo,
+  decision,
+  chat = false,
+  className,
+  children,
+}: {
+  photo: number;
+  decision: 'approve' | 'reject';
+  chat?: boolean;
+  className?: string;
+  children: ReactNode;
+}) {
+  return (
+    <Form method="post" className={className}>
+      {chat && <input type="hidden" name="kind" value="chat" />}
+      <input type="hidden" name="photo" value={photo} />
+      <input type="hidden" name="decision" value={decision} />
+      {children}
+    </Form>
+  );
+}
+
+/** A decision's button, off while any decision is on its way. */
+function DecideButton({ className, children }: { className: string; children: ReactNode }) {
+  const navigation = useNavigation();
+  return (
+    <button type="submit" className={className} disabled={navigation.state === 'submitting'}>
+      {children}
+    </button>
+  );
+}
+
+/**
  * Photos sent in chats that the screening held: the recipient has seen nothing yet. Delivering sends
  * the message; removing deletes it and gives the sender the price back.
  */
 function ChatPhotos({ photos }: { photos: ChatPhotoQueueItem[] }) {
   const { t } = useTranslation();
-  const navigation = useNavigation();
   return (
     <section className="mb-4" data-testid="chat-photos">
       <h2 className="h5">{t('admin:photos.chat.heading')}</h2>
@@ -109,18 +146,19 @@ function ChatPhotos({ photos }: { photos: ChatPhotoQueueItem[] }) {
                 </p>
                 <ScreeningSummary photo={{ ...photo, status: 'held' }} />
                 {(['approve', 'reject'] as const).map((decision) => (
-                  <Form key={decision} method="post" className="d-inline me-2">
-                    <input type="hidden" name="kind" value="chat" />
-                    <input type="hidden" name="photo" value={photo.id} />
-                    <input type="hidden" name="decision" value={decision} />
-                    <button
-                      type="submit"
+                  <DecisionForm
+                    key={decision}
+                    photo={photo.id}
+                    decision={decision}
+                    chat
+                    className="d-inline me-2"
+                  >
+                    <DecideButton
                       className={`btn btn-sm ${decision === 'approve' ? 'btn-success' : 'btn-outline-danger'}`}
-                      disabled={navigation.state === 'submitting'}
                     >
                       {t(decision === 'approve' ? 'admin:photos.chat.deliver' : 'admin:photos.chat.remove')}
-                    </button>
-                  </Form>
+                    </DecideButton>
+                  </DecisionForm>
                 ))}
               </div>
             </div>
@@ -137,12 +175,17 @@ function ChatPhotos({ photos }: { photos: ChatPhotoQueueItem[] }) {
  */
 export default function PhotoQueue({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const navigation = useNavigation();
   const errors = actionData && 'errors' in actionData ? actionData.errors : undefined;
+  const withdrawn = actionData && 'status' in actionData && actionData.status === 'withdrawn';
   return (
     <div>
       <h1 className="h4">{t('admin:photos.heading')}</h1>
       <FormAlert errors={errors} />
+      {withdrawn && (
+        <div className="alert alert-warning" role="status" data-testid="chat-photo-withdrawn">
+          {t('admin:photos.chat.withdrawn')}
+        </div>
+      )}
       {errors?.body.fields && (
         <div className="alert alert-danger" role="alert">
           {t('admin:photos.reasonNeeded')}
@@ -166,20 +209,10 @@ export default function PhotoQueue({ loaderData, actionData }: Route.ComponentPr
                   <ReportCount count={member.reports_about} />
                 </p>
                 <ScreeningSummary photo={photo} />
-                <Form method="post" className="d-inline">
-                  <input type="hidden" name="photo" value={photo.id} />
-                  <input type="hidden" name="decision" value="approve" />
-                  <button
-                    type="submit"
-                    className="btn btn-sm btn-success"
-                    disabled={navigation.state === 'submitting'}
-                  >
-                    {t('admin:photos.approve')}
-                  </button>
-                </Form>
-                <Form method="post" className="mt-2">
-                  <input type="hidden" name="photo" value={photo.id} />
-                  <input type="hidden" name="decision" value="reject" />
+                <DecisionForm photo={photo.id} decision="approve" className="d-inline">
+                  <DecideButton className="btn btn-sm btn-success">{t('admin:photos.approve')}</DecideButton>
+                </DecisionForm>
+                <DecisionForm photo={photo.id} decision="reject" className="mt-2">
                   <label className="form-label small" htmlFor={`reject-${photo.id}`}>
                     {t('admin:action.reason')}
                   </label>
@@ -191,15 +224,9 @@ export default function PhotoQueue({ loaderData, actionData }: Route.ComponentPr
                       required
                       maxLength={500}
                     />
-                    <button
-                      type="submit"
-                      className="btn btn-outline-danger"
-                      disabled={navigation.state === 'submitting'}
-                    >
-                      {t('admin:photos.reject')}
-                    </button>
+                    <DecideButton className="btn btn-outline-danger">{t('admin:photos.reject')}</DecideButton>
                   </div>
-                </Form>
+                </DecisionForm>
               </div>
             </div>
           </div>

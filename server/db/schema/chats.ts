@@ -103,7 +103,11 @@ export const messages = pgTable(
   ],
 );
 
-export const chatPhotoReviewStatuses = ['held', 'delivered', 'rejected'] as const;
+/**
+ * `withdrawn`: approved after the two members blocked each other, or after the recipient left — not
+ * delivered, its price given back (decision 060).
+ */
+export const chatPhotoReviewStatuses = ['held', 'delivered', 'rejected', 'withdrawn'] as const;
 export type ChatPhotoReviewStatus = (typeof chatPhotoReviewStatuses)[number];
 
 /**

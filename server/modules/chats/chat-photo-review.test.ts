@@ -154,4 +154,49 @@ describe('a chat photo the screening flags', () => {
     );
     expect(await decide(id, 'approve')).toMatchObject({ statusCode: 409 });
   });
+
+  it.each([
+    ['the recipient', 'receiver'],
+    ['the sender', 'sender'],
+  ] as const)(
+    'withdraws an approved photo when %s blocked the other since it was sent: not delivered, refunded',
+    async (_, who) => {
+      const sender = await activeMember(t.app);
+      const receiver = await activeMember(t.app);
+      const { id, conversation } = (await send(sender.cookie, receiver.profileId, await flagged())).json()
+        .in_review;
+      expect(await credits(sender.userId)).toBe(8);
+      const [blocker, blocked] = who === 'receiver' ? [receiver, sender] : [sender, receiver];
+      const block = await t.app.inject({
+        method: 'POST',
+        url: '/api/block.php',
+        headers: { cookie: blocker.cookie },
+        payload: { profile: blocked.profileId },
+      });
+      expect(block.statusCode).toBe(200);
+      const [held] = await t.database.db.select().from(chatPhotoReviews).where(eq(chatPhotoReviews.id, id));
+      const senderLive = eventsOf(sender.userId);
+
+      const approved = await decide(id, 'approve');
+      senderLive.stop();
+      expect(approved.statusCode).toBe(200);
+      expect(approved.json()).toEqual({ ok: true, status: 'withdrawn' });
+      expect(
+        await t.database.db.select().from(messages).where(eq(messages.conversationId, conversation)),
+      ).toEqual([]);
+      expect(await credits(sender.userId)).toBe(10);
+      const [after] = await t.database.db.select().from(chatPhotoReviews).where(eq(chatPhotoReviews.id, id));
+      expect(after).toMatchObject({ status: 'withdrawn' });
+      expect(await t.app.deps.storage.get(held!.photoKey)).toBeFalsy();
+      expect(senderLive.seen).toEqual(
+        expect.arrayContaining([
+          { type: 'photo_review', conversation, id, status: 'withdrawn' },
+          { type: 'credits', credits: 10 },
+        ]),
+      );
+      // Decided once: neither a second approval nor a rejection gives anything back again.
+      expect(await decide(id, 'approve')).toMatchObject({ statusCode: 409 });
+      expect(await credits(sender.userId)).toBe(10);
+    },
+  );
 });

@@ -147,6 +147,15 @@ function checkedCounterpart(other: Counterpart | undefined): Counterpart {
   return other;
 }
 
+/** What became of a held chat photo once decided. */
+export type HeldPhotoOutcome = Exclude<ChatPhotoReviewRow['status'], 'held'>;
+
+/** Whether a held photo may still reach its recipient: present, active, no block either way. */
+function deliverable(other: Counterpart | undefined): boolean {
+  if (!other || other.owner.status === 'deleted' || other.owner.status === 'pending_deletion') return false;
+  return other.profile.status === 'active' && !other.aBlockedB && !other.bBlockedA;
+}
+
 export class ChatsService {
   constructor(
     private readonly db: Database,
@@ -808,14 +817,17 @@ export class ChatsService {
    * A moderator's decision on a held chat photo (decision 060), in one transaction under the held
    * row's lock: parallel decisions queue and the later ones get 409 photo_decided. Approving writes
    * the message (it was paid at the send) and announces it as any send; rejecting gives the price
-   * back and removes the files. `within` runs in the same transaction (the staff audit entry).
+   * back and removes the files. An approval finds the pair as a send would: when either member
+   * blocked the other since the photo was sent, or the recipient is gone, the photo is withdrawn —
+   * refunded and removed as a rejection, with its own status. `within` runs in the same transaction
+   * (the staff audit entry).
    */
   async decideHeldPhoto(
     id: number,
     decision: 'approve' | 'reject',
     site: (siteId: number) => Promise<SiteRow>,
     within: (tx: Transaction, photo: ChatPhotoReviewRow) => Promise<void>,
-  ): Promise<void> {
+  ): Promise<HeldPhotoOutcome> {
     const done = await this.db.transaction(async (tx) => {
       const photo = await held.lockHeldPhoto(tx, id);
       if (!photo) throw new NotFoundError();
@@ -824,8 +836,14 @@ export class ChatsService {
       if (!sender) throw new NotFoundError();
       const now = this.clock.now();
       await within(tx, photo);
-      if (decision === 'reject') {
-        await held.finishHeldPhoto(tx, id, { status: 'rejected', decidedAt: now });
+      const status: HeldPhotoOutcome =
+        decision === 'reject'
+          ? 'rejected'
+          : deliverable(await repo.counterpartOf(tx, photo.senderProfileId, photo.recipientProfileId))
+            ? 'delivered'
+            : 'withdrawn';
+      if (status !== 'delivered') {
+        await held.finishHeldPhoto(tx, id, { status, decidedAt: now });
         const credits =
           photo.credits > 0
             ? await changeCredits(tx, {
@@ -836,7 +854,7 @@ export class ChatsService {
                 at: now,
               })
             : null;
-        return { photo, sender, row: null, credits: credits ?? sender.credits };
+        return { photo, sender, row: null, status, credits: credits ?? sender.credits };
       }
       const row = await repo.writeMessage(tx, {
         conversationId: photo.conversationId,
@@ -853,15 +871,10 @@ export class ChatsService {
         automated: false,
       });
       await held.finishHeldPhoto(tx, id, { status: 'delivered', decidedAt: now, messageId: row.id });
-      return { photo, sender, row, credits: sender.credits };
+      return { photo, sender, row, status, credits: sender.credits };
     });
-    const { photo, sender, row, credits } = done;
-    const event = {
-      type: 'photo_review',
-      conversation: photo.conversationId,
-      id: photo.id,
-      status: row ? 'delivered' : 'rejected',
-    } as const;
+    const { photo, sender, row, status, credits } = done;
+    const event = { type: 'photo_review', conversation: photo.conversationId, id: photo.id, status } as const;
     if (!row) {
       await Promise.all([
         this.storage.remove(photo.photoKey),
@@ -869,14 +882,14 @@ export class ChatsService {
         publishToMember(this.bus, sender.id, event),
         ...(photo.credits > 0 ? [publishToMember(this.bus, sender.id, { type: 'credits', credits })] : []),
       ]);
-      return;
+      return status;
     }
     const [me, other] = await Promise.all([
       findProfileByUserId(this.db, sender.id),
       repo.counterpartOf(this.db, photo.senderProfileId, photo.recipientProfileId),
     ]);
     await publishToMember(this.bus, sender.id, event);
-    if (!me || !other) return;
+    if (!me || !other) return status;
     // As a send announces it; its credits event tells the balance as it stands (paid at the send).
     await this.announce(row, {
       from: { kind: 'member', member: sender },
@@ -886,6 +899,7 @@ export class ChatsService {
       credits,
       gift: undefined,
     });
+    return status;
   }
 
   /** Deletes a conversation for this member: its messages so far are gone for them; a new message brings it back. */

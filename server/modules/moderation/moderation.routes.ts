@@ -120,12 +120,12 @@ export async function moderationRoutes(app: ZodApp): Promise<void> {
 
   routeOf(app, calls.putChatPhotoQueue, {}, async (request) => {
     const actor = requireStaff(request, 'moderate');
-    await service.decideChatPhoto(
+    const status = await service.decideChatPhoto(
       { actor, ip: request.ip, reason: '' },
       request.body.id,
       request.body.decision,
     );
-    return { ok: true as const };
+    return { ok: true as const, status };
   });
 
   routeOf(app, calls.getAppeals, {}, async (request) => {

@@ -28,7 +28,7 @@ import {
   lockUser,
 } from '#server/modules/accounts/accounts.service.ts';
 import { announceSessionsChanged } from '#server/modules/accounts/session-cache.ts';
-import type { ChatsService } from '#server/modules/chats/chats.service.ts';
+import type { ChatsService, HeldPhotoOutcome } from '#server/modules/chats/chats.service.ts';
 import { changeCredits, InsufficientCreditsError } from '#server/modules/credits/credits.service.ts';
 import { visitsForExport } from '#server/modules/likes/likes.service.ts';
 import type { MailQueue } from '#server/modules/mail/mail.service.ts';
@@ -801,9 +801,16 @@ export class ModerationService {
     return out;
   }
 
-  /** Delivers a held chat photo or removes it (its price given back), audited in the same transaction. */
-  async decideChatPhoto(acting: Acting, id: number, decision: 'approve' | 'reject'): Promise<void> {
-    await this.deps.chats.decideHeldPhoto(
+  /**
+   * Delivers a held chat photo or removes it (its price given back), audited in the same transaction;
+   * an approval between members who blocked each other since withdraws it instead.
+   */
+  async decideChatPhoto(
+    acting: Acting,
+    id: number,
+    decision: 'approve' | 'reject',
+  ): Promise<HeldPhotoOutcome> {
+    return this.deps.chats.decideHeldPhoto(
       id,
       decision,
       (siteId) => this.siteOf(siteId),
