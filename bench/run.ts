@@ -42,8 +42,20 @@ import {
   waitForOk,
 } from './lib/processes.ts';
 import { explainSearches } from './lib/search-plans.ts';
+import { uploadsScenario } from './lib/uploads.ts';
 
-const scenarios = ['user', 'member', 'chats', 'ssr', 'live', 'rss', 'capacity', 'search', 'start'] as const;
+const scenarios = [
+  'user',
+  'member',
+  'chats',
+  'ssr',
+  'uploads',
+  'live',
+  'rss',
+  'capacity',
+  'search',
+  'start',
+] as const;
 type Scenario = (typeof scenarios)[number];
 
 const rowSchema = z.object({
@@ -146,6 +158,8 @@ const sizes = quick
       searchWarmup: 10,
       starts: 1,
       demoProfiles: 100,
+      uploads: 5,
+      idleRequests: 500,
     }
   : {
       seconds: 10,
@@ -162,6 +176,8 @@ const sizes = quick
       searchWarmup: 100,
       starts: 3,
       demoProfiles: 320,
+      uploads: 20,
+      idleRequests: 3000,
     };
 
 const basePort = Number(process.env.BENCH_PORT ?? 3341);
@@ -420,6 +436,31 @@ async function main(): Promise<void> {
       }
       await pgFloor.stop();
       log('HTTP scenarios done');
+    }
+
+    if (selected.has('uploads')) {
+      // One more member than uploads: the first uploads alone, to load the screening models.
+      const result = await uploadsScenario({
+        appUrl,
+        pool,
+        reader: viewer!,
+        uploaders: members.slice(0, sizes.uploads + 1),
+        idleRequests: sizes.idleRequests,
+      });
+      const ratioToIdle = result.busy.p99 / Math.max(result.idle.p99, 0.01);
+      row({
+        scenario: `GET /api/user.php while ${result.uploads} photos upload at once and are screened`,
+        rps: null,
+        p50: result.busy.p50,
+        p99: result.busy.p99,
+        errors: result.errors,
+        figure: `p99 ${ratioToIdle.toFixed(2)} × idle (idle p50 ${result.idle.p50.toFixed(1)} / p99 ${result.idle.p99.toFixed(1)} ms, ${result.busy.requests} requests meanwhile); uploads answered p50 ${Math.round(result.uploadAnswerP50)} ms, last ${Math.round(result.uploadAnswerMax)} ms; all screened in ${(result.screenedWithinMs / 1000).toFixed(1)} s`,
+        goal: 'p99 ≤ 2 × idle',
+        pass: ratioToIdle <= 2 && result.errors === 0,
+        before: '',
+      });
+      details.uploads = result;
+      log('uploads done');
     }
 
     if (selected.has('live')) {

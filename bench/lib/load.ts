@@ -43,22 +43,38 @@ export function percentile(sorted: readonly number[], p: number): number {
  * 9 KB search answer on 2 cores, its own stream and decoding work on the cores the server shares
  * (bench/README.md).
  */
-export async function sequential(url: string, count: number, headers: Record<string, string> = {}) {
+export function sequential(url: string, count: number, headers: Record<string, string> = {}) {
+  let left = count - 1;
+  return sequentialWhile(url, () => left-- > 0, headers);
+}
+
+/** As `sequential`, one request after another while `more()` says so (at least one). */
+export async function sequentialWhile(
+  url: string,
+  more: () => boolean,
+  headers: Record<string, string> = {},
+) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   const timings: number[] = [];
   let errors = 0;
   try {
-    for (let i = 0; i < count; i++) {
+    do {
       const started = performance.now();
       const status = await decodedGet(url, { 'accept-encoding': 'gzip, br', ...headers }, agent);
       timings.push(performance.now() - started);
       if (status < 200 || status >= 300) errors++;
-    }
+    } while (more());
   } finally {
     agent.destroy();
   }
   timings.sort((a, b) => a - b);
-  return { p50: percentile(timings, 50), p95: percentile(timings, 95), p99: percentile(timings, 99), errors };
+  return {
+    p50: percentile(timings, 50),
+    p95: percentile(timings, 95),
+    p99: percentile(timings, 99),
+    errors,
+    requests: timings.length,
+  };
 }
 
 /** A GET whose answer is read whole and decoded (gzip, Brotli); resolves to its status. */

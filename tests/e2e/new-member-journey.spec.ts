@@ -12,10 +12,10 @@ const shot = (name: string) => ({ path: `docs/screens/journey-${name}-390.png`, 
 /**
  * The first ten minutes of an organic member, on a phone: sign-up, activation, the opener script's
  * like, message and visit from a fictional profile, the member's answer, and "who viewed me" veiled
- * for a free member. The opener's steps run at `after_minutes: 0`, so the server's job runner takes
+ * for a free member; then at desktop size the veiled visitors and the answer in the operators' queue. The opener's steps run at `after_minutes: 0`, so the server's job runner takes
  * them on its next tick; the journey waits on what the member's pages show, never on a clock.
  */
-test('a new member on a phone: sign-up, activation, an opener like, message and visit, the answer, veiled visitors', async ({
+test('a new member on a phone: sign-up, activation, an opener like, message and visit, the answer, veiled visitors, the queue', async ({
   browser,
   baseURL,
   playwright,
@@ -128,6 +128,30 @@ test('a new member on a phone: sign-up, activation, an opener like, message and 
     await expect(page.getByTestId('likes-visitors')).not.toContainText(sender.name);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(390);
     await page.screenshot(shot('07-visitors-veiled'));
+
+    // The same moments at desktop size: the member's veiled visitors, and the operators' queue,
+    // where the member's answer now waits.
+    const desktop = { baseURL, viewport: { width: 1366, height: 900 } };
+    const wide = await browser.newContext({ ...desktop, storageState: await context.storageState() });
+    try {
+      const visitors = await wide.newPage();
+      await gotoHydrated(visitors, '/likes/visitors');
+      await expect(visitors.getByTestId('visitor-veiled').first()).toBeVisible();
+      await visitors.screenshot({ path: 'docs/screens/journey-07-visitors-veiled-1366.png' });
+    } finally {
+      await wide.close();
+    }
+    const staff = await browser.newContext({ ...desktop, storageState: await admin.storageState() });
+    try {
+      const inbox = await staff.newPage();
+      await gotoHydrated(inbox, '/admin/inbox');
+      await expect(
+        inbox.getByTestId('inbox').getByRole('listitem').filter({ hasText: 'a good one, thanks!' }),
+      ).toBeVisible();
+      await inbox.screenshot({ path: 'docs/screens/journey-08-operator-queue-1366.png' });
+    } finally {
+      await staff.close();
+    }
   } finally {
     await context.close();
     for (const script of scripts) {

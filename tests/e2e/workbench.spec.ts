@@ -265,6 +265,13 @@ test('an admin assigns an operator to member languages and a claim limit on the 
   await expect(page.getByTestId('device-list').getByRole('listitem')).toHaveCount(1);
   expect(await seriousViolations(page, 'staff sessions')).toEqual([]);
   await page.screenshot({ path: 'docs/screens/admin-staff-sessions-1366.png' });
+  // On a phone the device rows stack and the page keeps to the screen's width.
+  const viewport = page.viewportSize();
+  await page.setViewportSize({ width: 390, height: 844 });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(390);
+  expect(await seriousViolations(page, 'staff sessions on a phone')).toEqual([]);
+  await page.screenshot({ path: 'docs/screens/admin-staff-sessions-390.png', fullPage: true });
+  if (viewport) await page.setViewportSize(viewport);
   await page.getByRole('button', { name: 'Sign out everywhere' }).click();
   await expect(page.getByRole('status')).toHaveText('1 sign-in ended.');
   await expect(page.getByText('Assigned Aurora is not signed in anywhere.')).toBeVisible();
