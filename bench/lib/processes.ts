@@ -164,7 +164,9 @@ export async function startApp(
         ...(env.redisUrl ? { REDIS_URL: env.redisUrl } : {}),
         ...(env.redisPrefix ? { REDIS_PREFIX: env.redisPrefix } : {}),
       },
-      { nodeArgs },
+      // BENCH_APP_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof": a profile of the app under
+      // test, written when it stops.
+      { nodeArgs: [...nodeArgs, ...(process.env.BENCH_APP_NODE_ARGS?.split(' ').filter(Boolean) ?? [])] },
     );
     try {
       const ms = await waitForOk(
