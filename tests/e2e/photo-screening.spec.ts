@@ -1,3 +1,5 @@
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import sharp from 'sharp';
 import { activeMember, demoAdmin, expect, gotoHydrated, test } from './fixtures.ts';
@@ -55,4 +57,78 @@ test('a photo without a face waits in review for the member and in the queue wit
     await page.screenshot({ path: `docs/screens/admin-photo-queue-${viewport.width}.png` });
     await context.close();
   }
+});
+
+// A chat photo the models flag (the face model package's demo/sample2.jpg, clothed people the
+// nudity classifier rates Porn about 0.5) waits for a moderator: its sender sees it "in review", the
+// recipient nothing, until a moderator delivers it and it arrives as a photo message.
+const flaggedPhoto = () => {
+  const demo = path.join(
+    path.dirname(createRequire(import.meta.url).resolve('@vladmandic/face-api/package.json')),
+    'demo',
+  );
+  return sharp(path.join(demo, 'sample2.jpg')).jpeg().toBuffer();
+};
+
+test('a flagged chat photo is in review for its sender, unseen by the recipient, until a moderator delivers it', async ({
+  browser,
+  baseURL,
+  playwright,
+}) => {
+  test.setTimeout(120_000);
+  const sender = await activeMember(browser, baseURL, 'Ingrid', { viewport: { width: 390, height: 844 } });
+  const recipient = await activeMember(browser, baseURL, 'Jonas');
+  const page = sender.page;
+  await gotoHydrated(page, `/members/${recipient.profileId}/chat`);
+  await expect(page).toHaveURL(/\/chats\/\d+$/);
+  const conversation = Number(new URL(page.url()).pathname.split('/').at(-1));
+
+  await page.getByRole('button', { name: 'Send a photo' }).click();
+  await page.getByTestId('device-photo-input').setInputFiles({
+    name: 'party.jpg',
+    mimeType: 'image/jpeg',
+    buffer: await flaggedPhoto(),
+  });
+  await page
+    .getByTestId('device-photo-picked')
+    .getByRole('button', { name: /Send for 2 credits/ })
+    .click();
+  // The screening runs before the send answers (the models load at the first photo).
+  const inReview = page.getByTestId('photo-in-review');
+  await expect(inReview).toBeVisible({ timeout: 60_000 });
+  await expect(inReview).toContainText('In review: your photo is delivered once a moderator has checked it.');
+  await expect(inReview.getByRole('img', { name: 'Your photo, in review' })).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(390);
+  await page.screenshot({ path: 'docs/screens/chat-photo-in-review-390.png' });
+  const unseen = await (
+    await recipient.page.request.get(`/api/chat.php?conversation=${conversation}`)
+  ).json();
+  expect(unseen.messages).toEqual([]);
+
+  const admin = await demoAdmin(playwright, baseURL);
+  const staff = await browser.newContext({
+    baseURL,
+    viewport: { width: 1366, height: 900 },
+    storageState: await admin.storageState(),
+  });
+  try {
+    const queue = await staff.newPage();
+    await gotoHydrated(queue, '/admin/photos');
+    const card = queue.getByTestId('chat-photos').locator('.card', { hasText: 'From Ingrid to Jonas' });
+    await expect(card.getByTestId('hold-reason')).toBeVisible();
+    await card.getByRole('button', { name: 'Deliver' }).click();
+    await expect(
+      queue.getByTestId('chat-photos').locator('.card', { hasText: 'From Ingrid to Jonas' }),
+    ).toHaveCount(0);
+  } finally {
+    await staff.close();
+  }
+
+  // Delivered: the sender's thread swaps the "in review" photo for the message, live.
+  await expect(inReview).toHaveCount(0);
+  await expect(page.getByTestId('chat-message').last().locator('img')).toBeVisible();
+  const delivered = await (
+    await recipient.page.request.get(`/api/chat.php?conversation=${conversation}`)
+  ).json();
+  expect(delivered.messages).toMatchObject([{ kind: 'photo' }]);
 });
