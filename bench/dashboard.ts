@@ -109,6 +109,11 @@ async function seed(db: Executor): Promise<number> {
       jsonb_build_object('message', m.id, 'waited_seconds', 60 + m.id % 900), m.created_at
     from messages m join conversations c on c.id = m.conversation_id
     where m.sender_profile_id = c.high_profile_id`);
+  // Members report every hundredth reply an hour later: the reports are counted live on each call.
+  await run(sql`insert into reports (reporter_user_id, profile_id, message_id, reason, created_at)
+    select lp.user_id, m.sender_profile_id, m.id, 'offensive', m.created_at + interval '1 hour'
+    from messages m join conversations c on c.id = m.conversation_id join profiles lp on lp.id = c.low_profile_id
+    where m.sender_profile_id = c.high_profile_id and m.id % 100 = 0`);
   // Win-back codes for every 50th member a month after signing up; every fifth is redeemed.
   await run(sql`insert into discount_codes (code, site_id, user_id, value_percentage, created_at)
     select 'WB' || u.id, ${siteId}, u.id, 20, u.signup_date + interval '30 days'
@@ -145,6 +150,7 @@ async function counts(db: Executor) {
     'member_active_days',
     'visits',
     'staff_audit',
+    'reports',
     'winback_offers',
   ];
   const found: Record<string, number> = {};
