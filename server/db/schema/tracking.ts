@@ -11,8 +11,9 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import { users } from './members.ts';
+import { profiles, users } from './members.ts';
 import { type AttributionEventKind, attributionEventKinds, sites } from './sites.ts';
+import { staff } from './staff.ts';
 
 /**
  * One landing click: an entry with tracking parameters or on a lander or a member's
@@ -122,6 +123,61 @@ export const statsSiteDays = pgTable(
     activeMembers: integer().notNull(),
   },
   (table) => [primaryKey({ columns: [table.siteId, table.day] })],
+);
+
+/**
+ * The UTC days whose staff replies are stored in stats_staff_reply_days and stats_profile_reply_days
+ * (every site at once; docs/decisions/061). Claiming a day here first, `on conflict do nothing`,
+ * is what lets two instances fill the same day without storing it twice. Deleting a day here
+ * deletes its stored rows (cascade): the next look computes it again.
+ */
+export const statsReplyDays = pgTable('stats_reply_days', {
+  day: date({ mode: 'string' }).primaryKey(),
+});
+
+/**
+ * A closed day's replies of one staff member to one site's members (docs/decisions/061): how many,
+ * the credits they earned, every reply's wait in seconds (sorted) and, per conversation replied in
+ * that day, the last earlier day this staff member replied in it (sorted; -infinity: none), so that
+ * a range counts each conversation once, on its first day in the range.
+ */
+export const statsStaffReplyDays = pgTable(
+  'stats_staff_reply_days',
+  {
+    day: date({ mode: 'string' })
+      .notNull()
+      .references(() => statsReplyDays.day, { onDelete: 'cascade' }),
+    siteId: integer()
+      .notNull()
+      .references(() => sites.id, { onDelete: 'cascade' }),
+    staffId: integer()
+      .notNull()
+      .references(() => staff.id),
+    replies: integer().notNull(),
+    earned: integer().notNull(),
+    waits: doublePrecision().array().notNull(),
+    earlierDays: date({ mode: 'string' }).array().notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.day, table.siteId, table.staffId] })],
+);
+
+/** A closed day's staff replies as one fictional profile to one site's members, and what they earned. */
+export const statsProfileReplyDays = pgTable(
+  'stats_profile_reply_days',
+  {
+    day: date({ mode: 'string' })
+      .notNull()
+      .references(() => statsReplyDays.day, { onDelete: 'cascade' }),
+    siteId: integer()
+      .notNull()
+      .references(() => sites.id, { onDelete: 'cascade' }),
+    profileId: integer()
+      .notNull()
+      .references(() => profiles.id, { onDelete: 'cascade' }),
+    replies: integer().notNull(),
+    earned: integer().notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.day, table.siteId, table.profileId] })],
 );
 
 export type VisitRow = typeof visits.$inferSelect;

@@ -756,28 +756,22 @@ export class OperatorService {
     const to = query.to ?? (query.from && query.from > today ? query.from : today);
     // Leads see every operator's numbers, as admins do (staff.service.ts `supervise`).
     const seesAll = hasRight(actor.role, 'supervise');
-    const since = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
     const [own, range] = await Promise.all([
-      this.numbers.replyNumbers({
-        start: since,
-        end: new Date(since.getTime() + 86_400_000),
-        siteIds: null,
-        staffIds: [actor.id],
-      }),
-      this.numbers.replyNumbers({
-        start: new Date(`${from}T00:00:00Z`),
-        end: new Date(Date.parse(`${to}T00:00:00Z`) + 86_400_000),
+      this.numbers.operatorNumbers({ from: today, to: today, siteIds: null, staffIds: [actor.id] }),
+      this.numbers.operatorNumbers({
+        from,
+        to,
         siteIds: query.site !== undefined ? [query.site] : null,
         staffIds: seesAll ? (query.staff !== undefined ? [query.staff] : null) : [actor.id],
       }),
     ]);
-    const mine = own.operators[0];
+    const mine = own[0];
     const perSite = [];
     for (const { siteId, count } of await repo.waitingPerSite(this.db)) {
       if (!repo.inAssignment({ siteId, language: '' }, { ...assignmentOf(actor), languages: [] })) continue;
       perSite.push({ site: siteId, name: (await this.sites.byId(siteId))?.name ?? '', count });
     }
-    const found = new Map(range.operators.map((row) => [row.staff.id, row]));
+    const found = new Map(range.map((row) => [row.staff.id, row]));
     const people = seesAll
       ? (await this.staff.list()).filter((member) => query.staff === undefined || member.id === query.staff)
       : [actor];

@@ -14,7 +14,7 @@ export type StatsRange = { start: Date; end: Date; from: string; to: string; sit
 const count = z.coerce.number().int();
 const dayCounts = z.array(z.object({ day: z.string(), n: count }));
 
-async function rows<T extends z.ZodType>(db: Executor, schema: T, query: SQL): Promise<z.infer<T>> {
+export async function rows<T extends z.ZodType>(db: Executor, schema: T, query: SQL): Promise<z.infer<T>> {
   // pg and PGlite both answer { rows }; the schema checks what came back.
   const { rows: found } = z.object({ rows: z.array(z.unknown()) }).parse(await db.execute(query));
   return schema.parse(found);
@@ -396,117 +396,6 @@ export async function revenueBySource(db: Executor, range: StatsRange, breakdown
 export async function allSiteIds(db: Executor): Promise<number[]> {
   const result = await rows(db, z.array(z.object({ id: count })), sql`select id from sites order by id`);
   return result.map((row) => row.id);
-}
-
-// ---- replies and what they earned
-
-/** Which replies count: of a time range, of some sites' members (null: every site) and staff. */
-export type ReplyScope = { start: Date; end: Date; siteIds: number[] | null; staffIds: number[] | null };
-
-const replyEarnings = z.array(
-  z.object({
-    staff_id: count.nullable(),
-    profile_id: count.nullable(),
-    replies: count,
-    conversations: count,
-    median: z.coerce.number().nullable(),
-    p90: z.coerce.number().nullable(),
-    earned: count,
-    reports: count,
-  }),
-);
-
-/**
- * The staff replies of the scope, per staff member and per fictional profile (grouping sets: a row
- * has one of the two ids): how many, in how many conversations, the median and 90th percentile of
- * the members' wait, what they earned and the reports about them. A reply earns the
- * credits of the member's messages in its conversation after it, within 24 hours, up to the
- * profile's next message (a later reply earns from there on, so no credit counts twice). The reply
- * is the audit trail's `reply` entry (who wrote it); its message gives the conversation and time.
- */
-export async function repliesWithEarnings(db: Executor, scope: ReplyScope) {
-  const sites =
-    scope.siteIds === null
-      ? sql``
-      : sql`and exists (
-          select 1 from conversations c
-          join profiles lp on lp.id = c.low_profile_id
-          join profiles hp on hp.id = c.high_profile_id
-          join users mu on mu.id = case when lp.fictional then hp.user_id else lp.user_id end
-          where c.id = m.conversation_id and mu.site_id in (${
-            scope.siteIds.length === 0
-              ? sql`null`
-              : sql.join(
-                  scope.siteIds.map((id) => sql`${id}`),
-                  sql`, `,
-                )
-          }))`;
-  const staff =
-    scope.staffIds === null
-      ? sql``
-      : sql`and a.staff_id in (${
-          scope.staffIds.length === 0
-            ? sql`null`
-            : sql.join(
-                scope.staffIds.map((id) => sql`${id}`),
-                sql`, `,
-              )
-        })`;
-  return rows(
-    db,
-    replyEarnings,
-    sql`with r as (
-      select a.staff_id, m.sender_profile_id as profile_id, m.conversation_id,
-        (a.detail->>'waited_seconds')::float8 as waited,
-        coalesce((
-          select sum(x.credits) from messages x
-          where x.conversation_id = m.conversation_id and x.id > m.id
-            and x.sender_profile_id <> m.sender_profile_id and x.credits > 0
-            and x.created_at <= m.created_at + interval '24 hours'
-            and not exists (
-              select 1 from messages n
-              where n.conversation_id = m.conversation_id and n.id > m.id and n.id < x.id
-                and n.sender_profile_id = m.sender_profile_id
-            )
-        ), 0) as earned,
-        (select count(*) from reports r where r.message_id = m.id) as reports
-      from staff_audit a
-      join messages m on m.id = (a.detail->>'message')::int
-      where a.action = 'reply' and a.at >= ${scope.start} and a.at < ${scope.end}
-        and a.staff_id is not null ${staff} ${sites}
-      )
-      select r.staff_id, r.profile_id, count(*) as replies, count(distinct r.conversation_id) as conversations,
-        percentile_cont(0.5) within group (order by r.waited) as median,
-        percentile_cont(0.9) within group (order by r.waited) as p90,
-        sum(r.earned) as earned, sum(r.reports) as reports
-      from r
-      group by grouping sets ((r.staff_id), (r.profile_id))`,
-  );
-}
-
-/** Names of staff members and of fictional profiles, by id. */
-export async function staffNames(db: Executor, ids: number[]) {
-  if (ids.length === 0) return [];
-  return rows(
-    db,
-    z.array(z.object({ id: count, name: z.string(), role: z.enum(['operator', 'moderator', 'admin']) })),
-    sql`select id, name, role from staff where id in (${sql.join(
-      ids.map((id) => sql`${id}`),
-      sql`, `,
-    )})`,
-  );
-}
-
-export async function profileNames(db: Executor, ids: number[]) {
-  if (ids.length === 0) return [];
-  return rows(
-    db,
-    z.array(z.object({ id: count, name: z.string() })),
-    sql`select id, name from profiles where id in (${sql.join(
-      ids.map((id) => sql`${id}`),
-      sql`, `,
-    )})`,
-  );
 }
 
 // ---- periods, win-back, costs

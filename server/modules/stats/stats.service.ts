@@ -17,6 +17,7 @@ import type { TrafficCostRow } from '#server/db/schema/tracking.ts';
 import { type Clock, systemClock } from '#server/lib/clock.ts';
 import { toCsv } from '#server/lib/csv.ts';
 import { NotFoundError } from '#server/lib/errors.ts';
+import { ReplyNumbersService, type ReplyScope, type StaffReplyNumbers } from './replies.service.ts';
 import * as repo from './stats.repository.ts';
 
 const dayMs = 86_400_000;
@@ -75,18 +76,6 @@ const emptyTotals = (): StatsTotals => ({
   arppu_cents: {},
 });
 
-/** One staff member's replies over a range (the operators' numbers and the owner's numbers alike). */
-export type ReplyNumbers = {
-  replies: number;
-  conversations: number;
-  median_reply_seconds: number | null;
-  p90_reply_seconds: number | null;
-  earned_credits: number;
-  reports: number;
-};
-
-const roundOrNull = (value: number | null) => (value === null ? null : Math.round(value));
-
 function toCost(row: TrafficCostRow): TrafficCost {
   return {
     id: row.id,
@@ -110,10 +99,14 @@ function periodOf(day: string, granularity: StatsGranularity): string {
 
 /** The numbers of the back office's dashboard and its traffic-source table. */
 export class StatsService {
+  private readonly replies: ReplyNumbersService;
+
   constructor(
     private readonly db: Database,
     private readonly clock: Clock = systemClock,
-  ) {}
+  ) {
+    this.replies = new ReplyNumbersService(db, clock);
+  }
 
   async stats(query: StatsQuery): Promise<StatsResponse> {
     const siteIds = await repo.allSiteIds(this.db);
@@ -188,7 +181,7 @@ export class StatsService {
       this.trafficSources(range, query.breakdown, query.site === undefined),
       repo.payingAndActive(this.db, range),
       this.cohorts(range),
-      this.replyNumbers({ start: range.start, end: range.end, siteIds: range.siteIds, staffIds: null }),
+      this.replies.everyone({ from: range.from, to: range.to, siteIds: range.siteIds }),
       repo.winbackResults(this.db, range),
     ]);
     const at = (day: string) => days.get(day);
@@ -318,57 +311,9 @@ export class StatsService {
     }));
   }
 
-  /**
-   * The one attribution of replies and earnings: per staff member and per fictional profile, the
-   * replies of the scope and the credits members spent in those conversations within 24 hours after
-   * each reply (up to the profile's next message). The owner's numbers and the operators' numbers
-   * (server/modules/operator) both read it.
-   */
-  async replyNumbers(scope: repo.ReplyScope) {
-    const found = await repo.repliesWithEarnings(this.db, scope);
-    const staffRows = found.filter((row) => row.staff_id !== null);
-    const profileRows = found.filter((row) => row.profile_id !== null);
-    const [staffNames, profileNames] = await Promise.all([
-      repo.staffNames(
-        this.db,
-        staffRows.map((row) => row.staff_id!),
-      ),
-      repo.profileNames(
-        this.db,
-        profileRows.map((row) => row.profile_id!),
-      ),
-    ]);
-    const byEarned = <T extends { earned_credits: number; replies: number }>(a: T, b: T) =>
-      b.earned_credits - a.earned_credits || b.replies - a.replies;
-    return {
-      operators: staffRows
-        .map((row) => {
-          const staff = staffNames.find((entry) => entry.id === row.staff_id);
-          const numbers: ReplyNumbers = {
-            replies: row.replies,
-            conversations: row.conversations,
-            median_reply_seconds: roundOrNull(row.median),
-            p90_reply_seconds: roundOrNull(row.p90),
-            earned_credits: row.earned,
-            reports: row.reports,
-          };
-          return {
-            staff: { id: row.staff_id!, name: staff?.name ?? '', role: staff?.role ?? 'operator' },
-            ...numbers,
-          };
-        })
-        .sort(byEarned),
-      profiles: profileRows
-        .map((row) => ({
-          profile: {
-            id: row.profile_id!,
-            name: profileNames.find((entry) => entry.id === row.profile_id)?.name ?? '',
-          },
-          replies: row.replies,
-          earned_credits: row.earned,
-        }))
-        .sort(byEarned),
-    };
+  /** The staff's replies per staff member over a scope (the operator console's numbers). */
+  operatorNumbers(scope: ReplyScope): Promise<StaffReplyNumbers[]> {
+    return this.replies.operators(scope);
   }
 
   // ---- what was spent on traffic

@@ -1,16 +1,30 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, gte, lte, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import type { Database } from '#server/db/client.ts';
 import { bundles } from '#server/db/schema/catalog.ts';
 import { conversations, messages } from '#server/db/schema/chats.ts';
 import { profiles, type TrafficSource, users } from '#server/db/schema/members.ts';
 import { orders } from '#server/db/schema/payments.ts';
 import { companies, sites } from '#server/db/schema/sites.ts';
-import { memberActiveDays, statsSiteDays, visits } from '#server/db/schema/tracking.ts';
+import { reports } from '#server/db/schema/social.ts';
+import { staff, staffAudit } from '#server/db/schema/staff.ts';
+import {
+  memberActiveDays,
+  statsReplyDays,
+  statsSiteDays,
+  statsStaffReplyDays,
+  visits,
+} from '#server/db/schema/tracking.ts';
 import { csvField, toCsv } from '#server/lib/csv.ts';
 import { activeMember } from '../../../tests/setup/members.ts';
 import { signedInStaff, type TestStaff } from '../../../tests/setup/staff.ts';
 import { createTestApp, type TestApp } from '../../../tests/setup/test-app.ts';
+import { testPooler } from '../../../tests/setup/test-database.ts';
+import * as repliesRepo from './replies.repository.ts';
+import { ReplyNumbersService } from './replies.service.ts';
 import * as repo from './stats.repository.ts';
+import { rows } from './stats.repository.ts';
 import { StatsService } from './stats.service.ts';
 
 const at = (iso: string) => new Date(`${iso}Z`);
@@ -666,4 +680,436 @@ describe('CSV fields', () => {
     expect(csvField(null)).toBe('');
     expect(toCsv([['a', 1]])).toBe('a,1\r\n');
   });
+});
+
+/**
+ * The replies of the staff as the live query stated them before decision 061 (a lookup per reply
+ * and per credit): the reference the stored days and the open days must equal together.
+ */
+async function repliesByDefinition(
+  db: Database,
+  scope: { from: string; to: string; siteIds: number[] | null; staffIds: number[] | null },
+) {
+  const ids = (list: number[]) =>
+    list.length === 0
+      ? sql`null`
+      : sql.join(
+          list.map((id) => sql`${id}`),
+          sql`, `,
+        );
+  const sites =
+    scope.siteIds === null
+      ? sql``
+      : sql`and exists (
+          select 1 from conversations c
+          join profiles lp on lp.id = c.low_profile_id
+          join profiles hp on hp.id = c.high_profile_id
+          join users mu on mu.id = case when lp.fictional then hp.user_id else lp.user_id end
+          where c.id = m.conversation_id and mu.site_id in (${ids(scope.siteIds)}))`;
+  const staffOnly = scope.staffIds === null ? sql`` : sql`and a.staff_id in (${ids(scope.staffIds)})`;
+  const number = z.coerce.number();
+  const found = await rows(
+    db,
+    z.array(
+      z.object({
+        staff_id: number.nullable(),
+        profile_id: number.nullable(),
+        replies: number,
+        conversations: number,
+        median: number.nullable(),
+        p90: number.nullable(),
+        earned: number,
+        reports: number,
+      }),
+    ),
+    sql`with r as (
+      select a.staff_id, m.sender_profile_id as profile_id, m.conversation_id,
+        (a.detail->>'waited_seconds')::float8 as waited,
+        coalesce((
+          select sum(x.credits) from messages x
+          where x.conversation_id = m.conversation_id and x.id > m.id
+            and x.sender_profile_id <> m.sender_profile_id and x.credits > 0
+            and x.created_at <= m.created_at + interval '24 hours'
+            and not exists (
+              select 1 from messages n
+              where n.conversation_id = m.conversation_id and n.id > m.id and n.id < x.id
+                and n.sender_profile_id = m.sender_profile_id
+            )
+        ), 0) as earned,
+        (select count(*) from reports r where r.message_id = m.id) as reports
+      from staff_audit a
+      join messages m on m.id = (a.detail->>'message')::int
+      where a.action = 'reply' and a.at >= ${at(`${scope.from}T00:00:00`)}
+        and a.at < ${new Date(at(`${scope.to}T00:00:00`).getTime() + 86_400_000)}
+        and a.staff_id is not null ${staffOnly} ${sites}
+      )
+      select r.staff_id, r.profile_id, count(*) as replies, count(distinct r.conversation_id) as conversations,
+        percentile_cont(0.5) within group (order by r.waited) as median,
+        percentile_cont(0.9) within group (order by r.waited) as p90,
+        sum(r.earned) as earned, sum(r.reports) as reports
+      from r
+      group by grouping sets ((r.staff_id), (r.profile_id))`,
+  );
+  const round = (value: number | null) => (value === null ? null : Math.round(value));
+  return {
+    operators: found
+      .filter((row) => row.staff_id !== null)
+      .map((row) => ({
+        id: row.staff_id!,
+        replies: row.replies,
+        conversations: row.conversations,
+        median: round(row.median),
+        p90: round(row.p90),
+        earned: row.earned,
+        reports: row.reports,
+      }))
+      .sort((a, b) => a.id - b.id),
+    profiles: found
+      .filter((row) => row.profile_id !== null)
+      .map((row) => ({ id: row.profile_id!, replies: row.replies, earned: row.earned }))
+      .sort((a, b) => a.id - b.id),
+  };
+}
+
+/** The same figures as the reply numbers give them, in the shape of repliesByDefinition. */
+async function repliesByService(
+  db: Database,
+  now: string,
+  scope: { from: string; to: string; siteIds: number[]; staffIds: number[] | null },
+) {
+  const numbers = new ReplyNumbersService(db, { now: () => at(now) });
+  const operators = (await numbers.operators(scope))
+    .map((row) => ({
+      id: row.staff.id,
+      replies: row.replies,
+      conversations: row.conversations,
+      median: row.median_reply_seconds,
+      p90: row.p90_reply_seconds,
+      earned: row.earned_credits,
+      reports: row.reports,
+    }))
+    .sort((a, b) => a.id - b.id);
+  if (scope.staffIds !== null) return { operators };
+  const { profiles: perProfile } = await numbers.everyone(scope);
+  return {
+    operators,
+    profiles: perProfile
+      .map((row) => ({ id: row.profile.id, replies: row.replies, earned: row.earned_credits }))
+      .sort((a, b) => a.id - b.id),
+  };
+}
+
+/**
+ * Two sites' replies over 1–11 June 2026, worked out by hand for two operators: conversations
+ * replied in on several days (one before the range), credits within and after the 24 hours, a later
+ * reply and an automated message that end a reply's window, a wait not recorded, and a reply whose
+ * credits come on the next day. With "now" at noon on 10 June, the days up to 8 June are stored and
+ * 9 and 10 June are computed from the messages.
+ */
+describe('the staff’s replies: stored closed days and the open ones equal the live query', () => {
+  let t: TestApp;
+  let db: Database;
+  let siteA: number;
+  let siteB: number;
+  let op1: number;
+  let op2: number;
+  let reportOn: { message: number; member: number; profile: number };
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    db = t.app.deps.db;
+    const [company] = await db.select({ id: companies.id }).from(companies).limit(1);
+    const site = async (name: string) =>
+      (
+        await db
+          .insert(sites)
+          .values({
+            domain: `${name}-${process.pid}-${Date.now()}.localhost`,
+            name,
+            indexTitle: name,
+            description: '',
+            countries: ['NL'],
+            supportEmail: 'support@example.com',
+            companyId: company!.id,
+          })
+          .returning({ id: sites.id })
+      )[0]!.id;
+    siteA = await site('replies-a');
+    siteB = await site('replies-b');
+    const person = async (name: string, siteId: number, fictional = false) => {
+      const [user] = await db
+        .insert(users)
+        .values({
+          siteId,
+          email: fictional ? null : `${name}.${siteId}@example.com`,
+          status: 'active',
+          signupDate: at('2026-05-01T00:00:00'),
+        })
+        .returning({ id: users.id });
+      const [profile] = await db
+        .insert(profiles)
+        .values({ userId: user!.id, name, birthdate: '1990-01-01', country: 'NL', fictional })
+        .returning({ id: profiles.id });
+      return { userId: user!.id, profileId: profile!.id };
+    };
+    const a1 = await person('Ada', siteA);
+    const a2 = await person('Bob', siteA);
+    const b1 = await person('Cor', siteB);
+    const f1 = (await person('Fay', siteA, true)).profileId;
+    const f2 = (await person('Gus', siteA, true)).profileId;
+    const operator = async (name: string) =>
+      (
+        await db
+          .insert(staff)
+          .values({
+            email: `${name}.${process.pid}.${Date.now()}@example.com`,
+            name,
+            role: 'operator',
+            passwordHash: 'x',
+            createdAt: at('2026-05-01T00:00:00'),
+          })
+          .returning({ id: staff.id })
+      )[0]!.id;
+    op1 = await operator('Olga');
+    op2 = await operator('Piet');
+    const conversation = async (member: number, profile: number) =>
+      (
+        await db
+          .insert(conversations)
+          .values({
+            lowProfileId: Math.min(member, profile),
+            highProfileId: Math.max(member, profile),
+            startedByProfileId: member,
+            createdAt: at('2026-05-31T00:00:00'),
+          })
+          .returning({ id: conversations.id })
+      )[0]!.id;
+    const say = async (conversationId: number, sender: number, when: string, credits = 0) =>
+      (
+        await db
+          .insert(messages)
+          .values({
+            conversationId,
+            senderProfileId: sender,
+            kind: 'text',
+            text: 'x',
+            credits,
+            createdAt: at(when),
+          })
+          .returning({ id: messages.id })
+      )[0]!.id;
+    const reply = async (
+      staffId: number,
+      conversationId: number,
+      profile: number,
+      when: string,
+      waited: number | null,
+    ) => {
+      const id = await say(conversationId, profile, when);
+      await db.insert(staffAudit).values({
+        staffId,
+        action: 'reply',
+        object: `conversation:${conversationId}`,
+        detail: waited === null ? { message: id } : { message: id, waited_seconds: waited },
+        at: at(when),
+      });
+      return id;
+    };
+    // c1 (site A): op1 replied on 1 June (before the range), then 4 June: 3 + 2 within 24 h, 4 after.
+    const c1 = await conversation(a1.profileId, f1);
+    await say(c1, a1.profileId, '2026-06-01T10:00:00', 2);
+    await reply(op1, c1, f1, '2026-06-01T10:05:00', 300);
+    await say(c1, a1.profileId, '2026-06-04T09:00:00', 1);
+    const reported = await reply(op1, c1, f1, '2026-06-04T09:10:00', 600);
+    await say(c1, a1.profileId, '2026-06-04T10:00:00', 3);
+    await say(c1, a1.profileId, '2026-06-05T09:00:00', 2);
+    await say(c1, a1.profileId, '2026-06-05T09:30:00', 4);
+    // … and on 9 June (open): 5 after it.
+    await say(c1, a1.profileId, '2026-06-09T08:00:00', 1);
+    await reply(op1, c1, f1, '2026-06-09T08:30:00', 1800);
+    await say(c1, a1.profileId, '2026-06-09T09:00:00', 5);
+    // c2 (site A): op2 replies late on 8 June, op1 just after (no wait recorded): the 3 of 9 June are
+    // op1's; an automated message of the profile ends the window, so the 6 are nobody's.
+    const c2 = await conversation(a2.profileId, f2);
+    await say(c2, a2.profileId, '2026-06-08T22:00:00', 1);
+    await reply(op2, c2, f2, '2026-06-08T23:00:00', 3600);
+    await reply(op1, c2, f2, '2026-06-08T23:30:00', null);
+    await say(c2, a2.profileId, '2026-06-09T10:00:00', 3);
+    await say(c2, f2, '2026-06-09T11:00:00');
+    await say(c2, a2.profileId, '2026-06-09T12:00:00', 6);
+    // c3 (site B): op2 on 3, 7 and 10 June; the 1 of 10 June comes more than 24 h after 7 June's.
+    const c3 = await conversation(b1.profileId, f1);
+    await say(c3, b1.profileId, '2026-06-03T12:00:00', 2);
+    const reportedB = await reply(op2, c3, f1, '2026-06-03T12:01:40', 100);
+    await say(c3, b1.profileId, '2026-06-03T13:00:00', 2);
+    await reply(op2, c3, f1, '2026-06-07T10:00:00', 50);
+    await say(c3, b1.profileId, '2026-06-07T11:00:00', 7);
+    await say(c3, b1.profileId, '2026-06-10T09:00:00', 1);
+    await reply(op2, c3, f1, '2026-06-10T09:05:00', 300);
+    await say(c3, b1.profileId, '2026-06-10T09:06:00', 2);
+    // c4 (site A): op1 on 5, 6 (twice) and 9 June: one conversation however the range cuts it.
+    const c4 = await conversation(a1.profileId, f2);
+    await say(c4, a1.profileId, '2026-06-05T10:00:00', 1);
+    await reply(op1, c4, f2, '2026-06-05T10:01:00', 60);
+    await say(c4, a1.profileId, '2026-06-06T10:00:00', 1);
+    await reply(op1, c4, f2, '2026-06-06T10:02:00', 120);
+    await reply(op1, c4, f2, '2026-06-06T10:03:00', 0);
+    await reply(op1, c4, f2, '2026-06-09T10:00:00', 30);
+    // After the ranges asked for.
+    await reply(op1, c1, f1, '2026-06-12T10:00:00', 10);
+    await db.insert(reports).values({
+      reporterUserId: b1.userId,
+      profileId: f1,
+      messageId: reportedB,
+      reason: 'offensive',
+      createdAt: at('2026-06-03T14:00:00'),
+    });
+    reportOn = { message: reported, member: a1.userId, profile: f1 };
+  });
+  afterAll(() => t.close());
+
+  const scopes = () => [
+    { siteIds: [siteA, siteB], staffIds: null },
+    { siteIds: [siteA], staffIds: null },
+    { siteIds: [siteB], staffIds: null },
+    { siteIds: [siteA, siteB], staffIds: [op1] },
+    { siteIds: [siteB], staffIds: [op2] },
+    { siteIds: [siteA], staffIds: [op1, op2] },
+  ];
+  const ranges = [
+    { from: '2026-06-03', to: '2026-06-10' },
+    { from: '2026-06-05', to: '2026-06-09' },
+    { from: '2026-06-06', to: '2026-06-06' },
+    { from: '2026-06-08', to: '2026-06-10' },
+    { from: '2026-06-09', to: '2026-06-10' },
+  ];
+  const compare = async (now: string) => {
+    for (const range of ranges)
+      for (const filter of scopes()) {
+        const scope = { ...range, ...filter };
+        const expected = await repliesByDefinition(db, scope);
+        const found = await repliesByService(db, now, scope);
+        expect(found, JSON.stringify({ now, scope })).toEqual(
+          filter.staffIds === null ? expected : { operators: expected.operators },
+        );
+      }
+  };
+
+  it('the definition, worked out by hand: replies, conversations, waits, earnings, reports', async () => {
+    const { operators, profiles: perProfile } = await repliesByDefinition(db, {
+      from: '2026-06-03',
+      to: '2026-06-10',
+      siteIds: null,
+      staffIds: [op1, op2],
+    });
+    // op1: waits 0, 30, 60, 120, 600, 1,800 (one not recorded): median 90, p90 600 + 0.5 × 1,200;
+    // earned 5 (c1, 4 June) + 5 (c1, 9 June) + 3 (c2) + 1 (c4, 5 June).
+    // op2: waits 50, 100, 300, 3,600: median 200, p90 300 + 0.7 × 3,300; earned 2 + 7 + 2.
+    expect(operators).toEqual([
+      { id: op1, replies: 7, conversations: 3, median: 90, p90: 1200, earned: 14, reports: 0 },
+      { id: op2, replies: 4, conversations: 2, median: 200, p90: 2610, earned: 11, reports: 1 },
+    ]);
+    expect(perProfile.map(({ replies, earned }) => ({ replies, earned }))).toEqual([
+      { replies: 5, earned: 21 },
+      { replies: 6, earned: 4 },
+    ]);
+  });
+
+  it('every day computed from the messages (none closed yet) equals the definition', async () => {
+    await compare('2026-06-01T00:00:00');
+    expect(await db.select().from(statsReplyDays).where(gte(statsReplyDays.day, '2026-06-01'))).toEqual([]);
+  });
+
+  it('stored closed days and the open ones after them equal the definition, and a later report counts', async () => {
+    await compare('2026-06-10T12:00:00');
+    const stored = await db
+      .select({ day: statsReplyDays.day })
+      .from(statsReplyDays)
+      .where(gte(statsReplyDays.day, '2026-06-01'))
+      .orderBy(asc(statsReplyDays.day));
+    // Closed: up to 8 June (its replies earned until 9 June's end, and an hour for late writes).
+    expect(stored.map((row) => row.day)).toEqual([
+      '2026-06-03',
+      '2026-06-04',
+      '2026-06-05',
+      '2026-06-06',
+      '2026-06-07',
+      '2026-06-08',
+    ]);
+    const op1Days = await db
+      .select({
+        day: statsStaffReplyDays.day,
+        replies: statsStaffReplyDays.replies,
+        earned: statsStaffReplyDays.earned,
+        waits: statsStaffReplyDays.waits,
+        earlierDays: statsStaffReplyDays.earlierDays,
+      })
+      .from(statsStaffReplyDays)
+      .where(eq(statsStaffReplyDays.staffId, op1))
+      .orderBy(asc(statsStaffReplyDays.day));
+    expect(op1Days).toEqual([
+      { day: '2026-06-04', replies: 1, earned: 5, waits: [600], earlierDays: ['2026-06-01'] },
+      { day: '2026-06-05', replies: 1, earned: 1, waits: [60], earlierDays: ['-infinity'] },
+      { day: '2026-06-06', replies: 2, earned: 0, waits: [0, 120], earlierDays: ['2026-06-05'] },
+      { day: '2026-06-08', replies: 1, earned: 3, waits: [], earlierDays: ['-infinity'] },
+    ]);
+    // A member reports a stored day's reply afterwards: the report counts (reports are never stored).
+    await db.insert(reports).values({
+      reporterUserId: reportOn.member,
+      profileId: reportOn.profile,
+      messageId: reportOn.message,
+      reason: 'offensive',
+      createdAt: at('2026-06-10T13:00:00'),
+    });
+    await compare('2026-06-10T13:00:00');
+    const [own] = (
+      await repliesByService(db, '2026-06-10T13:00:00', {
+        from: '2026-06-03',
+        to: '2026-06-10',
+        siteIds: [siteA],
+        staffIds: [op1],
+      })
+    ).operators;
+    expect(own).toMatchObject({ replies: 7, conversations: 3, earned: 14, reports: 1 });
+  });
+
+  it('once every day is closed, the stored days alone equal the definition', async () => {
+    await compare('2026-07-01T00:00:00');
+    const days = await db
+      .select({ day: statsReplyDays.day })
+      .from(statsReplyDays)
+      .where(and(gte(statsReplyDays.day, '2026-06-01'), lte(statsReplyDays.day, '2026-06-30')));
+    expect(days).toHaveLength(8);
+  });
+
+  // On PostgreSQL only: the embedded database is one connection, so nothing there runs in parallel.
+  if (process.env.DATABASE_URL)
+    it('two instances filling the same days at once store each day once', async () => {
+      const { connectPostgres } = await import('#server/db/client.ts');
+      const second = await connectPostgres(t.databaseUrl!, 2, testPooler);
+      try {
+        // The days of 1–12 June stored so far are forgotten (their rows go with them), then filled
+        // by both instances at once, over the same span and over overlapping ones.
+        await db.delete(statsReplyDays).where(gte(statsReplyDays.day, '2026-06-01'));
+        const filled = await Promise.all([
+          repliesRepo.fillReplyDays(db, { from: '2026-06-01', to: '2026-06-12' }),
+          repliesRepo.fillReplyDays(second.db, { from: '2026-06-01', to: '2026-06-12' }),
+          repliesRepo.fillReplyDays(db, { from: '2026-06-05', to: '2026-06-12' }),
+          repliesRepo.fillReplyDays(second.db, { from: '2026-06-01', to: '2026-06-07' }),
+        ]);
+        const claimed = filled.flat().sort();
+        expect(claimed).toEqual([...new Set(claimed)]);
+        expect(claimed).toHaveLength(12);
+        const perKey = await rows(
+          db,
+          z.array(z.object({ n: z.coerce.number() })),
+          sql`select count(*) as n from stats_staff_reply_days where day >= '2026-06-01'
+            group by day, site_id, staff_id having count(*) > 1`,
+        );
+        expect(perKey).toEqual([]);
+        await compare('2026-07-01T00:00:00');
+      } finally {
+        await second.close();
+      }
+    });
 });
