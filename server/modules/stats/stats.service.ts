@@ -170,6 +170,7 @@ export class StatsService {
       cohorts,
       replies,
       winback,
+      periodHeads,
     ] = await Promise.all([
       repo.membersPerDay(this.db, range, 'signup_date'),
       repo.membersPerDay(this.db, range, 'activated_at'),
@@ -183,6 +184,8 @@ export class StatsService {
       this.cohorts(range),
       this.replies.everyone({ from: range.from, to: range.to, siteIds: range.siteIds }),
       repo.winbackResults(this.db, range),
+      // The periods' head counts need none of the days: asked for with the rest, not after it.
+      this.periodHeads(range, query.granularity),
     ]);
     const at = (day: string) => days.get(day);
     for (const row of signups) {
@@ -239,7 +242,7 @@ export class StatsService {
       trafficsources,
       totals,
       cohorts,
-      periods: await this.periods(range, list, query.granularity),
+      periods: this.periods(range, list, query.granularity, periodHeads),
       operators: replies.operators.map(({ staff, replies: count, earned_credits }) => ({
         staff: { id: staff.id, name: staff.name },
         replies: count,
@@ -258,19 +261,15 @@ export class StatsService {
    * The totals per day, week or month: money and orders summed from the days, paying and active
    * members counted once per period (a member active on two days of a week is one of that week's).
    */
-  private async periods(
+  private periods(
     range: repo.StatsRange,
     days: StatsDay[],
     granularity: StatsGranularity,
-  ): Promise<StatsPeriod[]> {
-    const [paying, active] = await Promise.all([
-      granularity === 'day'
-        ? repo.payingPerDay(this.db, range)
-        : repo.ordersPerPeriod(this.db, range, granularity),
-      granularity === 'day'
-        ? Promise.resolve(days.map((day) => ({ period: day.date, n: day.active_members })))
-        : repo.activePerPeriod(this.db, range, granularity),
-    ]);
+    heads: Awaited<ReturnType<StatsService['periodHeads']>>,
+  ): StatsPeriod[] {
+    const paying = heads.paying;
+    // Per day the active members are the days' own.
+    const active = heads.active ?? days.map((day) => ({ period: day.date, n: day.active_members }));
     const periods = new Map<string, StatsPeriod>();
     for (const day of days) {
       const key = periodOf(day.date, granularity);
@@ -309,6 +308,16 @@ export class StatsService {
       arpu_cents: perHead(period.revenue_cents, period.active_members),
       arppu_cents: perHead(period.revenue_cents, period.paying_members),
     }));
+  }
+
+  /** Paying members per day, week or month, and active members per week or month (per day: the days'). */
+  private async periodHeads(range: repo.StatsRange, granularity: StatsGranularity) {
+    if (granularity === 'day') return { paying: await repo.payingPerDay(this.db, range), active: null };
+    const [paying, active] = await Promise.all([
+      repo.ordersPerPeriod(this.db, range, granularity),
+      repo.activePerPeriod(this.db, range, granularity),
+    ]);
+    return { paying, active };
   }
 
   /** The staff's replies per staff member over a scope (the operator console's numbers). */

@@ -664,6 +664,70 @@ describe('the owner’s totals, refunds, chargebacks and cohorts', () => {
       },
     ]);
   });
+
+  it('active members per week and month equal the one count(distinct) they replaced; the heads by hand', async () => {
+    const db = t.app.deps.db;
+    const heads = z.array(z.object({ period: z.string(), n: z.coerce.number() }));
+    const range = (from: string, to: string): repo.StatsRange => ({
+      from,
+      to,
+      start: at(`${from}T00:00:00`),
+      end: new Date(at(`${to}T00:00:00`).getTime() + 86_400_000),
+      siteIds: [siteId],
+    });
+    const sorted = (found: { period: string; n: number }[]) =>
+      [...found].sort((a, b) => a.period.localeCompare(b.period));
+    // A range from the middle of a week, one with a March without anyone active.
+    for (const span of [
+      range('2026-04-06', '2026-04-19'),
+      range('2026-04-07', '2026-04-13'),
+      range('2026-03-30', '2026-04-19'),
+    ]) {
+      for (const unit of ['week', 'month'] as const) {
+        // The statement before decision 064, as it was.
+        const before = await rows(
+          db,
+          heads,
+          sql`select to_char(x.period, 'YYYY-MM-DD') as period, x.n from (
+              select date_trunc(${unit}, d.day) as period, count(distinct d.user_id) as n
+              from member_active_days d
+              where d.site_id in (${siteId}) and d.day >= ${span.from}::date and d.day <= ${span.to}::date
+              group by 1
+            ) x`,
+        );
+        expect(sorted(await repo.activePerPeriod(db, span, unit))).toEqual(sorted(before));
+      }
+    }
+    // Worked out by hand: Pia twice and Quin in the first week, Rik and Sam in the second.
+    expect(sorted(await repo.activePerPeriod(db, range('2026-04-06', '2026-04-19'), 'week'))).toEqual([
+      { period: '2026-04-06', n: 2 },
+      { period: '2026-04-13', n: 2 },
+    ]);
+    expect(await repo.activePerPeriod(db, range('2026-04-06', '2026-04-19'), 'month')).toEqual([
+      { period: '2026-04-01', n: 4 },
+    ]);
+    expect(await repo.payingAndActive(db, range('2026-04-07', '2026-04-13'))).toEqual({
+      paying: 1,
+      active: 3,
+    });
+    const answer = await t.app.inject({
+      url: `/api/admin/stats.php?from=2026-04-06&to=2026-04-19&site=${siteId}&granularity=week`,
+      headers: { cookie: admin.cookie },
+    });
+    expect(answer.statusCode, answer.body).toBe(200);
+    expect(
+      answer
+        .json()
+        .periods.map((row: { period: string; paying_members: number; active_members: number }) => ({
+          period: row.period,
+          paying: row.paying_members,
+          active: row.active_members,
+        })),
+    ).toEqual([
+      { period: '2026-04-06', paying: 1, active: 2 },
+      { period: '2026-04-13', paying: 1, active: 2 },
+    ]);
+  });
 });
 
 describe('CSV fields', () => {
