@@ -352,8 +352,20 @@ async function main() {
           }),
       ],
       ['paying members per week', (db) => repo.ordersPerPeriod(db, range, 'week')],
-      ['active members per week', (db) => repo.activePerPeriod(db, range, 'week')],
-      ['active members per month', (db) => repo.activePerPeriod(db, range, 'month')],
+      ...(['week', 'month'] as const).map((unit): [string, (db: Executor) => Promise<unknown>] => [
+        `active members per ${unit}`,
+        (db) =>
+          db === handle.db
+            ? repo.activePerPeriod(db, range, unit)
+            : handle.db.transaction(async (tx) => {
+                await tx.execute(sql`set local jit = off`);
+                return repo.activePeriodsQuery(
+                  explaining(tx, plans, `active members per ${unit}`),
+                  range,
+                  unit,
+                );
+              }),
+      ]),
       ['win-back results', (db) => repo.winbackResults(db, range)],
       ['costs in the range', (db) => repo.costsInRange(db, range, false)],
     ];
