@@ -34,6 +34,9 @@ test('the numbers per week with the sites side by side, at 390 and 1366 px', asy
     violations.push(...(await seriousViolations(page, `${size.name} /admin/numbers`)));
     await page.screenshot({ path: `docs/screens/admin-numbers-${size.width}.png`, fullPage: true });
     await page.goto('/admin/stats');
+    // Hydrated first: a wide table becomes a focusable region only once the browser has measured it
+    // (TableScroll), and axe on the server's HTML alone found it unfocusable on a loaded machine.
+    await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true', { timeout: 30_000 });
     await expect(page.getByTestId('operator-numbers')).toBeVisible();
     violations.push(...(await seriousViolations(page, `${size.name} /admin/stats`)));
     await page.screenshot({ path: `docs/screens/admin-operator-numbers-${size.width}.png`, fullPage: true });
