@@ -18,9 +18,19 @@ function errorOf(result: ApiResult | TypedFailure): ErrorBody {
   return body.success ? body.data : { error: 'internal_error', message: `HTTP ${result.status}` };
 }
 
-/** An action's answer when the API refused (a typed failure of app/lib/api.ts): the form shows the error. */
-export function formError(result: ApiResult | TypedFailure) {
-  return data({ errors: { status: result.status, body: errorOf(result) } }, { status: result.status });
+/**
+ * An action's answer when the API refused (a typed failure of app/lib/api.ts): the form shows the error.
+ * `values` hands back what was typed, so a form posted before the page hydrated (a full page load)
+ * comes back filled in rather than empty.
+ */
+export function formError<Values extends Record<string, string>>(
+  result: ApiResult | TypedFailure,
+  values?: Values,
+) {
+  return data(
+    { errors: { status: result.status, body: errorOf(result) }, ...(values ? { values } : {}) },
+    { status: result.status },
+  );
 }
 
 export function redirectWithCookies(to: string, result: { setCookies: string[] }) {

@@ -31,14 +31,13 @@ export async function action({ context, request }: Route.ActionArgs) {
       };
     return { mandate: result.data.mandate };
   }
-  const result = await serverApi(context.api)('POST /api/directdebit.php', {
-    body: {
-      account_holder: formText(form, 'account_holder'),
-      iban: formText(form, 'iban'),
-      phone: formText(form, 'phone'),
-    },
-  });
-  if (!result.ok) return formError(result);
+  const entered = {
+    account_holder: formText(form, 'account_holder'),
+    iban: formText(form, 'iban'),
+    phone: formText(form, 'phone'),
+  };
+  const result = await serverApi(context.api)('POST /api/directdebit.php', { body: entered });
+  if (!result.ok) return formError(result, entered);
   const { mandate } = result.data;
   return { pending: mandate.id, phone: mandate.phone };
 }
@@ -50,8 +49,15 @@ export default function DirectDebit({ loaderData, actionData }: Route.ComponentP
   const navigation = useNavigation();
   const busy = navigation.state === 'submitting';
   const result = actionData as
-    | { mandate?: Mandate; pending?: number; phone?: string; errors?: never }
+    | {
+        mandate?: Mandate;
+        pending?: number;
+        phone?: string;
+        errors?: never;
+        values?: { account_holder: string; iban: string; phone: string };
+      }
     | undefined;
+  const entered = result?.values;
   const mandate = result?.mandate ?? (loaderData.mandate?.status === 'active' ? loaderData.mandate : null);
   const errors = result && 'errors' in result ? (result as { errors: never }).errors : undefined;
   return (
@@ -92,16 +98,25 @@ export default function DirectDebit({ loaderData, actionData }: Route.ComponentP
             name="account_holder"
             label={t('directdebit:accountHolder')}
             autoComplete="name"
+            defaultValue={entered?.account_holder}
             required
             errors={errors}
           />
-          <FormField name="iban" label={t('directdebit:iban')} autoComplete="off" required errors={errors} />
+          <FormField
+            name="iban"
+            label={t('directdebit:iban')}
+            autoComplete="off"
+            defaultValue={entered?.iban}
+            required
+            errors={errors}
+          />
           <FormField
             name="phone"
             type="tel"
             label={t('directdebit:phone')}
             hint={t('directdebit:phoneHint')}
             autoComplete="tel"
+            defaultValue={entered?.phone}
             required
             errors={errors}
           />
