@@ -1,12 +1,11 @@
-import AxeBuilder from '@axe-core/playwright';
-import { atEverySize, open, seriousViolations, sizes, tags } from './axe.ts';
+import { atEverySize, open, pageAxe, seriousViolations, sizes, tags } from './axe.ts';
 import { expect, test } from './fixtures.ts';
 
 /** The visitor's pages: a file of its own, so it runs beside the member and staff sweep. */
 test('axe runs its experimental rules too', async ({ page }) => {
   await page.goto('/');
   // Every result type: the trimmed run of the pages lists only the rules that found something.
-  const results = await new AxeBuilder({ page }).withTags(tags).analyze();
+  const results = await pageAxe(page).withTags(tags).analyze();
   const ran = [...results.passes, ...results.inapplicable, ...results.incomplete, ...results.violations];
   expect(ran.map((rule) => rule.id)).toEqual(
     expect.arrayContaining(['p-as-heading', 'td-has-header', 'label-content-name-mismatch', 'target-size']),

@@ -1,12 +1,12 @@
 import { readFile } from 'node:fs/promises';
-import AxeBuilder from '@axe-core/playwright';
 import sharp from 'sharp';
+import { pageAxe } from './axe.ts';
 import { demoAdmin, e2eEmail, expect, gotoHydrated, test } from './fixtures.ts';
 
 /** Axe on the settled page: no colour caught halfway through a button's hover transition. */
 const seriousOrWorse = async (page: import('@playwright/test').Page) => {
   await page.emulateMedia({ reducedMotion: 'reduce' });
-  return (await new AxeBuilder({ page }).analyze()).violations.filter(
+  return (await pageAxe(page).analyze()).violations.filter(
     (violation) => violation.impact === 'serious' || violation.impact === 'critical',
   );
 };

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import AxeBuilder from '@axe-core/playwright';
+import { pageAxe } from './axe.ts';
 import { demoAdmin, expect, test } from './fixtures.ts';
 
 test('an admin opens the numbers, sees the charts and the traffic sources and downloads the CSV', async ({
@@ -48,7 +48,7 @@ test('an admin opens the numbers, sees the charts and the traffic sources and do
   await expect(traffic.getByRole('columnheader', { name: 'Sub 1' })).toBeVisible();
   await expect(traffic.getByRole('row', { name: /e2enet\s+phone/ })).toBeVisible();
 
-  const accessibility = await new AxeBuilder({ page }).analyze();
+  const accessibility = await pageAxe(page).analyze();
   expect(
     accessibility.violations.filter((violation) => ['serious', 'critical'].includes(violation.impact ?? '')),
   ).toEqual([]);

@@ -1,5 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
+import { pageAxe } from './axe.ts';
 import { activeMember, expect, gotoHydrated, test } from './fixtures.ts';
 
 const sizes = [
@@ -8,7 +8,7 @@ const sizes = [
 ] as const;
 
 async function seriousViolations(page: Page) {
-  const result = await new AxeBuilder({ page }).analyze();
+  const result = await pageAxe(page).analyze();
   return result.violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
     .map(

@@ -1,6 +1,6 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import sharp from 'sharp';
+import { pageAxe } from './axe.ts';
 import { activeMember, e2eEmail, expect, fictionalProfiles, gotoHydrated, test } from './fixtures.ts';
 
 const sizes = [
@@ -9,7 +9,7 @@ const sizes = [
 ] as const;
 
 async function seriousViolations(page: Page, label: string): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).analyze();
+  const results = await pageAxe(page).analyze();
   return results.violations
     .filter((violation) => ['serious', 'critical'].includes(violation.impact ?? ''))
     .map((violation) => `${label}: ${violation.id} ${violation.nodes.map((node) => node.target).join(', ')}`);

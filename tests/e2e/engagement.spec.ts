@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { generate } from 'otplib';
+import { pageAxe } from './axe.ts';
 import {
   activeMember,
   adminChosen,
@@ -15,7 +15,7 @@ import {
 
 const seriousOrWorse = async (page: Page) => {
   await page.emulateMedia({ reducedMotion: 'reduce' });
-  return (await new AxeBuilder({ page }).analyze()).violations.filter(
+  return (await pageAxe(page).analyze()).violations.filter(
     (violation) => violation.impact === 'serious' || violation.impact === 'critical',
   );
 };

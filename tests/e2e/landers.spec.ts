@@ -1,6 +1,6 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import sharp from 'sharp';
+import { pageAxe } from './axe.ts';
 import {
   activeMember,
   e2eEmail,
@@ -28,7 +28,7 @@ const landers = [
 const phone = { width: 390, height: 844 };
 
 async function seriousViolations(page: Page) {
-  const { violations } = await new AxeBuilder({ page }).analyze();
+  const { violations } = await pageAxe(page).analyze();
   return violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
     .map(

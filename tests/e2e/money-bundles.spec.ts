@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
+import { pageAxe } from './axe.ts';
 import { demoAdmin, e2eEmail, expect, gotoHydrated, test } from './fixtures.ts';
 
 /** Axe's serious and critical findings on the settled page. */
 const seriousOrWorse = async (page: import('@playwright/test').Page) => {
   await page.emulateMedia({ reducedMotion: 'reduce' });
-  return (await new AxeBuilder({ page }).analyze()).violations.filter(
+  return (await pageAxe(page).analyze()).violations.filter(
     (violation) => violation.impact === 'serious' || violation.impact === 'critical',
   );
 };

@@ -1,5 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
+import { pageAxe } from './axe.ts';
 import { activeMember, demoAdmin, expect, gotoHydrated, test } from './fixtures.ts';
 
 const sizes = [
@@ -8,7 +8,7 @@ const sizes = [
 ] as const;
 
 async function noSeriousViolations(page: Page) {
-  const result = await new AxeBuilder({ page }).analyze();
+  const result = await pageAxe(page).analyze();
   expect(
     result.violations.filter((violation) => ['serious', 'critical'].includes(violation.impact ?? '')),
   ).toEqual([]);

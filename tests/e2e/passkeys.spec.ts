@@ -1,6 +1,6 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { generate } from 'otplib';
+import { pageAxe } from './axe.ts';
 import {
   activeMember,
   adminChosen,
@@ -16,7 +16,7 @@ import {
 /** axe's serious and critical findings on the page as it is (the sections filled in). */
 async function seriousViolations(page: Page): Promise<string[]> {
   await page.emulateMedia({ reducedMotion: 'reduce' });
-  const { violations } = await new AxeBuilder({ page })
+  const { violations } = await pageAxe(page)
     .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
     .analyze();
   return violations

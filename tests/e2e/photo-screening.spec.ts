@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import sharp from 'sharp';
+import { pageAxe } from './axe.ts';
 import { activeMember, demoAdmin, expect, gotoHydrated, test } from './fixtures.ts';
 
 // A member's main photo without a face is held by the real screening models (the server's thread):
@@ -50,7 +50,7 @@ test('a photo without a face waits in review for the member and in the queue wit
     await expect(card.getByTestId('hold-reason')).toHaveText('Held: no face in the main photo');
     await expect(card.getByTestId('photo-screening')).toContainText('0 faces');
     await expect(card.getByTestId('photo-screening')).toContainText('Neutral');
-    const serious = (await new AxeBuilder({ page }).analyze()).violations.filter(
+    const serious = (await pageAxe(page).analyze()).violations.filter(
       (violation) => violation.impact === 'serious' || violation.impact === 'critical',
     );
     expect(serious.map((violation) => violation.id)).toEqual([]);

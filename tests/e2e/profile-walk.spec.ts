@@ -1,6 +1,6 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 import sharp from 'sharp';
+import { pageAxe } from './axe.ts';
 import { activeMember, expect, fictionalProfiles, gotoHydrated, phone, test } from './fixtures.ts';
 
 // A new member's walk on a phone (390×844, touch): the profile, its photos, the account settings,
@@ -223,7 +223,7 @@ test('the profile, account settings and notifications pages have no serious acce
   const violations: string[] = [];
   for (const path of ['/profile', '/profile/account', '/notifications', `/members/${id}`]) {
     await gotoHydrated(page, path);
-    const results = await new AxeBuilder({ page }).analyze();
+    const results = await pageAxe(page).analyze();
     violations.push(
       ...results.violations
         .filter((violation) => ['serious', 'critical'].includes(violation.impact ?? ''))

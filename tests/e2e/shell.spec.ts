@@ -1,5 +1,5 @@
 import { connect } from 'node:net';
-import AxeBuilder from '@axe-core/playwright';
+import { pageAxe } from './axe.ts';
 import { activeMember, expect, gotoHydrated, test } from './fixtures.ts';
 
 test('switching the language in the footer changes the page and is remembered', async ({ page }) => {
@@ -60,7 +60,7 @@ async function payForFirstBundle(page: import('@playwright/test').Page): Promise
 }
 
 async function seriousViolations(page: import('@playwright/test').Page, label: string): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).analyze();
+  const results = await pageAxe(page).analyze();
   return results.violations
     .filter((violation) => ['serious', 'critical'].includes(violation.impact ?? ''))
     .map((violation) => `${label}: ${violation.id} ${violation.nodes.map((node) => node.target).join(', ')}`);

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import AxeBuilder from '@axe-core/playwright';
 import { generate } from 'otplib';
-import { seriousViolations } from './axe.ts';
+import { pageAxe, seriousViolations } from './axe.ts';
 import {
   activeMember,
   adminChosen,
@@ -129,7 +128,7 @@ for (const size of sizes) {
     await expect(waiting.first()).toContainText('Credits:');
     await expect(page.getByText('Shortcut: N or Alt+N')).toBeVisible();
     expect(
-      (await new AxeBuilder({ page }).analyze()).violations.filter((v) =>
+      (await pageAxe(page).analyze()).violations.filter((v) =>
         ['serious', 'critical'].includes(v.impact ?? ''),
       ),
     ).toEqual([]);
@@ -153,7 +152,7 @@ for (const size of sizes) {
     await page.keyboard.type(size.templateTitle.slice(0, 4));
     await expect(picker.getByRole('option').first()).toContainText(size.templateTitle);
     expect(
-      (await new AxeBuilder({ page }).analyze()).violations.filter((v) =>
+      (await pageAxe(page).analyze()).violations.filter((v) =>
         ['serious', 'critical'].includes(v.impact ?? ''),
       ),
     ).toEqual([]);
@@ -162,7 +161,7 @@ for (const size of sizes) {
     await expect(replyBox).toBeFocused();
     await expect(replyBox).toHaveValue(size.reply);
     expect(
-      (await new AxeBuilder({ page }).analyze()).violations.filter((v) =>
+      (await pageAxe(page).analyze()).violations.filter((v) =>
         ['serious', 'critical'].includes(v.impact ?? ''),
       ),
     ).toEqual([]);
@@ -237,7 +236,7 @@ test('an admin assigns an operator to member languages and a claim limit on the 
   await form.getByLabel('German').check();
   await form.getByLabel('Conversations at once').fill('3');
   expect(
-    (await new AxeBuilder({ page }).analyze()).violations.filter((v) =>
+    (await pageAxe(page).analyze()).violations.filter((v) =>
       ['serious', 'critical'].includes(v.impact ?? ''),
     ),
   ).toEqual([]);
