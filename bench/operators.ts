@@ -69,13 +69,15 @@ async function seedOperators(db: pg.Pool, count: number): Promise<{ id: number; 
 
 /**
  * Each member waiting for the fictional profile: one message of theirs, the conversation's
- * waiting_since set as the message write sets it (waits spread over the last two hours).
+ * waiting_since and waiting member set as the message write sets them (waits spread over the last
+ * two hours).
  */
 async function seedWaiting(db: pg.Pool, members: readonly BenchMember[], fictional: number): Promise<void> {
   await db.query(
     `with c as (
-       insert into conversations (low_profile_id, high_profile_id, started_by_profile_id, created_at, last_message_at, waiting_since)
-       select least(p, $1::int), greatest(p, $1::int), p, now(), now(), now() - (p % 997) * interval '7 seconds'
+       insert into conversations (low_profile_id, high_profile_id, started_by_profile_id, created_at, last_message_at, waiting_since, waiting_user_id)
+       select least(p, $1::int), greatest(p, $1::int), p, now(), now(), now() - (p % 997) * interval '7 seconds',
+         (select user_id from profiles where id = p)
        from unnest($2::int[]) p
        returning id, started_by_profile_id, waiting_since)
      insert into messages (conversation_id, sender_profile_id, kind, text, credits, created_at)

@@ -147,8 +147,11 @@ export type InboxItem = z.infer<typeof inboxItemSchema>;
 
 export const inboxOrders = ['value', 'oldest'] as const;
 export type InboxOrder = (typeof inboxOrders)[number];
-/** A page of the queue; `next_cursor` fetches the following one. */
-export const inboxPageSize = 50;
+/**
+ * A page of the queue; `next_cursor` fetches the following one. Two and a half screens of rows on a
+ * desktop: operators work from claim-next, the list is for the overview (decision 063).
+ */
+export const inboxPageSize = 25;
 
 export const inboxQuerySchema = z.object({
   site: idParam.optional(),

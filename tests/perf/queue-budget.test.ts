@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inboxPageSize } from '#contract/admin.ts';
 import { sites } from '#server/db/schema/sites.ts';
 import { seedWaiting } from '../setup/queue-fixture.ts';
 import { freshFictionalProfile, signedInStaff, type TestStaff } from '../setup/staff.ts';
@@ -29,7 +30,7 @@ async function measure(waiting: number): Promise<Record<keyof typeof budgets, st
   const headers = { cookie: operator.cookie };
   const inbox = await injectCounted(t.app, { url: '/api/admin/inbox.php', headers });
   expect(inbox.response.statusCode, inbox.response.body).toBe(200);
-  expect(inbox.response.json().conversations).toHaveLength(Math.min(waiting, 50));
+  expect(inbox.response.json().conversations).toHaveLength(Math.min(waiting, inboxPageSize));
   const next = await injectCounted(t.app, {
     method: 'POST',
     url: '/api/admin/next.php',

@@ -3,7 +3,7 @@ import type { Executor } from '../../server/db/client.ts';
 
 /**
  * `count` members of one site and language, each waiting for one fictional profile (a message of
- * theirs, the conversation's waiting_since set as the message write sets it), in a few statements
+ * theirs, the conversation's waiting_since and waiting member set as the message write sets them), in a few statements
  * however many: for tests of a long queue. Their credits, paid status and waits vary by row.
  */
 export async function seedWaiting(
@@ -22,9 +22,9 @@ export async function seedWaiting(
     insert into profiles (user_id, name, birthdate, country, status)
     select id, 'Queue ' || id, '1990-01-01', 'NL', 'active' from u`);
   await db.execute(sql`
-    insert into conversations (low_profile_id, high_profile_id, started_by_profile_id, created_at, last_message_at, waiting_since)
+    insert into conversations (low_profile_id, high_profile_id, started_by_profile_id, created_at, last_message_at, waiting_since, waiting_user_id)
     select least(p.id, ${fictionalProfileId}), greatest(p.id, ${fictionalProfileId}), p.id, ${now}, ${now},
-      ${now}::timestamptz - (p.id % 997) * interval '7 seconds'
+      ${now}::timestamptz - (p.id % 997) * interval '7 seconds', p.user_id
     from profiles p join users u on u.id = p.user_id
     where u.email like ${`${tag}.%`}`);
   await db.execute(sql`

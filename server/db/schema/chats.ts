@@ -36,6 +36,13 @@ export const conversations = pgTable(
      * message write itself, so the operators' queue reads an index instead of every conversation.
      */
     waitingSince: timestamp({ withTimezone: true }),
+    /**
+     * The member who waits (their user id), set and cleared with waiting_since: the queue's keys read
+     * the member straight from here instead of through both profiles of every waiting pair
+     * (docs/decisions/063-operator-queue-reads.md). No foreign key: the member's profile cascades
+     * the conversation away first.
+     */
+    waitingUserId: integer(),
   },
   (table) => [
     uniqueIndex('conversations_pair_unique').on(table.lowProfileId, table.highProfileId),

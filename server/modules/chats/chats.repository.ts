@@ -540,6 +540,12 @@ function prepareWriteMessage(tx: Executor) {
           when exists (select 1 from ${profiles} p where p.id in (${conversations.lowProfileId}, ${conversations.highProfileId}) and p.fictional)
             then coalesce(${conversations.waitingSince}, (select ${inserted.createdAt} from ${inserted}))
           else null end`,
+        // The member who waits is the sender of such a message; the same conditions as above.
+        waitingUserId: sql`case
+          when (select p.fictional from ${profiles} p where p.id = ${senderProfileId}) then null
+          when exists (select 1 from ${profiles} p where p.id in (${conversations.lowProfileId}, ${conversations.highProfileId}) and p.fictional)
+            then (select p.user_id from ${profiles} p where p.id = ${senderProfileId})
+          else null end`,
       })
       .where(eq(conversations.id, conversationId))
       .returning({ id: conversations.id }),

@@ -93,6 +93,8 @@ describe('supervisor board, lead and outbound', () => {
       .from(conversations)
       .where(eq(conversations.id, first.conversation));
     expect(row?.oldest_waiting_since).toBe(conversation!.waitingSince!.toISOString());
+    // The message write names the waiting member beside the wait (the queue's keys read it).
+    expect(conversation!.waitingUserId).toBe(first.userId);
     await call(admin, 'PUT', '/api/admin/sites.php', { id: site!.id, reply_target_minutes: 15 });
   });
 
