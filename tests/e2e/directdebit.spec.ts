@@ -31,3 +31,27 @@ test('a direct-debit mandate is confirmed with the code from the SMS', async ({ 
   await page.getByRole('button', { name: 'Confirm mandate' }).click();
   await expect(page.getByTestId('mandate-active')).toContainText('NL91 •••• 4300');
 });
+
+test('without JavaScript a refused mandate form comes back with what was typed', async ({
+  browser,
+  baseURL,
+}) => {
+  const context = await browser.newContext({ baseURL, javaScriptEnabled: false });
+  await context.addCookies([{ name: 'skip_site_entry', value: '1', url: baseURL ?? 'http://localhost' }]);
+  const page = await context.newPage();
+  const signup = await page.request.post('/api/signup.php', {
+    data: { email: e2eEmail(), name: 'NoScript', password: 'Meadow-harbor-81', date_of_birth: '1984-04-04' },
+  });
+  expect(signup.ok(), await signup.text()).toBe(true);
+  await page.goto('/directdebit');
+  await page.getByLabel('Account holder').fill('R. Jansen');
+  await page.getByLabel('IBAN').fill('NL91 ABNA 0417 1643 01');
+  await page.getByLabel('Mobile phone number').fill('+31 6 1234 5678');
+  // A full page load: the server's answer is all there is.
+  await page.getByRole('button', { name: 'Send me the code' }).click();
+  await expect(page.getByText('This IBAN is not valid. Please check it.')).toBeVisible();
+  await expect(page.getByLabel('Account holder')).toHaveValue('R. Jansen');
+  await expect(page.getByLabel('IBAN')).toHaveValue('NL91 ABNA 0417 1643 01');
+  await expect(page.getByLabel('Mobile phone number')).toHaveValue('+31 6 1234 5678');
+  await context.close();
+});
