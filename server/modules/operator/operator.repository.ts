@@ -274,10 +274,18 @@ type QueueOrder = 'value' | 'oldest';
 const orderOf = (order: QueueOrder, keys: Parameters<typeof valueOrder>[0]) =>
   order === 'value' ? valueOrder(keys) : [asc(conversations.waitingSince), asc(conversations.id)];
 
+/** A value cursor's keys as SQL values (a cursor page) — the first page has none. */
+type ValueAfter = { tier: SQL; minute: SQL; negSpent: SQL; id: SQL };
+
 /**
  * The page's ids from the order keys alone, then those rows whole in the same order: sorting a
  * thousand waiting rows whole (every column of both profiles, the member and the last message) was
  * half of the statement at 1,000 waiting.
+ *
+ * In the value order the 30-day spend only breaks ties within a minute, so it is summed for the rows
+ * that can reach the page: those up to the minute of the page's last row by tier and minute (`cut`),
+ * and after a cursor the rows of the cursor's own minute. Summing it for every waiting row was about
+ * a third of the keys' time at 1,000 waiting (bench/operators.ts, 2026-12-04).
  */
 function pageStatement(
   db: Executor,
@@ -285,19 +293,60 @@ function pageStatement(
   now: At,
   where: (SQL | undefined)[],
   limit: number | SQL,
+  after?: ValueAfter,
 ) {
-  const keys = queueKeys(db, now);
-  const page = db.select({ id: sql<number>`page.id`.as('page_id') }).from(
-    keys.query
-      .where(and(...where, unclaimedAt(now)))
-      .orderBy(...orderOf(order, keys))
-      .limit(typeof limit === 'number' ? limit : sql.placeholder('limit'))
-      .as('page'),
-  );
+  const pageLimit = typeof limit === 'number' ? sql`${limit}::int` : sql`${sql.placeholder('limit')}::int`;
+  const waiting = db
+    .select({
+      id: sql<number>`${conversations.id}`.as('id'),
+      tier: sql<number>`${tierKey}`.as('tier'),
+      minute: sql<number>`${minuteKey}`.as('minute'),
+      userId: sql<number>`${memberUser.id}`.as('user_id'),
+      atCursor: (after
+        ? sql<boolean>`(${tierKey}, ${minuteKey}) = (${after.tier}, ${after.minute})`
+        : sql<boolean>`false`
+      ).as('at_cursor'),
+    })
+    .from(conversations)
+    .innerJoin(memberUser, eq(memberUser.id, conversations.waitingUserId))
+    .leftJoin(conversationClaims, eq(conversationClaims.conversationId, conversations.id));
   const whole = queueRows(db, now);
-  // `= any(array(…))`: the page first (an init plan), then its rows by primary key. With `in (…)`
-  // PostgreSQL read all thousand rows whole and hashed the page against them.
-  return whole.query.where(sql`${conversations.id} = any(array(${page}))`).orderBy(...orderOf(order, whole));
+  const pageOf = (ids: SQL) =>
+    // `= any(array(…))`: the page first (an init plan), then its rows by primary key. With `in (…)`
+    // PostgreSQL read all thousand rows whole and hashed the page against them.
+    whole.query.where(sql`${conversations.id} = any(array(${ids}))`).orderBy(...orderOf(order, whole));
+  if (order === 'oldest') {
+    const ids = db
+      .select({ id: conversations.id })
+      .from(conversations)
+      .innerJoin(memberUser, eq(memberUser.id, conversations.waitingUserId))
+      .leftJoin(conversationClaims, eq(conversationClaims.conversationId, conversations.id))
+      .where(and(...where, unclaimedAt(now)))
+      .orderBy(asc(conversations.waitingSince), asc(conversations.id))
+      .limit(typeof limit === 'number' ? limit : sql.placeholder('limit'));
+    return pageOf(sql`${ids}`);
+  }
+  const keys = waiting.where(
+    and(
+      ...where,
+      unclaimedAt(now),
+      after ? sql`(${tierKey}, ${minuteKey}) >= (${after.tier}, ${after.minute})` : undefined,
+    ),
+  );
+  const since =
+    now instanceof Date ? new Date(now.getTime() - spentDays * 86_400_000) : sql.placeholder('spendSince');
+  const ids = sql`with k as (${keys}),
+      cut as (select tier, minute from k where not at_cursor order by tier, minute limit 1 offset (${pageLimit} - 1))
+    select k.id from k
+    cross join lateral (
+      select coalesce(sum(${orders.amountCents}), 0) as cents from ${orders}
+      where ${orders.userId} = k.user_id and ${orders.status} = 'completed' and ${orders.createdAt} >= ${since}
+    ) s
+    where (k.at_cursor or not exists (select from cut) or (k.tier, k.minute) <= (select tier, minute from cut))
+      ${after ? sql`and (not k.at_cursor or (-s.cents, k.id) > (${after.negSpent}, ${after.id}))` : sql``}
+    order by k.tier, k.minute, s.cents desc, k.id
+    limit ${pageLimit}`;
+  return pageOf(ids);
 }
 
 /**
@@ -352,18 +401,24 @@ export async function waitingPage(
     });
     return rows.map(split);
   }
-  const keys = queueKeys(db, options.now);
-  const keyset =
+  const rows =
     after.kind === 'value'
-      ? sql`(${keys.tier}, ${keys.minute}, -${keys.spend.cents}, ${conversations.id}) > (${after.tier}::int, ${after.minute}::bigint, ${after.negSpent}::int, ${after.id}::int)`
-      : sql`(${conversations.waitingSince}, ${conversations.id}) > (to_timestamp(0) + ${after.micros}::bigint * interval '1 microsecond', ${after.id}::int)`;
-  const rows = await pageStatement(
-    db,
-    options.order,
-    options.now,
-    [...waitingKeyConditions(scope), keyset],
-    options.limit,
-  );
+      ? await pageStatement(db, options.order, options.now, waitingKeyConditions(scope), options.limit, {
+          tier: sql`${after.tier}::int`,
+          minute: sql`${after.minute}::bigint`,
+          negSpent: sql`${after.negSpent}::bigint`,
+          id: sql`${after.id}::int`,
+        })
+      : await pageStatement(
+          db,
+          options.order,
+          options.now,
+          [
+            ...waitingKeyConditions(scope),
+            sql`(${conversations.waitingSince}, ${conversations.id}) > (to_timestamp(0) + ${after.micros}::bigint * interval '1 microsecond', ${after.id}::int)`,
+          ],
+          options.limit,
+        );
   return rows.map(split);
 }
 

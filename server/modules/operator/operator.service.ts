@@ -198,28 +198,37 @@ export class OperatorService {
    * come from the site directory's snapshot (no statement).
    */
   private async present(rows: repo.QueueRow[]): Promise<InboxItem[]> {
-    const mains = await this.profiles.mainPhotosOf(
-      rows.flatMap((row) => [row.memberProfile.id, row.fictionalProfile.id]),
-    );
+    const mains = await this.profiles.mainPhotosOf([
+      ...new Set(rows.flatMap((row) => [row.memberProfile.id, row.fictionalProfile.id])),
+    ]);
     const gifts = await this.chats.giftsFor(rows.map((row) => row.lastMessage));
     const today = this.clock.now();
+    // A queue shows the same few fictional profiles on many rows: each is built once per answer.
+    const shown = new Map<number, ReturnType<typeof toProfile>>();
+    const view = (profile: repo.QueueRow['memberProfile'], site: SiteRow) => {
+      let built = shown.get(profile.id);
+      if (!built) {
+        built = toProfile(profile, mains.get(profile.id), { storage: this.storage, site, today });
+        shown.set(profile.id, built);
+      }
+      return built;
+    };
     const items: InboxItem[] = [];
     for (const row of rows) {
       const site = await this.siteOf(row.member.siteId);
       if (!row.conversation.waitingSince) continue;
       const [lastMessage] = await this.chats.present([row.lastMessage], row.fictionalProfile.id, site, gifts);
-      const ctx = { storage: this.storage, site, today };
       items.push({
         id: row.conversation.id,
         site: { id: site.id, name: site.name },
-        member: toProfile(row.memberProfile, mains.get(row.memberProfile.id), ctx),
+        member: view(row.memberProfile, site),
         member_language: row.member.language,
         member_value: {
           credits: row.member.credits,
           paid_user: row.member.paidUser,
           spent_cents_30d: row.spentCents30d,
         },
-        profile: toProfile(row.fictionalProfile, mains.get(row.fictionalProfile.id), ctx),
+        profile: view(row.fictionalProfile, site),
         waiting_since: row.conversation.waitingSince.toISOString(),
         last_message: lastMessage!,
         ...this.liveClaim(row),

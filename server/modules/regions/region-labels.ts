@@ -1,14 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Locale } from '#contract/locales.ts';
+import { rewriteAnswer } from '#server/lib/rewrite-answer.ts';
 import { regionName } from './regions.data.ts';
-
-const maxDepth = 8;
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== 'object' || value === null) return false;
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
-}
 
 /**
  * The answer with every profile-shaped object (`country`, `countryregion`, `region_label`) carrying
@@ -16,33 +9,13 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  * but not the reader; the label is the one part of them that depends on the reader's language. The
  * answer is copied where it changes, never changed in place (a service may keep it in a cache).
  */
-export function withRegionLabels(value: unknown, locale: Locale, depth = 0): unknown {
-  if (depth > maxDepth) return value;
-  if (Array.isArray(value)) {
-    let changed = false;
-    const items = value.map((item) => {
-      const next = withRegionLabels(item, locale, depth + 1);
-      if (next !== item) changed = true;
-      return next;
-    });
-    return changed ? items : value;
-  }
-  if (!isPlainObject(value)) return value;
-  let copy: Record<string, unknown> | undefined;
-  if ('region_label' in value && typeof value.country === 'string') {
-    const code = typeof value.countryregion === 'string' ? value.countryregion : null;
-    const label = regionName(value.country, code, locale);
-    if (label !== value.region_label) copy = { ...value, region_label: label };
-  }
-  for (const [key, item] of Object.entries(value)) {
-    if (typeof item !== 'object' || item === null) continue;
-    const next = withRegionLabels(item, locale, depth + 1);
-    if (next !== item) {
-      copy ??= { ...value };
-      copy[key] = next;
-    }
-  }
-  return copy ?? value;
+export function withRegionLabels(value: unknown, locale: Locale): unknown {
+  return rewriteAnswer(value, (node) => {
+    if (!('region_label' in node) || typeof node.country !== 'string') return undefined;
+    const code = typeof node.countryregion === 'string' ? node.countryregion : null;
+    const label = regionName(node.country, code, locale);
+    return label !== node.region_label ? { region_label: label } : undefined;
+  });
 }
 
 /** withRegionLabels for a typed answer: only `region_label` strings change, so the shape stays the same. */
