@@ -99,7 +99,31 @@ export const memberActiveDays = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
   },
-  (table) => [primaryKey({ columns: [table.siteId, table.day, table.userId] })],
+  (table) => [
+    primaryKey({ columns: [table.siteId, table.day, table.userId] }),
+    // A member's own days: whether someone active on an open day was already active earlier in a
+    // span (the stats module's active members, decision 065).
+    index('member_active_days_user_idx').on(table.userId, table.day),
+  ],
+);
+
+/**
+ * Members active at least once from `firstDay` to `lastDay` (both closed days) on a site: the
+ * dashboard's range totals and its weeks and months, filled the first time a span is asked for and
+ * read back after (decision 065). A count(distinct) over a year of active days was the largest part
+ * of a year's numbers.
+ */
+export const statsActiveSpans = pgTable(
+  'stats_active_spans',
+  {
+    siteId: integer()
+      .notNull()
+      .references(() => sites.id, { onDelete: 'cascade' }),
+    firstDay: date({ mode: 'string' }).notNull(),
+    lastDay: date({ mode: 'string' }).notNull(),
+    members: integer().notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.siteId, table.firstDay, table.lastDay] })],
 );
 
 /**

@@ -20,7 +20,7 @@ export async function rows<T extends z.ZodType>(db: Executor, schema: T, query: 
   return schema.parse(found);
 }
 
-const siteList = (range: StatsRange) =>
+const siteList = (range: { siteIds: readonly number[] }) =>
   sql`(${sql.join(
     range.siteIds.map((id) => sql`${id}`),
     sql`, `,
@@ -117,20 +117,109 @@ export async function reversalsPerDay(db: Executor, range: StatsRange) {
   );
 }
 
-/** Members with a paid order (kept, at least in part) in the range, and members active in it. */
-export async function payingAndActive(db: Executor, range: StatsRange) {
+/** Members with a paid order (kept, at least in part) in the range. */
+export async function payingMembers(db: Executor, range: StatsRange): Promise<number> {
   const [found] = await rows(
     db,
-    z.array(z.object({ paying: count, active: count })),
-    sql`select
-        (select count(distinct o.user_id) from orders o
-          where o.site_id in ${siteList(range)} and o.settled_at >= ${range.start} and o.settled_at < ${range.end}
-            and (o.status = 'completed'
-              or (o.status = 'refunded' and o.refund_cents is not null and o.charged_back_at is null))) as paying,
-        (select count(distinct d.user_id) from member_active_days d
-          where d.site_id in ${siteList(range)} and d.day >= ${range.from}::date and d.day <= ${range.to}::date) as active`,
+    z.array(z.object({ paying: count })),
+    sql`select count(distinct o.user_id) as paying from orders o
+      where o.site_id in ${siteList(range)} and o.settled_at >= ${range.start} and o.settled_at < ${range.end}
+        and (o.status = 'completed'
+          or (o.status = 'refunded' and o.refund_cents is not null and o.charged_back_at is null))`,
   );
-  return found ?? { paying: 0, active: 0 };
+  return found?.paying ?? 0;
+}
+
+/** Spans of days, first to last (UTC dates, both included). */
+export type DaySpan = { first: string; last: string };
+
+const spanRows = z.array(z.object({ first: z.string(), last: z.string(), n: count }));
+/** UTC dates (YYYY-MM-DD, checked by the contract) as one date[] parameter. */
+const dates = (days: readonly string[]) => sql`${`{${days.join(',')}}`}::date[]`;
+const spansOf = (spans: readonly DaySpan[]) =>
+  sql`unnest(${dates(spans.map((span) => span.first))}, ${dates(spans.map((span) => span.last))}) as p(first_day, last_day)`;
+
+/**
+ * Stores the members active in each span of closed days for each of the sites that has no row for
+ * it yet (stats_active_spans; one small sort per span and site through the primary key). A row
+ * another request stored first stays.
+ */
+export async function fillActiveSpans(db: Executor, siteIds: number[], spans: readonly DaySpan[]) {
+  if (spans.length === 0 || siteIds.length === 0) return;
+  // The planner guesses 1,000 rows for unnest, and the guessed cost switches on JIT compilation,
+  // which took longer than the scans (~135 ms of ~415 ms a year per week, bench run 2026-12-03).
+  await db.transaction(async (tx) => {
+    await tx.execute(sql`set local jit = off`);
+    await tx.execute(sql`with wanted as materialized (
+        select s.id as site_id, p.first_day, p.last_day from sites s cross join ${spansOf(spans)}
+        where s.id in ${siteList({ siteIds })}
+          and not exists (select 1 from stats_active_spans x
+            where x.site_id = s.id and x.first_day = p.first_day and x.last_day = p.last_day)
+      )
+      insert into stats_active_spans (site_id, first_day, last_day, members)
+      select w.site_id, w.first_day, w.last_day, a.n from wanted w
+      cross join lateral (
+        select count(distinct d.user_id) as n from member_active_days d
+        where d.site_id = w.site_id and d.day >= w.first_day and d.day <= w.last_day
+      ) a
+      on conflict do nothing`);
+  });
+}
+
+/** The stored members active in each span, summed over the sites (a member belongs to one site). */
+export async function storedActiveSpans(db: Executor, siteIds: number[], spans: readonly DaySpan[]) {
+  if (spans.length === 0 || siteIds.length === 0) return [];
+  return rows(
+    db,
+    spanRows,
+    sql`select to_char(x.first_day, 'YYYY-MM-DD') as first, to_char(x.last_day, 'YYYY-MM-DD') as last,
+        sum(x.members) as n
+      from stats_active_spans x join (select distinct first_day, last_day from ${spansOf(spans)}) p
+        on x.first_day = p.first_day and x.last_day = p.last_day
+      where x.site_id in ${siteList({ siteIds })}
+      group by x.first_day, x.last_day`,
+  );
+}
+/**
+ * Members active on a span's open days (from `openFrom` on: not closed yet) who were not active on
+ * its days before them: what the span's stored count of its closed days lacks. The earlier day is
+ * looked up per member (a subquery with `limit 1`, which the planner keeps as one index probe per
+ * member): as `not exists` it became a hash anti-join over every active day of every member, ~400 ms
+ * a call over a year of 100,000 members (bench/dashboard.ts, 2026-12-04).
+ */
+export async function openActiveSpans(
+  db: Executor,
+  siteIds: number[],
+  spans: readonly (DaySpan & { openFrom: string })[],
+) {
+  if (spans.length === 0 || siteIds.length === 0) return [];
+  // Without JIT: the planner's guess of the rows switched it on, ~120 ms of compiling for a
+  // statement that runs in a few (bench run 2026-12-04).
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`set local jit = off`);
+    return openActiveQuery(tx, siteIds, spans);
+  });
+}
+
+/** The statement of openActiveSpans. */
+export async function openActiveQuery(
+  db: Executor,
+  siteIds: number[],
+  spans: readonly (DaySpan & { openFrom: string })[],
+) {
+  return rows(
+    db,
+    spanRows,
+    sql`select to_char(p.first_day, 'YYYY-MM-DD') as first, to_char(p.last_day, 'YYYY-MM-DD') as last,
+        count(distinct t.user_id) as n
+      from unnest(${dates(spans.map((span) => span.first))}, ${dates(spans.map((span) => span.openFrom))},
+          ${dates(spans.map((span) => span.last))}) as p(first_day, open_from, last_day)
+      join member_active_days t on t.site_id in ${siteList({ siteIds })}
+        and t.day >= p.open_from and t.day <= p.last_day
+      where (select 1 from member_active_days d
+        where d.user_id = t.user_id and d.day >= p.first_day and d.day < p.open_from limit 1) is null
+      group by p.first_day, p.last_day`,
+  );
 }
 
 /** The cohorts of the range, by signup week (Monday, UTC): how many paid and how fast. */
@@ -202,16 +291,22 @@ const messageDays = z.array(
  * before it in its run waits for nobody (null).
  */
 function waitsOf(range: StatsRange, lookback: Date) {
-  return sql`m as (
+  // The range's messages first, by their time (messages_created_idx), then their conversations:
+  // misjudging how many pairs join a real member to a fictional profile, the planner went through
+  // every conversation's messages instead, ~400 ms for an open day over a year of messages
+  // (bench/dashboard.ts, 2026-12-04; ~100 ms this way).
+  return sql`recent as materialized (
+        select m.id, m.conversation_id, m.sender_profile_id, m.created_at from messages m
+        where m.created_at >= ${lookback} and m.created_at < ${range.end}
+      ), m as (
         select m.id, m.conversation_id, m.created_at, mu.site_id,
           m.sender_profile_id = case when lp.fictional then lp.id else hp.id end as by_profile
-        from messages m
+        from recent m
         join conversations c on c.id = m.conversation_id
         join profiles lp on lp.id = c.low_profile_id
         join profiles hp on hp.id = c.high_profile_id
         join users mu on mu.id = case when lp.fictional then hp.user_id else lp.user_id end
-        where m.created_at >= ${lookback} and m.created_at < ${range.end}
-          and lp.fictional <> hp.fictional and mu.site_id in ${siteList(range)}
+        where lp.fictional <> hp.fictional and mu.site_id in ${siteList(range)}
       ), g as (
         select m.*, count(*) filter (where by_profile) over (
           partition by conversation_id order by id rows between unbounded preceding and 1 preceding
@@ -430,39 +525,6 @@ export async function payingPerDay(db: Executor, range: StatsRange) {
             or (o.status = 'refunded' and o.refund_cents is not null and o.charged_back_at is null))
         group by 1
       ) x`,
-  );
-}
-
-/**
- * Members signed in at least once per week or month (its first day; a period without any is left
- * out). Each period counts its own days, through the primary key (site, day, member): small sorts
- * of one period's members, where one count(distinct) over the range computed the period of every
- * active day and sorted them all, on disk for a year of a large site (decision 064).
- */
-export async function activePerPeriod(db: Executor, range: StatsRange, unit: 'week' | 'month') {
-  // The planner guesses 1,000 periods for generate_series, and the guessed cost switches on JIT
-  // compilation, which took longer than the scans (~135 ms of ~415 ms a year per week, bench run
-  // 2026-12-03): this statement runs without it.
-  return db.transaction(async (tx) => {
-    await tx.execute(sql`set local jit = off`);
-    return activePeriodsQuery(tx, range, unit);
-  });
-}
-
-/** The statement of activePerPeriod. */
-export async function activePeriodsQuery(db: Executor, range: StatsRange, unit: 'week' | 'month') {
-  const step = sql`(${`1 ${unit}`})::interval`;
-  return rows(
-    db,
-    z.array(z.object({ period: z.string(), n: count })),
-    sql`select to_char(p.period, 'YYYY-MM-DD') as period, a.n
-      from generate_series(date_trunc(${unit}, ${range.from}::date), ${range.to}::date, ${step}) p(period)
-      cross join lateral (
-        select count(distinct d.user_id) as n from member_active_days d
-        where d.site_id in ${siteList(range)} and d.day >= greatest(p.period::date, ${range.from}::date)
-          and d.day < (p.period + ${step})::date and d.day <= ${range.to}::date
-      ) a
-      where a.n > 0`,
   );
 }
 

@@ -166,11 +166,10 @@ export class StatsService {
       reversals,
       { messages, active },
       trafficsources,
-      heads,
+      { heads, periodHeads },
       cohorts,
       replies,
       winback,
-      periodHeads,
     ] = await Promise.all([
       repo.membersPerDay(this.db, range, 'signup_date'),
       repo.membersPerDay(this.db, range, 'activated_at'),
@@ -180,12 +179,10 @@ export class StatsService {
       repo.reversalsPerDay(this.db, range),
       this.messagesAndActive(range),
       this.trafficSources(range, query.breakdown, query.site === undefined),
-      repo.payingAndActive(this.db, range),
+      this.heads(range, query.granularity),
       this.cohorts(range),
       this.replies.everyone({ from: range.from, to: range.to, siteIds: range.siteIds }),
       repo.winbackResults(this.db, range),
-      // The periods' head counts need none of the days: asked for with the rest, not after it.
-      this.periodHeads(range, query.granularity),
     ]);
     const at = (day: string) => days.get(day);
     for (const row of signups) {
@@ -265,7 +262,7 @@ export class StatsService {
     range: repo.StatsRange,
     days: StatsDay[],
     granularity: StatsGranularity,
-    heads: Awaited<ReturnType<StatsService['periodHeads']>>,
+    heads: Awaited<ReturnType<StatsService['heads']>>['periodHeads'],
   ): StatsPeriod[] {
     const paying = heads.paying;
     // Per day the active members are the days' own.
@@ -310,14 +307,77 @@ export class StatsService {
     }));
   }
 
-  /** Paying members per day, week or month, and active members per week or month (per day: the days'). */
-  private async periodHeads(range: repo.StatsRange, granularity: StatsGranularity) {
-    if (granularity === 'day') return { paying: await repo.payingPerDay(this.db, range), active: null };
-    const [paying, active] = await Promise.all([
-      repo.ordersPerPeriod(this.db, range, granularity),
-      repo.activePerPeriod(this.db, range, granularity),
+  /**
+   * The range's paying and active members, and per week or month (per day the active members are
+   * the days' own): asked for with the rest of a call's queries, not after them.
+   */
+  private async heads(range: repo.StatsRange, granularity: StatsGranularity) {
+    const whole = { first: range.from, last: range.to };
+    const periods: repo.DaySpan[] = [];
+    if (granularity !== 'day') {
+      for (const day of daysOf(range.from, range.to)) {
+        const last = periods.at(-1);
+        if (last && periodOf(last.first, granularity) === periodOf(day, granularity)) last.last = day;
+        else periods.push({ first: day, last: day });
+      }
+    }
+    const [paying, active, periodPaying] = await Promise.all([
+      repo.payingMembers(this.db, range),
+      this.activeMembers(range.siteIds, [whole, ...periods]),
+      granularity === 'day'
+        ? repo.payingPerDay(this.db, range)
+        : repo.ordersPerPeriod(this.db, range, granularity),
     ]);
-    return { paying, active };
+    return {
+      heads: { paying, active: active(whole) },
+      periodHeads: {
+        paying: periodPaying,
+        active:
+          granularity === 'day' ? null : periods.map((span) => ({ period: span.first, n: active(span) })),
+      },
+    };
+  }
+
+  /** The last closed day: it ended an hour ago or more (a transaction begun before midnight may still write to it). */
+  private lastClosedDay(): string {
+    return new Date(this.clock.now().getTime() - hourMs - dayMs).toISOString().slice(0, 10);
+  }
+
+  /**
+   * Members active at least once in each span of days: the count of its closed days stored
+   * (stats_active_spans, filled the first time a span is asked for), plus the members active on its
+   * open days who were not on its closed ones (decision 065).
+   */
+  private async activeMembers(
+    siteIds: number[],
+    spans: repo.DaySpan[],
+  ): Promise<(span: repo.DaySpan) => number> {
+    const lastClosed = this.lastClosedDay();
+    const key = (first: string, last: string) => `${first}/${last}`;
+    const closedPart = (span: repo.DaySpan) =>
+      span.first <= lastClosed
+        ? { first: span.first, last: span.last < lastClosed ? span.last : lastClosed }
+        : null;
+    const closed = spans.flatMap((span) => closedPart(span) ?? []);
+    const open = spans.flatMap((span) =>
+      span.last > lastClosed
+        ? [{ ...span, openFrom: span.first > lastClosed ? span.first : nextDay(lastClosed) }]
+        : [],
+    );
+    await repo.fillActiveSpans(this.db, siteIds, closed);
+    const [stored, live] = await Promise.all([
+      repo.storedActiveSpans(this.db, siteIds, closed),
+      repo.openActiveSpans(this.db, siteIds, open),
+    ]);
+    const storedBy = new Map(stored.map((row) => [key(row.first, row.last), row.n]));
+    const liveBy = new Map(live.map((row) => [key(row.first, row.last), row.n]));
+    return (span) => {
+      const part = closedPart(span);
+      return (
+        (part ? (storedBy.get(key(part.first, part.last)) ?? 0) : 0) +
+        (liveBy.get(key(span.first, span.last)) ?? 0)
+      );
+    };
   }
 
   /** The staff's replies per staff member over a scope (the operator console's numbers). */
@@ -385,7 +445,7 @@ export class StatsService {
    * messages and active days, as all of them were before (docs/decisions/018).
    */
   private async messagesAndActive(range: repo.StatsRange) {
-    const lastClosed = new Date(this.clock.now().getTime() - hourMs - dayMs).toISOString().slice(0, 10);
+    const lastClosed = this.lastClosedDay();
     const messages: Awaited<ReturnType<typeof repo.messagesPerDay>> = [];
     const active: { day: string; n: number }[] = [];
     if (range.from <= lastClosed) {
