@@ -352,7 +352,7 @@ async function main() {
       ['missing stored days (none)', (db) => repo.missingSiteDays(db, range)],
       ['active members per day, from the active days', (db) => repo.activeMembersPerDay(db, range)],
       ['visits by network', (db) => repo.visitsBySource(db, range, 'network')],
-      ['signups by network', (db) => repo.membersBySource(db, range, 'network', 'signup_date')],
+      ['signups, activations and buyers by network', (db) => repo.membersBySource(db, range, 'network')],
       ['revenue by network', (db) => repo.revenueBySource(db, range, 'network')],
       ['partly refunded orders per day', (db) => repo.partlyRefundedPerDay(db, range)],
       ['refunds and chargebacks per day', (db) => repo.reversalsPerDay(db, range)],

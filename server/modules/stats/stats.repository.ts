@@ -222,7 +222,10 @@ export async function openActiveQuery(
   );
 }
 
-/** The cohorts of the range, by signup week (Monday, UTC): how many paid and how fast. */
+/**
+ * The cohorts of the range, by signup week (Monday, UTC): how many paid and how fast. Grouped by
+ * the week's timestamp and formatted per group, as the per-day counts are.
+ */
 export async function cohortMembers(db: Executor, range: StatsRange) {
   const hours = sql`extract(epoch from (u.first_purchase_at - u.signup_date)) / 3600`;
   return rows(
@@ -237,16 +240,19 @@ export async function cohortMembers(db: Executor, range: StatsRange) {
         median_hours: z.coerce.number().nullable(),
       }),
     ),
-    sql`select to_char(date_trunc('week', u.signup_date at time zone 'UTC'), 'YYYY-MM-DD') as week,
-        count(*) as signups,
-        count(*) filter (where u.first_purchase_at < u.signup_date + interval '1 day') as paid_1d,
-        count(*) filter (where u.first_purchase_at < u.signup_date + interval '7 days') as paid_7d,
-        count(*) filter (where u.first_purchase_at < u.signup_date + interval '30 days') as paid_30d,
-        percentile_cont(0.5) within group (order by ${hours}) filter (where u.first_purchase_at is not null) as median_hours
-      from users u
-      where u.site_id in ${siteList(range)} and u.signup_date >= ${range.start} and u.signup_date < ${range.end}
-        and ${realMember}
-      group by 1`,
+    sql`select to_char(x.week, 'YYYY-MM-DD') as week, x.signups, x.paid_1d, x.paid_7d, x.paid_30d, x.median_hours
+      from (
+        select date_trunc('week', u.signup_date at time zone 'UTC') as week,
+          count(*) as signups,
+          count(*) filter (where u.first_purchase_at < u.signup_date + interval '1 day') as paid_1d,
+          count(*) filter (where u.first_purchase_at < u.signup_date + interval '7 days') as paid_7d,
+          count(*) filter (where u.first_purchase_at < u.signup_date + interval '30 days') as paid_30d,
+          percentile_cont(0.5) within group (order by ${hours}) filter (where u.first_purchase_at is not null) as median_hours
+        from users u
+        where u.site_id in ${siteList(range)} and u.signup_date >= ${range.start} and u.signup_date < ${range.end}
+          and ${realMember}
+        group by 1
+      ) x`,
   );
 }
 
@@ -261,12 +267,14 @@ export async function cohortRevenue(db: Executor, range: StatsRange) {
   return rows(
     db,
     z.array(z.object({ week: z.string(), currency: z.string(), d7: count, d30: count, d90: count })),
-    sql`select to_char(date_trunc('week', u.signup_date at time zone 'UTC'), 'YYYY-MM-DD') as week, o.currency,
-        ${within(7)} as d7, ${within(30)} as d30, ${within(90)} as d90
-      from users u join orders o on o.user_id = u.id and o.settled_at is not null
-      where u.site_id in ${siteList(range)} and u.signup_date >= ${range.start} and u.signup_date < ${range.end}
-        and u.first_purchase_at is not null and ${realMember}
-      group by 1, 2`,
+    sql`select to_char(x.week, 'YYYY-MM-DD') as week, x.currency, x.d7, x.d30, x.d90 from (
+        select date_trunc('week', u.signup_date at time zone 'UTC') as week, o.currency,
+          ${within(7)} as d7, ${within(30)} as d30, ${within(90)} as d90
+        from users u join orders o on o.user_id = u.id and o.settled_at is not null
+        where u.site_id in ${siteList(range)} and u.signup_date >= ${range.start} and u.signup_date < ${range.end}
+          and u.first_purchase_at is not null and ${realMember}
+        group by 1, 2
+      ) x`,
   );
 }
 
@@ -458,19 +466,27 @@ export async function visitsBySource(db: Executor, range: StatsRange, breakdown:
   );
 }
 
-export async function membersBySource(
-  db: Executor,
-  range: StatsRange,
-  breakdown: StatsBreakdown,
-  column: 'signup_date' | 'activated_at' | 'first_purchase_at',
-) {
-  const at = sql.raw(`u.${column}`);
+/**
+ * Real members per source who signed up, first activated and first paid in the range, in one read
+ * of the members: three reads (one per moment) were ~100 ms of a year's call at 100,000 members.
+ */
+export async function membersBySource(db: Executor, range: StatsRange, breakdown: StatsBreakdown) {
+  const within = (column: string) => {
+    const at = sql.raw(`u.${column}`);
+    return sql`(${at} >= ${range.start} and ${at} < ${range.end})`;
+  };
   return rows(
     db,
-    sourceRows,
-    sql`select coalesce(u.trafficsource->>'network', '') as network, ${memberKey(breakdown)} as value, count(*) as n
+    z.array(
+      z.object({ network: z.string(), value: z.string(), signups: count, activations: count, buyers: count }),
+    ),
+    sql`select coalesce(u.trafficsource->>'network', '') as network, ${memberKey(breakdown)} as value,
+        count(*) filter (where ${within('signup_date')}) as signups,
+        count(*) filter (where ${within('activated_at')}) as activations,
+        count(*) filter (where ${within('first_purchase_at')}) as buyers
       from users u
-      where u.site_id in ${siteList(range)} and ${at} >= ${range.start} and ${at} < ${range.end} and ${realMember}
+      where u.site_id in ${siteList(range)} and ${realMember}
+        and (${within('signup_date')} or ${within('activated_at')} or ${within('first_purchase_at')})
       group by 1, 2`,
   );
 }

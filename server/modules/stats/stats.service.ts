@@ -484,11 +484,9 @@ export class StatsService {
     breakdown: StatsBreakdown,
     everySite: boolean,
   ): Promise<TrafficSourceRow[]> {
-    const [visits, signups, activations, buyers, revenue, costs] = await Promise.all([
+    const [visits, members, revenue, costs] = await Promise.all([
       repo.visitsBySource(this.db, range, breakdown),
-      repo.membersBySource(this.db, range, breakdown, 'signup_date'),
-      repo.membersBySource(this.db, range, breakdown, 'activated_at'),
-      repo.membersBySource(this.db, range, breakdown, 'first_purchase_at'),
+      repo.membersBySource(this.db, range, breakdown),
       repo.revenueBySource(this.db, range, breakdown),
       breakdown === 'network' ? repo.costsInRange(this.db, range, everySite) : Promise.resolve([]),
     ]);
@@ -514,9 +512,12 @@ export class StatsService {
       return found;
     };
     for (const item of visits) row(item.network, item.value).visits += item.n;
-    for (const item of signups) row(item.network, item.value).signups += item.n;
-    for (const item of activations) row(item.network, item.value).activations += item.n;
-    for (const item of buyers) row(item.network, item.value).buyers += item.n;
+    for (const item of members) {
+      const found = row(item.network, item.value);
+      found.signups += item.signups;
+      found.activations += item.activations;
+      found.buyers += item.buyers;
+    }
     for (const item of revenue) add(row(item.network, item.value).revenue, item.currency, item.cents);
     for (const item of costs) add(row(item.network, item.network).cost_cents, item.currency, item.cents);
     for (const found of table.values()) {
