@@ -296,6 +296,23 @@ function pageStatement(
   after?: ValueAfter,
 ) {
   const pageLimit = typeof limit === 'number' ? sql`${limit}::int` : sql`${sql.placeholder('limit')}::int`;
+  const whole = queueRows(db, now);
+  const pageOf = (ids: SQL) =>
+    // `= any(array(…))`: the page first (an init plan), then its rows by primary key. With `in (…)`
+    // PostgreSQL read all thousand rows whole and hashed the page against them.
+    whole.query.where(sql`${conversations.id} = any(array(${ids}))`).orderBy(...orderOf(order, whole));
+  // Oldest first needs no spend at all: the waiting moment and the id order it.
+  if (order === 'oldest') {
+    const ids = db
+      .select({ id: conversations.id })
+      .from(conversations)
+      .innerJoin(memberUser, eq(memberUser.id, conversations.waitingUserId))
+      .leftJoin(conversationClaims, eq(conversationClaims.conversationId, conversations.id))
+      .where(and(...where, unclaimedAt(now)))
+      .orderBy(asc(conversations.waitingSince), asc(conversations.id))
+      .limit(typeof limit === 'number' ? limit : sql.placeholder('limit'));
+    return pageOf(sql`${ids}`);
+  }
   const waiting = db
     .select({
       id: sql<number>`${conversations.id}`.as('id'),
@@ -310,22 +327,6 @@ function pageStatement(
     .from(conversations)
     .innerJoin(memberUser, eq(memberUser.id, conversations.waitingUserId))
     .leftJoin(conversationClaims, eq(conversationClaims.conversationId, conversations.id));
-  const whole = queueRows(db, now);
-  const pageOf = (ids: SQL) =>
-    // `= any(array(…))`: the page first (an init plan), then its rows by primary key. With `in (…)`
-    // PostgreSQL read all thousand rows whole and hashed the page against them.
-    whole.query.where(sql`${conversations.id} = any(array(${ids}))`).orderBy(...orderOf(order, whole));
-  if (order === 'oldest') {
-    const ids = db
-      .select({ id: conversations.id })
-      .from(conversations)
-      .innerJoin(memberUser, eq(memberUser.id, conversations.waitingUserId))
-      .leftJoin(conversationClaims, eq(conversationClaims.conversationId, conversations.id))
-      .where(and(...where, unclaimedAt(now)))
-      .orderBy(asc(conversations.waitingSince), asc(conversations.id))
-      .limit(typeof limit === 'number' ? limit : sql.placeholder('limit'));
-    return pageOf(sql`${ids}`);
-  }
   const keys = waiting.where(
     and(
       ...where,
