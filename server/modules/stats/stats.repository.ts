@@ -180,6 +180,7 @@ export async function storedActiveSpans(db: Executor, siteIds: number[], spans: 
       group by x.first_day, x.last_day`,
   );
 }
+
 /**
  * Members active on a span's open days (from `openFrom` on: not closed yet) who were not active on
  * its days before them: what the span's stored count of its closed days lacks. The earlier day is
@@ -471,7 +472,7 @@ export async function visitsBySource(db: Executor, range: StatsRange, breakdown:
  * of the members: three reads (one per moment) were ~100 ms of a year's call at 100,000 members.
  */
 export async function membersBySource(db: Executor, range: StatsRange, breakdown: StatsBreakdown) {
-  const within = (column: string) => {
+  const within = (column: 'signup_date' | 'activated_at' | 'first_purchase_at') => {
     const at = sql.raw(`u.${column}`);
     return sql`(${at} >= ${range.start} and ${at} < ${range.end})`;
   };

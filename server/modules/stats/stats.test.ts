@@ -6,7 +6,6 @@ import { bundles } from '#server/db/schema/catalog.ts';
 import { conversations, messages } from '#server/db/schema/chats.ts';
 import { profiles, type TrafficSource, users } from '#server/db/schema/members.ts';
 import { orders } from '#server/db/schema/payments.ts';
-import { companies, sites } from '#server/db/schema/sites.ts';
 import { reports } from '#server/db/schema/social.ts';
 import { staff, staffAudit } from '#server/db/schema/staff.ts';
 import {
@@ -19,6 +18,7 @@ import {
 } from '#server/db/schema/tracking.ts';
 import { csvField, toCsv } from '#server/lib/csv.ts';
 import { activeMember } from '../../../tests/setup/members.ts';
+import { insertSite } from '../../../tests/setup/sites.ts';
 import { signedInStaff, type TestStaff } from '../../../tests/setup/staff.ts';
 import { createTestApp, type TestApp } from '../../../tests/setup/test-app.ts';
 import { testPooler } from '../../../tests/setup/test-database.ts';
@@ -56,32 +56,8 @@ const funnel = (rows: SourceRow[]) =>
  */
 async function seedFixture(t: TestApp) {
   const db = t.app.deps.db;
-  const [company] = await db.select({ id: companies.id }).from(companies).limit(1);
-  const [site] = await db
-    .insert(sites)
-    .values({
-      domain: `stats-${process.pid}-${Date.now()}.localhost`,
-      name: 'Stats site',
-      indexTitle: 'Stats',
-      description: '',
-      countries: ['NL'],
-      supportEmail: 'support@example.com',
-      companyId: company!.id,
-    })
-    .returning({ id: sites.id });
-  const [other] = await db
-    .insert(sites)
-    .values({
-      domain: `stats-other-${process.pid}-${Date.now()}.localhost`,
-      name: 'Other site',
-      indexTitle: 'Other',
-      description: '',
-      countries: ['NL'],
-      supportEmail: 'support@example.com',
-      companyId: company!.id,
-    })
-    .returning({ id: sites.id });
-  const siteId = site!.id;
+  const siteId = await insertSite(db, 'stats', 'Stats site');
+  const otherId = await insertSite(db, 'stats-other', 'Other site');
   const member = async (
     name: string,
     values: {
@@ -131,7 +107,7 @@ async function seedFixture(t: TestApp) {
   const c = await member('Cees', { signup: '2026-03-02T13:00:00', firstPurchase: '2026-03-02T14:00:00' });
   const e = await member('Eva', { signup: '2026-02-27T09:00:00', activated: '2026-03-01T07:00:00' });
   const f = await member('Fleur', { signup: '2026-03-01T09:00:00', fictional: true });
-  const elsewhere = await member('Olaf', { signup: '2026-03-01T09:00:00', siteId: other!.id });
+  const elsewhere = await member('Olaf', { signup: '2026-03-01T09:00:00', siteId: otherId });
 
   const [bundle] = await db.select({ id: bundles.id }).from(bundles).limit(1);
   const order = (
@@ -219,7 +195,7 @@ async function seedFixture(t: TestApp) {
     { siteId, day: '2026-03-01', userId: b.userId },
     { siteId, day: '2026-03-02', userId: c.userId },
     { siteId, day: '2026-03-03', userId: e.userId },
-    { siteId: other!.id, day: '2026-03-01', userId: elsewhere.userId },
+    { siteId: otherId, day: '2026-03-01', userId: elsewhere.userId },
   ]);
   const visit = (clickId: string, seen: string, values: Partial<typeof visits.$inferInsert>) => ({
     siteId,
@@ -237,7 +213,7 @@ async function seedFixture(t: TestApp) {
       visit('c-o', '2026-03-02T10:00:00', { network: 'othernet', lander: 'video' }),
       visit('c-old', '2026-02-20T10:00:00', { network: 'adnet', lander: 'gallery' }),
     ]);
-  return { siteId, otherId: other!.id, bart: b.profileId, fleur: f.profileId };
+  return { siteId, otherId, bart: b.profileId, fleur: f.profileId };
 }
 
 describe('the numbers of the back office (GET /api/admin/stats.php)', () => {
@@ -527,20 +503,7 @@ describe('the owner’s totals, refunds, chargebacks and cohorts', () => {
     t = await createTestApp();
     admin = await signedInStaff(t.app, 'admin');
     const db = t.app.deps.db;
-    const [company] = await db.select({ id: companies.id }).from(companies).limit(1);
-    const [site] = await db
-      .insert(sites)
-      .values({
-        domain: `money-${process.pid}-${Date.now()}.localhost`,
-        name: 'Money site',
-        indexTitle: 'Money',
-        description: '',
-        countries: ['NL'],
-        supportEmail: 'support@example.com',
-        companyId: company!.id,
-      })
-      .returning({ id: sites.id });
-    siteId = site!.id;
+    siteId = await insertSite(db, 'money', 'Money site');
     const member = async (name: string, signup: string, firstPurchase: string | null, fictional = false) => {
       const [user] = await db
         .insert(users)
@@ -695,20 +658,7 @@ describe('the owner’s totals, refunds, chargebacks and cohorts', () => {
 
   it('active members of a range and of its weeks and months equal a count(distinct) of the active days, stored or open', async () => {
     const db = t.app.deps.db;
-    const [company] = await db.select({ id: companies.id }).from(companies).limit(1);
-    const [spanSite] = await db
-      .insert(sites)
-      .values({
-        domain: `spans-${process.pid}-${Date.now()}.localhost`,
-        name: 'Spans site',
-        indexTitle: 'Spans',
-        description: '',
-        countries: ['NL'],
-        supportEmail: 'support@example.com',
-        companyId: company!.id,
-      })
-      .returning({ id: sites.id });
-    const site = spanSite!.id;
+    const site = await insertSite(db, 'spans', 'Spans site');
     const people = await db
       .insert(users)
       .values(
@@ -981,24 +931,8 @@ describe('the staff’s replies: stored closed days and the open ones equal the 
   beforeAll(async () => {
     t = await createTestApp();
     db = t.app.deps.db;
-    const [company] = await db.select({ id: companies.id }).from(companies).limit(1);
-    const site = async (name: string) =>
-      (
-        await db
-          .insert(sites)
-          .values({
-            domain: `${name}-${process.pid}-${Date.now()}.localhost`,
-            name,
-            indexTitle: name,
-            description: '',
-            countries: ['NL'],
-            supportEmail: 'support@example.com',
-            companyId: company!.id,
-          })
-          .returning({ id: sites.id })
-      )[0]!.id;
-    siteA = await site('replies-a');
-    siteB = await site('replies-b');
+    siteA = await insertSite(db, 'replies-a');
+    siteB = await insertSite(db, 'replies-b');
     const person = async (name: string, siteId: number, fictional = false) => {
       const [user] = await db
         .insert(users)
