@@ -20,7 +20,7 @@ import type { StatsBreakdown, StatsGranularity } from '#contract/admin-stats.ts'
 import { connectPostgres, type Executor } from '#server/db/client.ts';
 import * as replies from '#server/modules/stats/replies.repository.ts';
 import * as repo from '#server/modules/stats/stats.repository.ts';
-import { StatsService } from '#server/modules/stats/stats.service.ts';
+import { periodSpans, StatsService } from '#server/modules/stats/stats.service.ts';
 
 const quick = process.argv.includes('--quick');
 const members = quick ? 10_000 : 100_000;
@@ -167,27 +167,6 @@ async function counts(db: Executor) {
 }
 
 /** Median of the runs after one warm-up. */
-/** The range's weeks (Monday) or months, each cut to the range, as the stats service asks for them. */
-function spansOf(range: repo.StatsRange, unit: 'week' | 'month'): repo.DaySpan[] {
-  const spans: repo.DaySpan[] = [];
-  const startOf = (day: string) => {
-    if (unit === 'month') return `${day.slice(0, 7)}-01`;
-    const at = Date.parse(`${day}T00:00:00Z`);
-    return new Date(at - ((new Date(at).getUTCDay() + 6) % 7) * dayMs).toISOString().slice(0, 10);
-  };
-  for (
-    let at = Date.parse(`${range.from}T00:00:00Z`);
-    at <= Date.parse(`${range.to}T00:00:00Z`);
-    at += dayMs
-  ) {
-    const day = new Date(at).toISOString().slice(0, 10);
-    const last = spans.at(-1);
-    if (last && startOf(last.first) === startOf(day)) last.last = day;
-    else spans.push({ first: day, last: day });
-  }
-  return spans;
-}
-
 async function time(run: () => Promise<unknown>, runs = 5): Promise<number> {
   await run();
   const took: number[] = [];
@@ -416,7 +395,7 @@ async function main() {
       ['paying members per week', (db) => repo.ordersPerPeriod(db, range, 'week')],
       ...(['week', 'month'] as const).map((unit): [string, (db: Executor) => Promise<unknown>] => [
         `active members per ${unit}, stored`,
-        (db) => repo.storedActiveSpans(db, [siteId], spansOf(range, unit)),
+        (db) => repo.storedActiveSpans(db, [siteId], periodSpans(range, unit)),
       ]),
       ['win-back results', (db) => repo.winbackResults(db, range)],
       ['costs in the range', (db) => repo.costsInRange(db, range, false)],

@@ -97,6 +97,17 @@ function periodOf(day: string, granularity: StatsGranularity): string {
   return new Date(at - weekday * dayMs).toISOString().slice(0, 10);
 }
 
+/** The range's weeks (from Monday) or months, each cut to the range: the spans their heads are counted in. */
+export function periodSpans(range: { from: string; to: string }, unit: 'week' | 'month'): repo.DaySpan[] {
+  const spans: repo.DaySpan[] = [];
+  for (const day of daysOf(range.from, range.to)) {
+    const last = spans.at(-1);
+    if (last && periodOf(last.first, unit) === periodOf(day, unit)) last.last = day;
+    else spans.push({ first: day, last: day });
+  }
+  return spans;
+}
+
 /** The numbers of the back office's dashboard and its traffic-source table. */
 export class StatsService {
   private readonly replies: ReplyNumbersService;
@@ -313,14 +324,7 @@ export class StatsService {
    */
   private async heads(range: repo.StatsRange, granularity: StatsGranularity) {
     const whole = { first: range.from, last: range.to };
-    const periods: repo.DaySpan[] = [];
-    if (granularity !== 'day') {
-      for (const day of daysOf(range.from, range.to)) {
-        const last = periods.at(-1);
-        if (last && periodOf(last.first, granularity) === periodOf(day, granularity)) last.last = day;
-        else periods.push({ first: day, last: day });
-      }
-    }
+    const periods = granularity === 'day' ? [] : periodSpans(range, granularity);
     const [paying, active, periodPaying] = await Promise.all([
       repo.payingMembers(this.db, range),
       this.activeMembers(range.siteIds, [whole, ...periods]),
