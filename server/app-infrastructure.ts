@@ -28,6 +28,36 @@ function dkimKey(config: Config) {
   return { selector: config.DKIM_SELECTOR ?? 'mail', privateKey: config.DKIM_PRIVATE_KEY };
 }
 
+/** How long a start waits for Redis before it goes on without it (it reconnects by itself). */
+const redisStartWaitMs = 5_000;
+
+/**
+ * Waits for the first connection to Redis: the presence store refuses commands while the client is
+ * not ready (a lost connection must not hold a send for seconds), so the app serves once it is.
+ * Redis down at the start is reported and the app starts anyway, as it runs on while Redis is down.
+ */
+async function firstConnection(
+  redis: import('ioredis').Redis,
+  reportDown: (name: string, error: unknown) => void,
+): Promise<void> {
+  if (redis.status === 'ready') return;
+  let timer: NodeJS.Timeout | undefined;
+  let onReady: (() => void) | undefined;
+  await new Promise<void>((resolve) => {
+    onReady = resolve;
+    redis.once('ready', onReady);
+    timer = setTimeout(() => {
+      reportDown(
+        'redis.connect',
+        new Error(`Redis not ready after ${redisStartWaitMs} ms (${redis.status})`),
+      );
+      resolve();
+    }, redisStartWaitMs);
+  });
+  clearTimeout(timer);
+  if (onReady) redis.off('ready', onReady);
+}
+
 async function paymentProvider(config: Config, db: Database): Promise<PaymentProvider> {
   if (config.PAYMENT_PROVIDER === 'mollie') {
     if (!config.MOLLIE_API_KEY) throw new Error('PAYMENT_PROVIDER=mollie needs MOLLIE_API_KEY');
@@ -97,6 +127,7 @@ export async function openInfrastructure(
         maxRetriesPerRequest: 3,
       })
     : null;
+  if (redis) await firstConnection(redis, caught.reportDown);
 
   const seededAt = new Date();
   if (config.SEED_DEMO) {

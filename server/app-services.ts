@@ -6,6 +6,7 @@ import type { AppDeps, BuildOptions } from './app-types.ts';
 import { registerBackgroundJobs } from './background-jobs.ts';
 import type { Config } from './config.ts';
 import type { Metrics } from './lib/metrics.ts';
+import { closeRedis } from './lib/redis-close.ts';
 import { createSmsSender } from './lib/sms.ts';
 import { AccountsService } from './modules/accounts/accounts.service.ts';
 import { SessionCache } from './modules/accounts/session-cache.ts';
@@ -185,7 +186,7 @@ export async function createServices(
       stopSessionCache();
       stopChatListCache();
       await presence.stop();
-      await redis?.quit().catch((error: unknown) => reportCaught('redis.quit', error));
+      if (redis) await closeRedis(redis).catch((error: unknown) => reportCaught('redis.quit', error));
       await database.close();
     },
   };

@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { ReportCaught } from './best-effort.ts';
+import { closeRedis } from './redis-close.ts';
 
 export type BusHandler = (payload: unknown) => void;
 
@@ -143,7 +144,7 @@ export async function createRedisBus(
     async close() {
       closed = true;
       local.removeAllListeners();
-      await Promise.allSettled([publisher.quit(), subscriber.quit()]);
+      await Promise.allSettled([closeRedis(publisher), closeRedis(subscriber)]);
     },
   };
 }

@@ -142,6 +142,29 @@ describe('presence', () => {
   });
 });
 
+describe('presence in Redis while the connection is lost', () => {
+  it('is refused at once, so a send falls back to the database copy instead of waiting out the reconnects', async () => {
+    // Nothing listens on port 1: the client only ever reconnects.
+    const lost = new Redis('redis://127.0.0.1:1', { retryStrategy: () => 50 });
+    lost.on('error', () => undefined);
+    try {
+      const store = redisPresenceStore(lost);
+      await expect(store.until(7)).rejects.toThrow(/Redis connection is (connecting|reconnecting|close)/);
+      await expect(store.set([7], new Date())).rejects.toThrow(/Redis connection is/);
+      await expect(store.clear(7)).rejects.toThrow(/Redis connection is/);
+      const errors: unknown[] = [];
+      const clock = createFakeClock();
+      const presence = new Presence(t.database.db, clock, store, (error) => errors.push(error));
+      const now = clock.now();
+      expect(await presence.isOnline({ id: 7, onlineUntil: new Date(now.getTime() + 60_000) })).toBe(true);
+      expect(await presence.isOnline({ id: 7, onlineUntil: null })).toBe(false);
+      expect(errors).toHaveLength(2);
+    } finally {
+      lost.disconnect();
+    }
+  });
+});
+
 if (process.env.REDIS_URL)
   describe('presence in Redis', () => {
     it('is shared by the instances, under the deployment prefix', async () => {
@@ -150,6 +173,8 @@ if (process.env.REDIS_URL)
       const two = new Redis(process.env.REDIS_URL!, { keyPrefix: prefix });
       const other = new Redis(process.env.REDIS_URL!, { keyPrefix: `${prefix}other:` });
       try {
+        // The store refuses commands until its client is ready, as the app's start waits for it.
+        await Promise.all([one, two, other].map((client) => client.ping()));
         const clock = createFakeClock();
         const first = new Presence(t.database.db, clock, redisPresenceStore(one));
         const second = new Presence(t.database.db, clock, redisPresenceStore(two));
