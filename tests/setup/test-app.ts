@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -24,6 +25,13 @@ export type TestApp = {
 };
 
 let instances = 0;
+/**
+ * This module's own mark in the prefix: a file that replaces a module (vi.mock) loads this module
+ * afresh in a worker process that already ran others, and its count starts at 0 again, so pid and
+ * count alone gave two apps of one process the same prefix (one's rate-limit counters refused the
+ * other's sign-ups).
+ */
+const moduleMark = randomBytes(3).toString('hex');
 
 /**
  * Builds the app as production does, on a database of the test file's own (PGlite by default,
@@ -53,7 +61,7 @@ export async function createTestApp(
     ...env,
   });
   // A test may set REDIS_PREFIX to put two apps on one prefix (or on two).
-  const redisPrefix = env.REDIS_PREFIX ?? `test:${info.runId}:${process.pid}:${++instances}:`;
+  const redisPrefix = env.REDIS_PREFIX ?? `test:${info.runId}:${process.pid}:${moduleMark}:${++instances}:`;
   // Photos are screened by a stand-in that approves (one adult face, neutral) unless a test hands in
   // its own: the real models load in their own test file (photos/screening-models.test.ts).
   const app = await buildApp(config, {

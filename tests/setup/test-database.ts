@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import pg from 'pg';
 import { connectPostgres, type DatabaseHandle, type PoolerMode, wrapPglite } from '../../server/db/client.ts';
@@ -44,6 +45,8 @@ export function databaseUrlFor(url: string, database: string): string {
 }
 
 let counter = 0;
+/** Unique per load of this module: a file with its own module graph counts from 0 again (test-app.ts). */
+const moduleMark = randomBytes(3).toString('hex');
 
 /** A database of its own for one test file, copied from the run's migrated and seeded template. */
 export async function createTestDatabase(
@@ -54,7 +57,7 @@ export async function createTestDatabase(
     const client = await createPglite(undefined, { loadDataDir: new Blob([dump]) });
     return { handle: wrapPglite(client), drop: async () => undefined };
   }
-  const name = `${info.prefix}_${process.pid}_${++counter}`;
+  const name = `${info.prefix}_${process.pid}_${moduleMark}_${++counter}`;
   const admin = new pg.Client({ connectionString: info.adminUrl });
   await admin.connect();
   try {
