@@ -100,8 +100,10 @@ describe('the welcome offer where the member spends', () => {
     for (let i = 0; i < 5; i++) await act(async () => Promise.resolve());
     const pill = screen.getByTestId('welcome-offer');
     expect(pill.getAttribute('href')).toBe('/credits');
-    expect(pill.textContent).toMatch(/^−25%0:00:0[23]$/);
-    expect(pill.getAttribute('aria-label')).toMatch(
+    // Named by what it shows, explained by its description.
+    expect(pill.textContent).toMatch(/^−25% 0:00:0[23]$/);
+    expect(pill.getAttribute('aria-label')).toBeNull();
+    expect(document.getElementById(pill.getAttribute('aria-describedby') ?? '')?.textContent).toMatch(
       /^Welcome offer: 25% off your first bundle, for 0:00:0[23] more$/,
     );
     await act(async () => {
