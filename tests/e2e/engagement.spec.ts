@@ -61,8 +61,13 @@ test('a new member gets a like and a message from an opener script; the reply re
       .toContain('Fancy a chat?');
     const profile = chat!.profile;
     expect(chat!.conversation.last_message.text).toBe(`Hi Elodie, I am ${profile.name}. Fancy a chat?`);
-    const likes = await (await member.page.request.get('/api/likes.php')).json();
-    expect(likes.received.map((entry: { id: number }) => entry.id)).toContain(profile.id);
+    // Both steps are due at once and run as separate jobs: the like may come a tick after the message.
+    await expect
+      .poll(async () => {
+        const likes = await (await member.page.request.get('/api/likes.php')).json();
+        return likes.received.map((entry: { id: number }) => entry.id);
+      })
+      .toContain(profile.id);
 
     // The member sees the message in their chats and answers it.
     await gotoHydrated(member.page, '/chats');
