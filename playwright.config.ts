@@ -1,5 +1,5 @@
 import { execSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, statfsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
@@ -23,6 +23,21 @@ function chromiumPath(): string {
  * port (`E2E_PORT` + n) and data folder, and one worker per server: a worker only ever talks to its
  * own server (tests/e2e/fixtures.ts), so no spec sees another's site settings, staff or outbox.
  */
+/**
+ * Chromium keeps its shared memory in /dev/shm, which containers often make 64 MB: there it needs
+ * --disable-dev-shm-usage (shared memory as files in /tmp), which on a machine with a large
+ * /dev/shm only costs — /tmp here is on disk, and the browser spent its CPU writing there.
+ */
+function smallDevShm(): boolean {
+  try {
+    const { bsize, blocks } = statfsSync('/dev/shm');
+    return bsize * blocks < 1024 ** 3;
+  } catch {
+    // expected where there is no /dev/shm (not Linux): nothing to work around.
+    return false;
+  }
+}
+
 const port = Number(process.env.E2E_PORT ?? 3210);
 const servers = Number(process.env.E2E_SERVERS ?? (process.env.CI ? 2 : 1));
 // Set once in the runner and inherited by the workers, so the tests can read their server's outbox.
@@ -51,7 +66,7 @@ export default defineConfig({
         '--no-sandbox',
         '--disable-gpu',
         '--disable-background-networking',
-        '--disable-dev-shm-usage',
+        ...(smallDevShm() ? ['--disable-dev-shm-usage'] : []),
       ],
     },
   },
