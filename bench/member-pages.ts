@@ -5,7 +5,8 @@
  * Usage: node --import tsx bench/member-pages.ts [baseUrl]   (default http://localhost:3000)
  * It signs up a fresh member (e-mail bench-<time>@example.com), or logs in MEMBER_EMAIL with
  * MEMBER_PASSWORD when both are set, opens a conversation with the first search result and sends
- * one message (free), so the chat has a bubble to measure. Goal: accessibility ≥ 95 on each page.
+ * one message (free), so the chat has a bubble to measure. Goal: accessibility ≥ 95 on each page;
+ * it also prints the scripts each page loaded over the wire (the production goal: ≤ 155 KB).
  */
 import { execSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -22,6 +23,8 @@ export type MemberPageRow = {
   lcp_ms: number;
   tbt_ms: number;
   cls: number;
+  /** The scripts the page loaded, KB over the wire (Lighthouse's resource summary; goal ≤ 155). */
+  script_kb: number;
   failing: string;
 };
 
@@ -34,6 +37,16 @@ function failingNodes(details: unknown): string[] {
   return (details.items as NodeItem[]).flatMap((item) =>
     item.node?.selector ? [`${item.node.selector}  ${item.node.snippet?.slice(0, 120) ?? ''}`] : [],
   );
+}
+
+type SummaryItem = { resourceType?: string; transferSize?: number };
+
+/** Bytes over the wire of one kind of resource in Lighthouse's resource summary. */
+function transferredOf(details: unknown, resourceType: string): number {
+  if (!details || typeof details !== 'object' || !('items' in details) || !Array.isArray(details.items))
+    return 0;
+  const item = (details.items as SummaryItem[]).find((entry) => entry.resourceType === resourceType);
+  return item?.transferSize ?? 0;
 }
 
 /** The Cookie header of a response's session (and any other cookie it sets). */
@@ -109,6 +122,7 @@ export async function measureMemberPages(base: string): Promise<MemberPageRow[]>
         lcp_ms: Math.round(lhr.audits['largest-contentful-paint']?.numericValue ?? 0),
         tbt_ms: Math.round(lhr.audits['total-blocking-time']?.numericValue ?? 0),
         cls: Number((lhr.audits['cumulative-layout-shift']?.numericValue ?? 0).toFixed(3)),
+        script_kb: Math.round(transferredOf(lhr.audits['resource-summary']?.details, 'script') / 1024),
         failing: failing.join(', '),
       });
     }
