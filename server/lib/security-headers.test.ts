@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signupMember } from '../../tests/setup/members.ts';
 import { createTestApp, type TestApp } from '../../tests/setup/test-app.ts';
 import { loadConfig } from '../config.ts';
-import { permissionsPolicy, storageImageSources } from './security-headers.ts';
+import { hstsHeader, permissionsPolicy, storageImageSources } from './security-headers.ts';
 
 /** The CSP as a map of directive → sources. */
 function csp(response: LightMyRequestResponse): Map<string, string[]> {
@@ -72,6 +72,26 @@ describe('security headers', () => {
       headers: { 'x-forwarded-proto': 'https' },
     });
     expect(secure.headers['strict-transport-security']).toMatch(/^max-age=\d{8}; includeSubDomains$/);
+  });
+
+  it("sends the build's scripts and style sheets nosniff and their resource policy only; other files there keep it all", async () => {
+    for (const url of ['/assets/entry.client-D1x2.js', '/assets/members-Q9.css?v=1']) {
+      const response = await t.app.inject({ url, headers: { 'x-forwarded-proto': 'https' } });
+      expect(response.headers['x-content-type-options']).toBe('nosniff');
+      expect(response.headers['cross-origin-resource-policy']).toBe('cross-origin');
+      expect(response.headers['strict-transport-security']).toBe(hstsHeader);
+      for (const name of [
+        'content-security-policy',
+        'permissions-policy',
+        'x-frame-options',
+        'referrer-policy',
+      ])
+        expect(response.headers[name]).toBeUndefined();
+    }
+    // An SVG opened on its own is a document: its scripts stay under the policy.
+    const image = await t.app.inject({ url: '/assets/logo-Q9.svg' });
+    expect(csp(image).get('script-src-attr')).toEqual(["'none'"]);
+    expect(image.headers['x-frame-options']).toBe('DENY');
   });
 
   it('lets other origins (a CDN in front) load media but not the API', async () => {
