@@ -114,6 +114,17 @@ export async function measureMemberPages(base: string): Promise<MemberPageRow[]>
       for (const id of failing) {
         for (const node of failingNodes(lhr.audits[id]?.details)) console.log(`${page} ${id}: ${node}`);
       }
+      if (process.env.BENCH_LIST_SCRIPTS) {
+        const requests = lhr.audits['network-requests']?.details;
+        if (requests && typeof requests === 'object' && 'items' in requests && Array.isArray(requests.items))
+          for (const item of requests.items as {
+            url?: string;
+            resourceType?: string;
+            transferSize?: number;
+          }[])
+            if (item.resourceType === 'Script')
+              console.log(`${page} script ${Math.round((item.transferSize ?? 0) / 1024)} KB ${item.url}`);
+      }
       rows.push({
         page,
         accessibility: Math.round((accessibility?.score ?? 0) * 100),
