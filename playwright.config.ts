@@ -33,7 +33,7 @@ function smallDevShm(): boolean {
     const { bsize, blocks } = statfsSync('/dev/shm');
     return bsize * blocks < 1024 ** 3;
   } catch {
-    // expected where there is no /dev/shm (not Linux): nothing to work around.
+    // expected: no /dev/shm (not Linux), so nothing to work around.
     return false;
   }
 }
