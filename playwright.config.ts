@@ -19,11 +19,6 @@ function chromiumPath(): string {
 }
 
 /**
- * The journeys run on `E2E_SERVERS` servers at once (two in CI, one by default), each with its own
- * port (`E2E_PORT` + n) and data folder, and one worker per server: a worker only ever talks to its
- * own server (tests/e2e/fixtures.ts), so no spec sees another's site settings, staff or outbox.
- */
-/**
  * Chromium keeps its shared memory in /dev/shm, which containers often make 64 MB: there it needs
  * --disable-dev-shm-usage (shared memory as files in /tmp), which on a machine with a large
  * /dev/shm only costs — /tmp here is on disk, and the browser spent its CPU writing there.
@@ -38,6 +33,11 @@ function smallDevShm(): boolean {
   }
 }
 
+/**
+ * The journeys run on `E2E_SERVERS` servers at once (two in CI, one by default), each with its own
+ * port (`E2E_PORT` + n) and data folder, and one worker per server: a worker only ever talks to its
+ * own server (tests/e2e/fixtures.ts), so no spec sees another's site settings, staff or outbox.
+ */
 const port = Number(process.env.E2E_PORT ?? 3210);
 const servers = Number(process.env.E2E_SERVERS ?? (process.env.CI ? 2 : 1));
 // Set once in the runner and inherited by the workers, so the tests can read their server's outbox.

@@ -40,6 +40,7 @@ function failingNodes(details: unknown): string[] {
 }
 
 type SummaryItem = { resourceType?: string; transferSize?: number };
+type RequestItem = SummaryItem & { url?: string };
 
 /** Bytes over the wire of one kind of resource in Lighthouse's resource summary. */
 function transferredOf(details: unknown, resourceType: string): number {
@@ -117,11 +118,7 @@ export async function measureMemberPages(base: string): Promise<MemberPageRow[]>
       if (process.env.BENCH_LIST_SCRIPTS) {
         const requests = lhr.audits['network-requests']?.details;
         if (requests && typeof requests === 'object' && 'items' in requests && Array.isArray(requests.items))
-          for (const item of requests.items as {
-            url?: string;
-            resourceType?: string;
-            transferSize?: number;
-          }[])
+          for (const item of requests.items as RequestItem[])
             if (item.resourceType === 'Script')
               console.log(`${page} script ${Math.round((item.transferSize ?? 0) / 1024)} KB ${item.url}`);
       }
